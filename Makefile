@@ -1,0 +1,37 @@
+# The two commands of the README:
+#   make demo   builds, then runs the main job
+#   make test   builds, then runs every test (also under ASan+UBSan)
+# and `make install PREFIX=DIR`.
+
+BUILD ?= build
+ASAN_BUILD ?= build-asan
+PREFIX ?= /usr/local
+JOBS ?= $(shell nproc)
+
+.PHONY: all build build-asan demo test test-fast install clean
+
+all: build
+
+build:
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS)
+
+build-asan:
+	@cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DMC_SANITIZE=ON >/dev/null
+	@cmake --build $(ASAN_BUILD) -j $(JOBS)
+
+demo: build
+	@./tools/demo.sh $(BUILD)
+
+test-fast: build
+	cd $(BUILD) && ctest --output-on-failure -j 2
+
+test: build build-asan
+	cd $(BUILD) && ctest --output-on-failure -j 2
+	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j 2 -LE no-asan
+
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD)

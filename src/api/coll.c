@@ -1,0 +1,289 @@
+/*
+ * The collective entry points: check arguments, resolve MC_IN_PLACE, pick
+ * the algorithm, run it. Nothing here allocates or calls the kernel, except
+ * the copy made for an in-place alltoall.
+ */
+#include <string.h>
+
+#include "internal.h"
+#include "select/select.h"
+
+static int check_comm(const mc_comm_t *c, const char *fn)
+{
+    if (!c)
+        return mc_error(MC_ERR_ARG, "%s: argument 'comm' is NULL", fn);
+    if (c->broken)
+        return mc_error(c->broken,
+                        "%s: the communicator is unusable after an earlier "
+                        "error (%s)",
+                        fn, mc_strerror(c->broken));
+    return MC_OK;
+}
+
+static int check_dtype(mc_dtype_t dt, const char *fn)
+{
+    if (mc_dtype_size(dt) == 0)
+        return mc_error(MC_ERR_ARG, "%s: argument 'dt' (%d) is not a datatype",
+                        fn, (int)dt);
+    return MC_OK;
+}
+
+static int check_op(mc_op_t op, mc_dtype_t dt, const char *fn)
+{
+    int rc = mc_op_check(op, dt);
+    if (rc == MC_ERR_UNSUPPORTED)
+        return mc_error(rc,
+                        "%s: argument 'op' (%d) is not defined on "
+                        "floating-point datatype %d",
+                        fn, (int)op, (int)dt);
+    if (rc != MC_OK)
+        return mc_error(rc, "%s: argument 'op' (%d) is not an operation", fn,
+                        (int)op);
+    return MC_OK;
+}
+
+static int check_root(const mc_comm_t *c, int root, const char *fn)
+{
+    if (root < 0 || root >= c->size)
+        return mc_error(MC_ERR_ARG,
+                        "%s: argument 'root' is %d but the communicator has "
+                        "%d ranks",
+                        fn, root, c->size);
+    return MC_OK;
+}
+
+static int check_buf(const void *p, size_t count, const char *name,
+                     const char *fn)
+{
+    if (!p && count)
+        return mc_error(MC_ERR_ARG, "%s: argument '%s' is NULL with count %zu",
+                        fn, name, count);
+    return MC_OK;
+}
+
+static int no_in_place(const void *p, const char *name, const char *fn)
+{
+    if (p == MC_IN_PLACE)
+        return mc_error(MC_ERR_ARG,
+                        "%s: argument '%s' cannot be MC_IN_PLACE here", fn,
+                        name);
+    return MC_OK;
+}
+
+static int run(mc_comm_t *c, mc_args_t *a)
+{
+    c->seq++;
+    const mc_sel_t *s = mc_select(c, a);
+    int rc = s->algo->fn(c, a, &s->params);
+    if (rc < 0)
+        c->broken = rc;
+    return rc;
+}
+
+static void init_args(mc_args_t *a, mc_coll_t coll, size_t count,
+                      mc_dtype_t dt)
+{
+    memset(a, 0, sizeof *a);
+    a->coll = coll;
+    a->count = count;
+    a->dt = dt;
+    a->dsize = mc_dtype_size(dt);
+    a->bytes = count * a->dsize;
+}
+
+int mc_barrier(mc_comm_t *c)
+{
+    MC_CHECK(check_comm(c, "mc_barrier"));
+    mc_args_t a;
+    init_args(&a, MC_COLL_BARRIER, 0, MC_UINT8);
+    return run(c, &a);
+}
+
+int mc_bcast(mc_comm_t *c, void *buf, size_t count, mc_dtype_t dt, int root)
+{
+    static const char fn[] = "mc_bcast";
+    MC_CHECK(check_comm(c, fn));
+    MC_CHECK(check_dtype(dt, fn));
+    MC_CHECK(check_root(c, root, fn));
+    MC_CHECK(check_buf(buf, count, "buf", fn));
+    MC_CHECK(no_in_place(buf, "buf", fn));
+    if (count == 0)
+        return MC_OK;
+    mc_args_t a;
+    init_args(&a, MC_COLL_BCAST, count, dt);
+    a.root = root;
+    a.sbuf = a.rbuf = buf;
+    return run(c, &a);
+}
+
+int mc_reduce(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
+              mc_dtype_t dt, mc_op_t op, int root)
+{
+    static const char fn[] = "mc_reduce";
+    MC_CHECK(check_comm(c, fn));
+    MC_CHECK(check_dtype(dt, fn));
+    MC_CHECK(check_op(op, dt, fn));
+    MC_CHECK(check_root(c, root, fn));
+    MC_CHECK(check_buf(sbuf, count, "sbuf", fn));
+    int is_root = c->rank == root;
+    if (is_root) {
+        MC_CHECK(check_buf(rbuf, count, "rbuf", fn));
+        MC_CHECK(no_in_place(rbuf, "rbuf", fn));
+    } else {
+        MC_CHECK(no_in_place(sbuf, "sbuf (on a rank other than the root)",
+                             fn));
+    }
+    if (count == 0)
+        return MC_OK;
+    mc_args_t a;
+    init_args(&a, MC_COLL_REDUCE, count, dt);
+    a.op = op;
+    a.root = root;
+    a.in_place = sbuf == MC_IN_PLACE;
+    a.rbuf = is_root ? rbuf : NULL;
+    a.sbuf = a.in_place ? rbuf : sbuf;
+    return run(c, &a);
+}
+
+int mc_allreduce(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
+                 mc_dtype_t dt, mc_op_t op)
+{
+    static const char fn[] = "mc_allreduce";
+    MC_CHECK(check_comm(c, fn));
+    MC_CHECK(check_dtype(dt, fn));
+    MC_CHECK(check_op(op, dt, fn));
+    MC_CHECK(check_buf(sbuf, count, "sbuf", fn));
+    MC_CHECK(check_buf(rbuf, count, "rbuf", fn));
+    MC_CHECK(no_in_place(rbuf, "rbuf", fn));
+    if (count == 0)
+        return MC_OK;
+    mc_args_t a;
+    init_args(&a, MC_COLL_ALLREDUCE, count, dt);
+    a.op = op;
+    a.in_place = sbuf == MC_IN_PLACE;
+    a.rbuf = rbuf;
+    a.sbuf = a.in_place ? rbuf : sbuf;
+    return run(c, &a);
+}
+
+int mc_allgather(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
+                 mc_dtype_t dt)
+{
+    static const char fn[] = "mc_allgather";
+    MC_CHECK(check_comm(c, fn));
+    MC_CHECK(check_dtype(dt, fn));
+    MC_CHECK(check_buf(sbuf, count, "sbuf", fn));
+    MC_CHECK(check_buf(rbuf, count, "rbuf", fn));
+    MC_CHECK(no_in_place(rbuf, "rbuf", fn));
+    if (count == 0)
+        return MC_OK;
+    mc_args_t a;
+    init_args(&a, MC_COLL_ALLGATHER, count, dt);
+    a.in_place = sbuf == MC_IN_PLACE;
+    a.rbuf = rbuf;
+    a.sbuf = a.in_place ? (char *)rbuf + (size_t)c->rank * a.bytes : sbuf;
+    return run(c, &a);
+}
+
+int mc_alltoall(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
+                mc_dtype_t dt)
+{
+    static const char fn[] = "mc_alltoall";
+    MC_CHECK(check_comm(c, fn));
+    MC_CHECK(check_dtype(dt, fn));
+    MC_CHECK(check_buf(sbuf, count, "sbuf", fn));
+    MC_CHECK(check_buf(rbuf, count, "rbuf", fn));
+    MC_CHECK(no_in_place(rbuf, "rbuf", fn));
+    if (count == 0)
+        return MC_OK;
+    mc_args_t a;
+    init_args(&a, MC_COLL_ALLTOALL, count, dt);
+    a.in_place = sbuf == MC_IN_PLACE;
+    a.rbuf = rbuf;
+    a.sbuf = sbuf;
+    if (a.in_place) {
+        /* the exchange overwrites blocks it still has to send: send from
+         * a copy (this is the one allocation a call may make) */
+        void *copy;
+        size_t total = a.bytes * (size_t)c->size;
+        MC_CHECK(mc_scratch(c, total, &copy));
+        memcpy(copy, rbuf, total);
+        a.sbuf = copy;
+    }
+    return run(c, &a);
+}
+
+int mc_reduce_scatter_block(mc_comm_t *c, const void *sbuf, void *rbuf,
+                            size_t count, mc_dtype_t dt, mc_op_t op)
+{
+    static const char fn[] = "mc_reduce_scatter_block";
+    MC_CHECK(check_comm(c, fn));
+    MC_CHECK(check_dtype(dt, fn));
+    MC_CHECK(check_op(op, dt, fn));
+    MC_CHECK(check_buf(sbuf, count, "sbuf", fn));
+    MC_CHECK(check_buf(rbuf, count, "rbuf", fn));
+    MC_CHECK(no_in_place(rbuf, "rbuf", fn));
+    if (count == 0)
+        return MC_OK;
+    mc_args_t a;
+    init_args(&a, MC_COLL_REDUCE_SCATTER_BLOCK, count, dt);
+    a.op = op;
+    a.in_place = sbuf == MC_IN_PLACE;
+    a.rbuf = rbuf;
+    a.sbuf = a.in_place ? rbuf : sbuf;
+    return run(c, &a);
+}
+
+int mc_gather(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
+              mc_dtype_t dt, int root)
+{
+    static const char fn[] = "mc_gather";
+    MC_CHECK(check_comm(c, fn));
+    MC_CHECK(check_dtype(dt, fn));
+    MC_CHECK(check_root(c, root, fn));
+    MC_CHECK(check_buf(sbuf, count, "sbuf", fn));
+    int is_root = c->rank == root;
+    if (is_root) {
+        MC_CHECK(check_buf(rbuf, count, "rbuf", fn));
+        MC_CHECK(no_in_place(rbuf, "rbuf", fn));
+    } else {
+        MC_CHECK(no_in_place(sbuf, "sbuf (on a rank other than the root)",
+                             fn));
+    }
+    if (count == 0)
+        return MC_OK;
+    mc_args_t a;
+    init_args(&a, MC_COLL_GATHER, count, dt);
+    a.root = root;
+    a.in_place = sbuf == MC_IN_PLACE;
+    a.rbuf = is_root ? rbuf : NULL;
+    a.sbuf = a.in_place ? (char *)rbuf + (size_t)root * a.bytes : sbuf;
+    return run(c, &a);
+}
+
+int mc_scatter(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
+               mc_dtype_t dt, int root)
+{
+    static const char fn[] = "mc_scatter";
+    MC_CHECK(check_comm(c, fn));
+    MC_CHECK(check_dtype(dt, fn));
+    MC_CHECK(check_root(c, root, fn));
+    MC_CHECK(check_buf(rbuf, count, "rbuf", fn));
+    int is_root = c->rank == root;
+    if (is_root) {
+        MC_CHECK(check_buf(sbuf, count, "sbuf", fn));
+        MC_CHECK(no_in_place(sbuf, "sbuf", fn));
+    } else {
+        MC_CHECK(no_in_place(rbuf, "rbuf (on a rank other than the root)",
+                             fn));
+    }
+    if (count == 0)
+        return MC_OK;
+    mc_args_t a;
+    init_args(&a, MC_COLL_SCATTER, count, dt);
+    a.root = root;
+    a.in_place = rbuf == MC_IN_PLACE;
+    a.sbuf = is_root ? sbuf : NULL;
+    a.rbuf = a.in_place ? (char *)sbuf + (size_t)root * a.bytes : rbuf;
+    return run(c, &a);
+}

@@ -1,0 +1,257 @@
+/*
+ * Datatypes and reduction operations.
+ *
+ * Semantics users can rely on:
+ *   - integer SUM and PROD wrap (two's complement), never saturate: signed
+ *     types are computed in the unsigned type of the same width, which has
+ *     the same bit result and no undefined behaviour;
+ *   - MIN/MAX compare unsigned types as unsigned and signed as signed;
+ *   - LAND/LOR give 1 or 0; bitwise and logical ops are integer-only;
+ *   - user ops follow MPI: fn(in, inout) computes inout = in op inout with
+ *     `in` the left (lower-rank) operand.
+ *
+ * The kernels are plain loops that gcc vectorises; each is compiled for
+ * AVX-512, AVX2 and a portable baseline, and the best one for the CPU is
+ * picked at load time (gcc target_clones, an ifunc).
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "internal.h"
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) &&      \
+    !defined(MC_NO_MULTIVERSION)
+#define MC_KERNEL                                                            \
+    __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define MC_KERNEL
+#endif
+
+static const size_t dtype_sizes[MC_DTYPE_COUNT] = {
+    [MC_INT8] = 1,   [MC_INT16] = 2,   [MC_INT32] = 4,   [MC_INT64] = 8,
+    [MC_UINT8] = 1,  [MC_UINT16] = 2,  [MC_UINT32] = 4,  [MC_UINT64] = 8,
+    [MC_FLOAT32] = 4, [MC_FLOAT64] = 8,
+};
+
+size_t mc_dtype_size(mc_dtype_t dt)
+{
+    if ((unsigned)dt >= MC_DTYPE_COUNT)
+        return 0;
+    return dtype_sizes[dt];
+}
+
+static int is_float(mc_dtype_t dt)
+{
+    return dt == MC_FLOAT32 || dt == MC_FLOAT64;
+}
+
+/* ---- user ops ---- */
+#define MC_MAX_USER_OPS 64
+static struct {
+    mc_user_fn fn;
+    int commutative;
+} user_ops[MC_MAX_USER_OPS];
+
+int mc_op_create(mc_user_fn fn, int commutative, mc_op_t *op)
+{
+    if (!fn)
+        return mc_error(MC_ERR_ARG, "mc_op_create: argument 'fn' is NULL");
+    if (!op)
+        return mc_error(MC_ERR_ARG, "mc_op_create: argument 'op' is NULL");
+    for (int i = 0; i < MC_MAX_USER_OPS; i++) {
+        if (!__atomic_load_n(&user_ops[i].fn, __ATOMIC_ACQUIRE)) {
+            user_ops[i].commutative = commutative != 0;
+            __atomic_store_n(&user_ops[i].fn, fn, __ATOMIC_RELEASE);
+            *op = (mc_op_t)(MC_OP_USER_BASE + i);
+            return MC_OK;
+        }
+    }
+    return mc_error(MC_ERR_NOMEM,
+                    "mc_op_create: all %d user op slots are in use",
+                    MC_MAX_USER_OPS);
+}
+
+static int user_index(mc_op_t op)
+{
+    int i = (int)op - MC_OP_USER_BASE;
+    if (i < 0 || i >= MC_MAX_USER_OPS || !user_ops[i].fn)
+        return -1;
+    return i;
+}
+
+int mc_op_free(mc_op_t *op)
+{
+    if (!op)
+        return mc_error(MC_ERR_ARG, "mc_op_free: argument 'op' is NULL");
+    int i = user_index(*op);
+    if (i < 0)
+        return mc_error(MC_ERR_ARG,
+                        "mc_op_free: argument 'op' (%d) is not a user op",
+                        (int)*op);
+    __atomic_store_n(&user_ops[i].fn, NULL, __ATOMIC_RELEASE);
+    *op = (mc_op_t)-1;
+    return MC_OK;
+}
+
+int mc_op_commutative(mc_op_t op)
+{
+    int i = user_index(op);
+    return i < 0 ? 1 : user_ops[i].commutative;
+}
+
+/* MC_OK if op can reduce dt, else an MC_ERR_ARG/UNSUPPORTED (no message). */
+int mc_op_check(mc_op_t op, mc_dtype_t dt)
+{
+    if ((unsigned)dt >= MC_DTYPE_COUNT)
+        return MC_ERR_ARG;
+    if ((int)op >= MC_OP_USER_BASE)
+        return user_index(op) >= 0 ? MC_OK : MC_ERR_ARG;
+    if ((unsigned)op >= MC_OP_BUILTIN_COUNT)
+        return MC_ERR_ARG;
+    if (op >= MC_BAND && is_float(dt))
+        return MC_ERR_UNSUPPORTED;
+    return MC_OK;
+}
+
+/* ---- kernels: inout[i] = in[i] op inout[i] (commutative builtins) ---- */
+
+#define LOOP(T, expr)                                                        \
+    do {                                                                     \
+        const T *a = in;                                                     \
+        T *b = io;                                                           \
+        for (size_t i = 0; i < n; i++)                                       \
+            b[i] = (T)(expr);                                                \
+    } while (0)
+
+MC_KERNEL static void k_sum(const void *in, void *io, size_t n, mc_dtype_t dt)
+{
+    switch (dt) {
+    case MC_INT8: case MC_UINT8: LOOP(uint8_t, a[i] + b[i]); break;
+    case MC_INT16: case MC_UINT16: LOOP(uint16_t, a[i] + b[i]); break;
+    case MC_INT32: case MC_UINT32: LOOP(uint32_t, a[i] + b[i]); break;
+    case MC_INT64: case MC_UINT64: LOOP(uint64_t, a[i] + b[i]); break;
+    case MC_FLOAT32: LOOP(float, a[i] + b[i]); break;
+    case MC_FLOAT64: LOOP(double, a[i] + b[i]); break;
+    default: break;
+    }
+}
+
+MC_KERNEL static void k_prod(const void *in, void *io, size_t n,
+                             mc_dtype_t dt)
+{
+    switch (dt) {
+    /* promote to unsigned int first: uint8/uint16 would otherwise be
+     * promoted to (signed) int, whose product can overflow */
+    case MC_INT8: case MC_UINT8: LOOP(uint8_t, (unsigned)a[i] * b[i]); break;
+    case MC_INT16: case MC_UINT16:
+        LOOP(uint16_t, (unsigned)a[i] * b[i]);
+        break;
+    case MC_INT32: case MC_UINT32: LOOP(uint32_t, a[i] * b[i]); break;
+    case MC_INT64: case MC_UINT64: LOOP(uint64_t, a[i] * b[i]); break;
+    case MC_FLOAT32: LOOP(float, a[i] * b[i]); break;
+    case MC_FLOAT64: LOOP(double, a[i] * b[i]); break;
+    default: break;
+    }
+}
+
+#define MINMAX(T, cmp) LOOP(T, a[i] cmp b[i] ? a[i] : b[i])
+
+MC_KERNEL static void k_min(const void *in, void *io, size_t n, mc_dtype_t dt)
+{
+    switch (dt) {
+    case MC_INT8: MINMAX(int8_t, <); break;
+    case MC_INT16: MINMAX(int16_t, <); break;
+    case MC_INT32: MINMAX(int32_t, <); break;
+    case MC_INT64: MINMAX(int64_t, <); break;
+    case MC_UINT8: MINMAX(uint8_t, <); break;
+    case MC_UINT16: MINMAX(uint16_t, <); break;
+    case MC_UINT32: MINMAX(uint32_t, <); break;
+    case MC_UINT64: MINMAX(uint64_t, <); break;
+    case MC_FLOAT32: MINMAX(float, <); break;
+    case MC_FLOAT64: MINMAX(double, <); break;
+    default: break;
+    }
+}
+
+MC_KERNEL static void k_max(const void *in, void *io, size_t n, mc_dtype_t dt)
+{
+    switch (dt) {
+    case MC_INT8: MINMAX(int8_t, >); break;
+    case MC_INT16: MINMAX(int16_t, >); break;
+    case MC_INT32: MINMAX(int32_t, >); break;
+    case MC_INT64: MINMAX(int64_t, >); break;
+    case MC_UINT8: MINMAX(uint8_t, >); break;
+    case MC_UINT16: MINMAX(uint16_t, >); break;
+    case MC_UINT32: MINMAX(uint32_t, >); break;
+    case MC_UINT64: MINMAX(uint64_t, >); break;
+    case MC_FLOAT32: MINMAX(float, >); break;
+    case MC_FLOAT64: MINMAX(double, >); break;
+    default: break;
+    }
+}
+
+/* Bitwise and logical ops depend only on the width. */
+MC_KERNEL static void k_bits(const void *in, void *io, size_t n,
+                             mc_dtype_t dt, mc_op_t op)
+{
+    size_t w = mc_dtype_size(dt);
+#define BITS(T)                                                              \
+    switch (op) {                                                            \
+    case MC_BAND: LOOP(T, a[i] & b[i]); break;                               \
+    case MC_BOR: LOOP(T, a[i] | b[i]); break;                                \
+    case MC_BXOR: LOOP(T, a[i] ^ b[i]); break;                               \
+    case MC_LAND: LOOP(T, a[i] && b[i]); break;                              \
+    case MC_LOR: LOOP(T, a[i] || b[i]); break;                               \
+    default: break;                                                          \
+    }
+    switch (w) {
+    case 1: BITS(uint8_t); break;
+    case 2: BITS(uint16_t); break;
+    case 4: BITS(uint32_t); break;
+    case 8: BITS(uint64_t); break;
+    default: break;
+    }
+#undef BITS
+}
+
+static void apply(void *io, const void *in, size_t n, mc_dtype_t dt,
+                  mc_op_t op)
+{
+    switch (op) {
+    case MC_SUM: k_sum(in, io, n, dt); break;
+    case MC_PROD: k_prod(in, io, n, dt); break;
+    case MC_MIN: k_min(in, io, n, dt); break;
+    case MC_MAX: k_max(in, io, n, dt); break;
+    default: k_bits(in, io, n, dt, op); break;
+    }
+}
+
+/* Blocks of this many bytes are staged through the stack for a
+ * non-commutative user op whose MPB operand is on the right. */
+#define STAGE_BYTES 4096
+
+void mc_reduce_into(void *inout, const void *in, size_t count, mc_dtype_t dt,
+                    mc_op_t op, int in_left)
+{
+    int u = user_index(op);
+    if (u < 0) {
+        apply(inout, in, count, dt, op);
+        return;
+    }
+    mc_user_fn fn = user_ops[u].fn;
+    if (in_left || user_ops[u].commutative) {
+        fn(in, inout, count, dt);
+        return;
+    }
+    /* inout = inout op in: tmp = in; fn(inout, tmp); inout = tmp */
+    unsigned char tmp[STAGE_BYTES];
+    size_t dsize = mc_dtype_size(dt);
+    size_t per = STAGE_BYTES / dsize;
+    for (size_t done = 0; done < count; done += per) {
+        size_t m = count - done < per ? count - done : per;
+        unsigned char *io = (unsigned char *)inout + done * dsize;
+        memcpy(tmp, (const unsigned char *)in + done * dsize, m * dsize);
+        fn(io, tmp, m, dt);
+        memcpy(io, tmp, m * dsize);
+    }
+}

@@ -1,0 +1,33 @@
+/*
+ * Dissemination barrier (Hensgen, Finkel, Manber), ceil(log2 P) rounds.
+ *
+ *   round 0:  i -> i+1      0->1 1->2 2->3 3->4 4->0     (P = 5)
+ *   round 1:  i -> i+2      0->2 1->3 2->4 3->0 4->1
+ *   round 2:  i -> i+4      0->4 1->0 2->1 3->2 4->3
+ *
+ * In round r each rank raises flag line r at rank i + 2^r and waits for its
+ * own flag line r, raised by i - 2^r. After the last round every rank has
+ * (transitively) heard from every other one. One writer per flag line and
+ * values from the call sequence number, so nothing is reset between calls.
+ * The barrier carries no data, so it uses flags directly rather than the
+ * two-sided layer.
+ */
+#include "coll/coll.h"
+#include "sched/sched.h"
+
+int mc_barrier_dissemination(mc_comm_t *c, const mc_args_t *a,
+                             const mc_params_t *p)
+{
+    (void)a;
+    (void)p;
+    int n = c->size, me = c->rank;
+    uint64_t v = mc_flagval(c, 0);
+    int rounds = mc_sched_dissem_rounds(n, 1);
+    for (int r = 0; r < rounds; r++) {
+        int d;
+        mc_sched_dissem_dists(n, 1, r, &d);
+        tp_flag_set(c->tp, (me + d) % n, mc_alg_flag(c, r), v);
+        MC_CHECK(tp_flag_wait(c->tp, me, mc_alg_flag(c, r), v));
+    }
+    return MC_OK;
+}

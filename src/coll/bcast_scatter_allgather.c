@@ -1,0 +1,57 @@
+/*
+ * Scatter-allgather broadcast of RCCE_comm (van de Geijn), two-sided.
+ * The message is cut into P balanced slices, slice j for vrank j.
+ *
+ * 1. scatter along the binary recursive tree of the binomial broadcast:
+ *    an edge to the holder of vranks [m, hi) carries slices m..hi-1.
+ *
+ *        P = 4:   0 --[2,3]--> 2        0 --[1]--> 1     2 --[3]--> 3
+ *
+ * 2. ring allgather over vranks: in step s = 0..P-2, vrank v sends slice
+ *    v-s to v+1 and receives slice v-s-1 from v-1.
+ *
+ *        step 0:  0:s0->1  1:s1->2  2:s2->3  3:s3->0
+ *        step 1:  0:s3->1  1:s0->2  2:s1->3  3:s2->0
+ *        step 2:  0:s2->1  1:s3->2  2:s0->3  3:s1->0
+ */
+#include "coll/coll.h"
+#include "coll/p2p.h"
+#include "sched/sched.h"
+
+static unsigned char *slice(const mc_args_t *a, int n, int j)
+{
+    return (unsigned char *)a->rbuf + mc_block_start(a->bytes, n, j);
+}
+
+/* bytes of slices [lo, hi) */
+static size_t span(const mc_args_t *a, int n, int lo, int hi)
+{
+    return mc_block_start(a->bytes, n, hi) - mc_block_start(a->bytes, n, lo);
+}
+
+int mc_bcast_scatter_allgather(mc_comm_t *c, const mc_args_t *a,
+                               const mc_params_t *p)
+{
+    (void)p;
+    int n = c->size, root = a->root, v = mc_vrank(c->rank, root, n);
+    mc_bisect_t t;
+    mc_sched_bisect(v, n, &t);
+    if (t.parent >= 0)
+        MC_CHECK(mc_p2p_recv(c, mc_unvrank(t.parent, root, n), slice(a, n, v),
+                             span(a, n, v, t.hi), NULL));
+    for (int i = 0; i < t.nchildren; i++) {
+        int ch = t.child[i];
+        MC_CHECK(mc_p2p_send(c, mc_unvrank(ch, root, n), slice(a, n, ch),
+                             span(a, n, ch, t.child_hi[i])));
+    }
+    int right = mc_unvrank((v + 1) % n, root, n);
+    int left = mc_unvrank((v + n - 1) % n, root, n);
+    for (int s = 0; s < n - 1; s++) {
+        int out = (v - s + n) % n, in = (v - s - 1 + 2 * n) % n;
+        MC_CHECK(mc_p2p_sendrecv(c, right, slice(a, n, out),
+                                 span(a, n, out, out + 1), left,
+                                 slice(a, n, in), span(a, n, in, in + 1),
+                                 NULL));
+    }
+    return MC_OK;
+}

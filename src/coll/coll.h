@@ -1,0 +1,23 @@
+/* Entry points of the algorithms (one file each in src/coll/). */
+#ifndef MC_COLL_H
+#define MC_COLL_H
+
+#include "internal.h"
+
+#define MC_ALGO_DECL(fn)                                                     \
+    int fn(mc_comm_t *c, const mc_args_t *a, const mc_params_t *p)
+
+MC_ALGO_DECL(mc_barrier_dissemination);
+MC_ALGO_DECL(mc_bcast_binomial);
+MC_ALGO_DECL(mc_bcast_scatter_allgather);
+MC_ALGO_DECL(mc_reduce_binomial);
+MC_ALGO_DECL(mc_allreduce_reduce_bcast);
+MC_ALGO_DECL(mc_allreduce_ring);
+MC_ALGO_DECL(mc_allgather_ring);
+MC_ALGO_DECL(mc_alltoall_pairwise);
+MC_ALGO_DECL(mc_gather_linear);
+MC_ALGO_DECL(mc_scatter_linear);
+MC_ALGO_DECL(mc_reduce_scatter_block_ring);
+MC_ALGO_DECL(mc_reduce_scatter_block_reduce_scatter);
+
+#endif

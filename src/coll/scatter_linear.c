@@ -1,0 +1,25 @@
+/*
+ * Linear scatter: the root sends block r to rank r for r = 0, 1, ...,
+ * P-1 in turn (its own is a local copy); every other rank receives once.
+ * Two-sided.
+ *
+ *     root -> 0, root -> 1, ..., root -> P-1
+ */
+#include "coll/coll.h"
+#include "coll/p2p.h"
+
+int mc_scatter_linear(mc_comm_t *c, const mc_args_t *a, const mc_params_t *p)
+{
+    (void)p;
+    if (c->rank != a->root)
+        return mc_p2p_recv(c, a->root, a->rbuf, a->bytes, NULL);
+    const unsigned char *in = a->sbuf;
+    for (int r = 0; r < c->size; r++) {
+        if (r == a->root)
+            MC_CHECK(tp_copy(c->tp, a->rbuf, in + (size_t)r * a->bytes,
+                             a->bytes));
+        else
+            MC_CHECK(mc_p2p_send(c, r, in + (size_t)r * a->bytes, a->bytes));
+    }
+    return MC_OK;
+}

@@ -1,0 +1,20 @@
+/* The shared-memory transport (public to the other layers). */
+#ifndef MC_TP_SHM_H
+#define MC_TP_SHM_H
+
+#include "tp/tp.h"
+
+#define MC_SHM_JOB_MAX 200
+
+/* Joins (creating if first) the segment of `job` as `rank` of `size`. */
+int mc_shm_open(const char *job, int rank, int size, mc_tp_t **out);
+/* Name of the segment of a job, for cleanup by a launcher. */
+int mc_shm_segment_name(const char *job, char *buf, size_t len);
+/* Unlinks the segments of `job` and of communicators split from it. */
+void mc_shm_cleanup_job(const char *job);
+/* Marks every open shm transport of this process as finalized (atexit). */
+void mc_shm_leave_all(void);
+/* Address of a rank's MPB (tests and tools). */
+void *mc_shm_mpb(mc_tp_t *tp, int rank);
+
+#endif

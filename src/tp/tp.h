@@ -1,0 +1,169 @@
+/*
+ * The transport interface: everything an algorithm in src/coll/ may do.
+ *
+ * Every rank owns
+ *   - an MPB (message-passing buffer): `mpb_size` bytes of payload that any
+ *     rank can read (get) and write (put), addressed by (rank, offset);
+ *   - a flag area: `nflags` 64-bit words that any rank can set and wait on,
+ *     addressed by (rank, index). Flags are grouped in cache lines of
+ *     `line / 8` words; the first word of a line can carry a payload in the
+ *     rest of that line ("notification with payload").
+ *
+ * Flags only ever grow: writers store monotonically increasing values (call
+ * sequence numbers, message counters), and waiters wait until a flag is >= a
+ * value. So no flag is ever reset, and a stale value can never satisfy a
+ * newer wait.
+ *
+ * House rules every algorithm keeps, so that consecutive collectives can
+ * reuse the MPB and flags without extra synchronisation:
+ *   1. a rank returns only after every read of its MPB by a peer, for this
+ *      call, has been acknowledged to it;
+ *   2. a rank waits, within the call, for every flag write peers make to it
+ *      in that call (so no write from call n lands during call n+1);
+ *   3. algorithm flag values are built from the call sequence number
+ *      (mc_flagval), so they grow across calls.
+ *
+ * Implementations: shm.c (processes on one machine, POSIX shared memory),
+ * sim.c (cores of a simulated chip, virtual time). Operations are plain
+ * memory accesses on shm; on sim each one charges time from the platform's
+ * cost model and may suspend the calling core.
+ */
+#ifndef MC_TP_H
+#define MC_TP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "manycoll.h"
+
+typedef struct mc_tp mc_tp_t;
+
+typedef struct mc_tp_ops {
+    const char *name;
+    /* data movement; src/dst pointers are private memory of the caller */
+    int (*put)(mc_tp_t *tp, int dst, size_t dst_off, const void *src,
+               size_t n);
+    int (*put_mpb)(mc_tp_t *tp, int dst, size_t dst_off, size_t my_off,
+                   size_t n);
+    int (*get)(mc_tp_t *tp, void *dst, int src, size_t src_off, size_t n);
+    int (*get_mpb)(mc_tp_t *tp, size_t my_off, int src, size_t src_off,
+                   size_t n);
+    /* inout = combine(MPB data of src, inout), count elements: see
+     * mc_reduce_into(); the MPB data is the left operand if src_left */
+    int (*get_reduce)(mc_tp_t *tp, void *inout, int src, size_t src_off,
+                      size_t count, mc_dtype_t dt, mc_op_t op, int src_left);
+    /* private-memory work of the caller (charged in the simulator) */
+    int (*copy)(mc_tp_t *tp, void *dst, const void *src, size_t n);
+    int (*reduce)(mc_tp_t *tp, void *inout, const void *in, size_t count,
+                  mc_dtype_t dt, mc_op_t op, int in_left);
+    /* flags */
+    void (*flag_set)(mc_tp_t *tp, int rank, int idx, uint64_t v);
+    uint64_t (*flag_read)(mc_tp_t *tp, int rank, int idx);
+    int (*flag_wait)(mc_tp_t *tp, int rank, int idx, uint64_t v);
+    /* payload (<= line - 8 bytes) in the words after flag idx, then flag */
+    void (*line_set)(mc_tp_t *tp, int rank, int idx, uint64_t v,
+                     const void *payload, size_t n);
+    int (*line_wait)(mc_tp_t *tp, int rank, int idx, uint64_t v, void *out,
+                     size_t n);
+    /* sub-communicator over `members` (ranks of tp, ascending order of the
+     * new ranks); `id` is the same on every member and unique per parent */
+    int (*sub)(mc_tp_t *tp, const int *members, int n, int myrank,
+               uint64_t id, mc_tp_t **out);
+    void (*destroy)(mc_tp_t *tp);
+} mc_tp_ops_t;
+
+struct mc_tp {
+    const mc_tp_ops_t *ops;
+    int rank;
+    int size;
+    size_t mpb_size; /* payload bytes per rank */
+    size_t line;     /* cache line size in bytes */
+    int nflags;      /* flag words per rank */
+    int cache_coherent; /* 1 if peers may read MPBs directly (no copy in) */
+};
+
+/* Inline wrappers: algorithms call these, never ops-> directly. */
+static inline int tp_put(mc_tp_t *t, int dst, size_t off, const void *src,
+                         size_t n)
+{
+    return t->ops->put(t, dst, off, src, n);
+}
+static inline int tp_put_mpb(mc_tp_t *t, int dst, size_t off, size_t my_off,
+                             size_t n)
+{
+    return t->ops->put_mpb(t, dst, off, my_off, n);
+}
+static inline int tp_get(mc_tp_t *t, void *dst, int src, size_t off, size_t n)
+{
+    return t->ops->get(t, dst, src, off, n);
+}
+static inline int tp_get_mpb(mc_tp_t *t, size_t my_off, int src, size_t off,
+                             size_t n)
+{
+    return t->ops->get_mpb(t, my_off, src, off, n);
+}
+static inline int tp_get_reduce(mc_tp_t *t, void *inout, int src, size_t off,
+                                size_t count, mc_dtype_t dt, mc_op_t op,
+                                int src_left)
+{
+    return t->ops->get_reduce(t, inout, src, off, count, dt, op, src_left);
+}
+static inline int tp_copy(mc_tp_t *t, void *dst, const void *src, size_t n)
+{
+    return t->ops->copy(t, dst, src, n);
+}
+static inline int tp_reduce(mc_tp_t *t, void *inout, const void *in,
+                            size_t count, mc_dtype_t dt, mc_op_t op,
+                            int in_left)
+{
+    return t->ops->reduce(t, inout, in, count, dt, op, in_left);
+}
+static inline void tp_flag_set(mc_tp_t *t, int rank, int idx, uint64_t v)
+{
+    t->ops->flag_set(t, rank, idx, v);
+}
+static inline uint64_t tp_flag_read(mc_tp_t *t, int rank, int idx)
+{
+    return t->ops->flag_read(t, rank, idx);
+}
+static inline int tp_flag_wait(mc_tp_t *t, int rank, int idx, uint64_t v)
+{
+    return t->ops->flag_wait(t, rank, idx, v);
+}
+static inline void tp_line_set(mc_tp_t *t, int rank, int idx, uint64_t v,
+                               const void *payload, size_t n)
+{
+    t->ops->line_set(t, rank, idx, v, payload, n);
+}
+static inline int tp_line_wait(mc_tp_t *t, int rank, int idx, uint64_t v,
+                               void *out, size_t n)
+{
+    return t->ops->line_wait(t, rank, idx, v, out, n);
+}
+
+/* Flag words per cache line, and bytes of payload a flag line can carry. */
+static inline int tp_flags_per_line(const mc_tp_t *t)
+{
+    return (int)(t->line / 8);
+}
+static inline size_t tp_line_payload(const mc_tp_t *t)
+{
+    return t->line - 8;
+}
+
+/* Flag layout shared by every transport, sized for a communicator of
+ * `size` ranks: [0, size) "sent from rank i" and [size, 2 size) "ready
+ * from rank i" for the two-sided layer (src/coll/p2p.c), then the
+ * algorithms' area of mc_tp_alg_lines(size) whole lines. */
+static inline int mc_tp_alg_lines(int size)
+{
+    return 2 * size + 64;
+}
+static inline int mc_tp_nflags(int size, size_t line)
+{
+    int per = (int)(line / 8);
+    int p2p_lines = (2 * size + per - 1) / per;
+    return (p2p_lines + mc_tp_alg_lines(size)) * per;
+}
+
+#endif /* MC_TP_H */

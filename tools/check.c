@@ -1,0 +1,534 @@
+/*
+ * Collective test cases: inputs, scalar reference, verification.
+ *
+ * Inputs are a hash of (seed, contributor, index), shaped per op so that
+ * results are exact in every datatype (small integers for float sums,
+ * {1, 2, 0.5, -1} for float products) while integer sums and products do
+ * overflow and must wrap. The reference combines contributions in rank
+ * order with scalar code that shares nothing with the library's kernels.
+ */
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+
+#define GUARD 64
+#define GUARD_BYTE 0xA5
+#define POISON_BYTE 0x5A
+
+static const char *const dt_names[MC_DTYPE_COUNT] = {
+    "int8", "int16", "int32", "int64", "uint8",
+    "uint16", "uint32", "uint64", "float32", "float64"};
+static const char *const op_names[MC_OP_BUILTIN_COUNT] = {
+    "sum", "prod", "min", "max", "band", "bor", "bxor", "land", "lor"};
+static const char *const uop_names[MC_UOP_COUNT] = {"", "user-first",
+                                                    "user-last", "user-sum"};
+
+const char *mc_dtype_name(mc_dtype_t dt)
+{
+    return (unsigned)dt < MC_DTYPE_COUNT ? dt_names[dt] : "?";
+}
+
+const char *mc_op_name(mc_op_t op)
+{
+    return (unsigned)op < MC_OP_BUILTIN_COUNT ? op_names[op] : "user";
+}
+
+int mc_dtype_from_name(const char *s, mc_dtype_t *out)
+{
+    for (int i = 0; i < MC_DTYPE_COUNT; i++)
+        if (strcmp(s, dt_names[i]) == 0) {
+            *out = (mc_dtype_t)i;
+            return 0;
+        }
+    return -1;
+}
+
+int mc_op_from_name(const char *s, mc_op_t *out)
+{
+    for (int i = 0; i < MC_OP_BUILTIN_COUNT; i++)
+        if (strcmp(s, op_names[i]) == 0) {
+            *out = (mc_op_t)i;
+            return 0;
+        }
+    return -1;
+}
+
+/* ---- user ops ---- */
+
+static void uop_first(const void *in, void *io, size_t n, mc_dtype_t dt)
+{
+    memcpy(io, in, n * mc_dtype_size(dt)); /* in op io = in */
+}
+
+static void uop_last(const void *in, void *io, size_t n, mc_dtype_t dt)
+{
+    (void)in, (void)io, (void)n, (void)dt; /* in op io = io */
+}
+
+static void uop_sum(const void *in, void *io, size_t n, mc_dtype_t dt)
+{
+    for (size_t i = 0; i < n; i++) {
+        switch (dt) {
+        case MC_INT32: case MC_UINT32:
+            ((uint32_t *)io)[i] += ((const uint32_t *)in)[i];
+            break;
+        case MC_INT64: case MC_UINT64:
+            ((uint64_t *)io)[i] += ((const uint64_t *)in)[i];
+            break;
+        case MC_FLOAT64:
+            ((double *)io)[i] += ((const double *)in)[i];
+            break;
+        default: abort(); /* mc_case_valid keeps other types away */
+        }
+    }
+}
+
+static mc_op_t uop_handle[MC_UOP_COUNT];
+static pthread_once_t uop_once = PTHREAD_ONCE_INIT;
+
+static void make_uops(void)
+{
+    mc_op_create(uop_first, 0, &uop_handle[MC_UOP_FIRST]);
+    mc_op_create(uop_last, 0, &uop_handle[MC_UOP_LAST]);
+    mc_op_create(uop_sum, 1, &uop_handle[MC_UOP_SUM]);
+}
+
+mc_op_t mc_case_op(const mc_case_t *k)
+{
+    if (k->uop == MC_UOP_NONE)
+        return k->op;
+    pthread_once(&uop_once, make_uops);
+    return uop_handle[k->uop];
+}
+
+static int is_float(mc_dtype_t dt)
+{
+    return dt == MC_FLOAT32 || dt == MC_FLOAT64;
+}
+
+static int is_signed(mc_dtype_t dt)
+{
+    return dt <= MC_INT64;
+}
+
+int mc_case_valid(const mc_case_t *k)
+{
+    if (k->uop == MC_UOP_SUM)
+        return k->dt == MC_INT32 || k->dt == MC_UINT32 || k->dt == MC_INT64 ||
+               k->dt == MC_UINT64 || k->dt == MC_FLOAT64;
+    if (k->uop != MC_UOP_NONE)
+        return 1;
+    return !(is_float(k->dt) && k->op >= MC_BAND);
+}
+
+/* ---- scalar values ---- */
+
+typedef union num {
+    uint64_t u;
+    int64_t i;
+    double f;
+} num_t;
+
+static num_t load(mc_dtype_t dt, const void *p, size_t idx)
+{
+    num_t v;
+    switch (dt) {
+    case MC_INT8: v.i = ((const int8_t *)p)[idx]; break;
+    case MC_INT16: v.i = ((const int16_t *)p)[idx]; break;
+    case MC_INT32: v.i = ((const int32_t *)p)[idx]; break;
+    case MC_INT64: v.i = ((const int64_t *)p)[idx]; break;
+    case MC_UINT8: v.u = ((const uint8_t *)p)[idx]; break;
+    case MC_UINT16: v.u = ((const uint16_t *)p)[idx]; break;
+    case MC_UINT32: v.u = ((const uint32_t *)p)[idx]; break;
+    case MC_UINT64: v.u = ((const uint64_t *)p)[idx]; break;
+    case MC_FLOAT32: v.f = ((const float *)p)[idx]; break;
+    default: v.f = ((const double *)p)[idx]; break;
+    }
+    return v;
+}
+
+/* integers are stored by truncating the two's complement bits */
+static void store(mc_dtype_t dt, void *p, size_t idx, num_t v)
+{
+    switch (dt) {
+    case MC_INT8: case MC_UINT8: ((uint8_t *)p)[idx] = (uint8_t)v.u; break;
+    case MC_INT16: case MC_UINT16: ((uint16_t *)p)[idx] = (uint16_t)v.u; break;
+    case MC_INT32: case MC_UINT32: ((uint32_t *)p)[idx] = (uint32_t)v.u; break;
+    case MC_INT64: case MC_UINT64: ((uint64_t *)p)[idx] = v.u; break;
+    case MC_FLOAT32: ((float *)p)[idx] = (float)v.f; break;
+    default: ((double *)p)[idx] = v.f; break;
+    }
+}
+
+static uint64_t mix(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+static int op_class(const mc_case_t *k)
+{
+    int reduces = k->coll == MC_COLL_REDUCE || k->coll == MC_COLL_ALLREDUCE ||
+                  k->coll == MC_COLL_REDUCE_SCATTER_BLOCK;
+    if (!reduces)
+        return -1;
+    return k->uop == MC_UOP_SUM ? MC_SUM : k->uop ? MC_MIN : (int)k->op;
+}
+
+/* the input element `idx` of contributor `who` */
+static num_t gen(const mc_case_t *k, uint64_t who, size_t idx)
+{
+    uint64_t h = mix(mix(((uint64_t)k->seed << 40) ^ who) ^ idx);
+    num_t v;
+    int cls = op_class(k);
+    if (is_float(k->dt)) {
+        static const double prod_vals[4] = {1.0, 2.0, 0.5, -1.0};
+        if (cls == MC_PROD)
+            v.f = prod_vals[h % 4];
+        else if (cls == MC_SUM)
+            v.f = (double)(int)(h % 21) - 10.0;
+        else
+            v.f = (double)(int64_t)(h % 200001) - 100000.0;
+        return v;
+    }
+    if (cls == MC_SUM)
+        v.u = h % 200; /* sums overflow 8-bit types and must wrap */
+    else if (cls == MC_PROD)
+        v.u = 1 + h % 3;
+    else if (cls == MC_LAND || cls == MC_LOR)
+        v.u = h % 3;
+    else
+        v.u = h; /* full width: exercises signed vs unsigned compares */
+    num_t t; /* normalise through the type (sign-extends signed types) */
+    unsigned char tmp[8];
+    store(k->dt, tmp, 0, v);
+    t = load(k->dt, tmp, 0);
+    return t;
+}
+
+/* acc = acc op x, as the MPI standard defines it for each type */
+static num_t combine(const mc_case_t *k, num_t a, num_t b)
+{
+    mc_dtype_t dt = k->dt;
+    if (k->uop == MC_UOP_FIRST)
+        return a;
+    if (k->uop == MC_UOP_LAST)
+        return b;
+    int op = k->uop == MC_UOP_SUM ? MC_SUM : (int)k->op;
+    num_t r;
+    if (is_float(dt)) {
+        int f32 = dt == MC_FLOAT32;
+        switch (op) {
+        case MC_SUM: r.f = f32 ? (double)((float)a.f + (float)b.f) : a.f + b.f; break;
+        case MC_PROD: r.f = f32 ? (double)((float)a.f * (float)b.f) : a.f * b.f; break;
+        case MC_MIN: r.f = b.f < a.f ? b.f : a.f; break;
+        default: r.f = b.f > a.f ? b.f : a.f; break;
+        }
+        return r;
+    }
+    int sgn = is_signed(dt);
+    switch (op) {
+    case MC_SUM: r.u = a.u + b.u; break;
+    case MC_PROD: r.u = a.u * b.u; break;
+    case MC_MIN: r = (sgn ? b.i < a.i : b.u < a.u) ? b : a; break;
+    case MC_MAX: r = (sgn ? b.i > a.i : b.u > a.u) ? b : a; break;
+    case MC_BAND: r.u = a.u & b.u; break;
+    case MC_BOR: r.u = a.u | b.u; break;
+    case MC_BXOR: r.u = a.u ^ b.u; break;
+    case MC_LAND: r.u = (a.u != 0) && (b.u != 0); break;
+    default: r.u = (a.u != 0) || (b.u != 0); break;
+    }
+    return r;
+}
+
+static num_t reduced(const mc_case_t *k, int size, size_t idx)
+{
+    num_t acc = gen(k, 0, idx);
+    for (int r = 1; r < size; r++)
+        acc = combine(k, acc, gen(k, (uint64_t)r, idx));
+    /* bring the result to the type's width (and sign) */
+    unsigned char tmp[8];
+    store(k->dt, tmp, 0, acc);
+    return load(k->dt, tmp, 0);
+}
+
+static int same(mc_dtype_t dt, num_t got, num_t want)
+{
+    if (!is_float(dt))
+        return got.u == want.u;
+    if (got.f == want.f)
+        return 1;
+    return fabs(got.f - want.f) <= 1e-6 * fabs(want.f);
+}
+
+/* ---- buffers ---- */
+
+/* element counts of the send and receive buffers */
+static void lens(const mc_case_t *k, int size, size_t *s, size_t *r)
+{
+    size_t n = k->count, pn = n * (size_t)size;
+    switch (k->coll) {
+    case MC_COLL_BARRIER: *s = 0, *r = 0; break;
+    case MC_COLL_BCAST: *s = 0, *r = n; break;
+    case MC_COLL_ALLGATHER: case MC_COLL_GATHER: *s = n, *r = pn; break;
+    case MC_COLL_ALLTOALL: *s = pn, *r = pn; break;
+    case MC_COLL_REDUCE_SCATTER_BLOCK: *s = pn, *r = k->in_place ? pn : n;
+        break;
+    case MC_COLL_SCATTER: *s = pn, *r = n; break;
+    default: *s = n, *r = n; break;
+    }
+}
+
+static void *guarded(size_t bytes)
+{
+    unsigned char *p = malloc(bytes + GUARD);
+    if (p)
+        memset(p + bytes, GUARD_BYTE, GUARD);
+    return p;
+}
+
+int mc_case_alloc(const mc_case_t *k, int rank, int size, mc_case_bufs_t *b)
+{
+    (void)rank;
+    size_t s, r, d = mc_dtype_size(k->dt);
+    lens(k, size, &s, &r);
+    b->slen = s * d;
+    b->rlen = r * d;
+    b->sbuf = guarded(b->slen);
+    b->rbuf = guarded(b->rlen);
+    if (!b->sbuf || !b->rbuf) {
+        mc_case_free(b);
+        return MC_ERR_NOMEM;
+    }
+    return MC_OK;
+}
+
+void mc_case_free(mc_case_bufs_t *b)
+{
+    free(b->sbuf);
+    free(b->rbuf);
+    b->sbuf = b->rbuf = NULL;
+}
+
+static void fill(const mc_case_t *k, void *p, uint64_t who, size_t from,
+                 size_t n, size_t at)
+{
+    for (size_t i = 0; i < n; i++)
+        store(k->dt, p, at + i, gen(k, who, from + i));
+}
+
+/* contributor ids of alltoall blocks and of the scatter root's input */
+static uint64_t a2a_who(int src, int dst, int size)
+{
+    return 1000u + (uint64_t)src * (uint64_t)size + (uint64_t)dst;
+}
+static uint64_t scatter_who(int root) { return 5000000u + (uint64_t)root; }
+
+void mc_case_fill(const mc_case_t *k, int rank, int size, mc_case_bufs_t *b)
+{
+    size_t n = k->count;
+    memset(b->sbuf, POISON_BYTE, b->slen);
+    memset(b->rbuf, POISON_BYTE, b->rlen);
+    int root = rank == k->root;
+    switch (k->coll) {
+    case MC_COLL_BARRIER: break;
+    case MC_COLL_BCAST:
+        if (root)
+            fill(k, b->rbuf, (uint64_t)rank, 0, n, 0);
+        break;
+    case MC_COLL_REDUCE: case MC_COLL_ALLREDUCE:
+        fill(k, b->sbuf, (uint64_t)rank, 0, n, 0);
+        if (k->in_place && (root || k->coll == MC_COLL_ALLREDUCE))
+            fill(k, b->rbuf, (uint64_t)rank, 0, n, 0);
+        break;
+    case MC_COLL_ALLGATHER: case MC_COLL_GATHER:
+        fill(k, b->sbuf, (uint64_t)rank, 0, n, 0);
+        if (k->in_place && (root || k->coll == MC_COLL_ALLGATHER))
+            fill(k, b->rbuf, (uint64_t)rank, 0, n, (size_t)rank * n);
+        break;
+    case MC_COLL_ALLTOALL:
+        for (int d = 0; d < size; d++)
+            fill(k, k->in_place ? b->rbuf : b->sbuf,
+                 a2a_who(rank, d, size), 0, n, (size_t)d * n);
+        break;
+    case MC_COLL_REDUCE_SCATTER_BLOCK:
+        fill(k, k->in_place ? b->rbuf : b->sbuf, (uint64_t)rank, 0,
+             n * (size_t)size, 0);
+        break;
+    case MC_COLL_SCATTER:
+        if (root)
+            fill(k, b->sbuf, scatter_who(rank), 0, n * (size_t)size, 0);
+        break;
+    default: break;
+    }
+}
+
+int mc_case_run(mc_comm_t *c, const mc_case_t *k, mc_case_bufs_t *b)
+{
+    const void *s = k->in_place ? MC_IN_PLACE : b->sbuf;
+    int root = mc_comm_rank(c) == k->root;
+    mc_op_t op = mc_case_op(k);
+    size_t n = k->count;
+    switch (k->coll) {
+    case MC_COLL_BARRIER: return mc_barrier(c);
+    case MC_COLL_BCAST: return mc_bcast(c, b->rbuf, n, k->dt, k->root);
+    case MC_COLL_REDUCE:
+        return mc_reduce(c, root ? s : b->sbuf, b->rbuf, n, k->dt, op,
+                         k->root);
+    case MC_COLL_ALLREDUCE: return mc_allreduce(c, s, b->rbuf, n, k->dt, op);
+    case MC_COLL_ALLGATHER: return mc_allgather(c, s, b->rbuf, n, k->dt);
+    case MC_COLL_ALLTOALL: return mc_alltoall(c, s, b->rbuf, n, k->dt);
+    case MC_COLL_REDUCE_SCATTER_BLOCK:
+        return mc_reduce_scatter_block(c, s, b->rbuf, n, k->dt, op);
+    case MC_COLL_GATHER:
+        return mc_gather(c, root ? s : b->sbuf, b->rbuf, n, k->dt, k->root);
+    case MC_COLL_SCATTER:
+        return mc_scatter(c, b->sbuf,
+                          (root && k->in_place) ? MC_IN_PLACE : b->rbuf, n,
+                          k->dt, k->root);
+    default: return MC_ERR_ARG;
+    }
+}
+
+void mc_case_describe(const mc_case_t *k, char *buf, size_t len)
+{
+    int red = op_class(k) >= 0;
+    snprintf(buf, len, "%s count=%zu %s%s%s root=%d%s seed=%u",
+             mc_coll_name(k->coll), k->count, mc_dtype_name(k->dt),
+             red ? " " : "",
+             red ? (k->uop ? uop_names[k->uop] : mc_op_name(k->op)) : "",
+             k->root, k->in_place ? " in-place" : "", k->seed);
+}
+
+/* compares n elements of p (from element `at`) with want(i) */
+typedef num_t (*want_fn)(const mc_case_t *k, int rank, int size, int block,
+                         size_t i);
+
+static int expect(const mc_case_t *k, int rank, int size, int block,
+                  const void *p, size_t at, size_t n, want_fn want,
+                  const char *what, char *msg, size_t len)
+{
+    for (size_t i = 0; i < n; i++) {
+        num_t got = load(k->dt, p, at + i), w = want(k, rank, size, block, i);
+        if (!same(k->dt, got, w)) {
+            char d[160];
+            mc_case_describe(k, d, sizeof d);
+            snprintf(msg, len,
+                     "%s: rank %d of %d: %s[%zu] = %#llx (%g), expected "
+                     "%#llx (%g)",
+                     d, rank, size, what, at + i, (unsigned long long)got.u,
+                     is_float(k->dt) ? got.f : (double)got.i,
+                     (unsigned long long)w.u,
+                     is_float(k->dt) ? w.f : (double)w.i);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static num_t w_root(const mc_case_t *k, int rank, int size, int block,
+                   size_t i)
+{
+    (void)block;
+    (void)rank, (void)size;
+    return gen(k, (uint64_t)k->root, i);
+}
+static num_t w_reduced(const mc_case_t *k, int rank, int size, int block,
+                   size_t i)
+{
+    (void)block;
+    (void)rank;
+    return reduced(k, size, i);
+}
+static num_t w_block(const mc_case_t *k, int rank, int size, int block,
+                   size_t i)
+{
+    (void)block;
+    (void)rank, (void)size;
+    return gen(k, (uint64_t)block, i);
+}
+static num_t w_a2a(const mc_case_t *k, int rank, int size, int block,
+                   size_t i)
+{
+    (void)block;
+    return gen(k, a2a_who(block, rank, size), i);
+}
+static num_t w_rsb(const mc_case_t *k, int rank, int size, int block,
+                   size_t i)
+{
+    (void)block;
+    return reduced(k, size, (size_t)rank * k->count + i);
+}
+static num_t w_scatter(const mc_case_t *k, int rank, int size, int block,
+                   size_t i)
+{
+    (void)block;
+    (void)size;
+    return gen(k, scatter_who(k->root), (size_t)rank * k->count + i);
+}
+
+static int verify_blocks(const mc_case_t *k, int rank, int size,
+                         const void *p, want_fn want, char *msg, size_t len)
+{
+    for (int b = 0; b < size; b++)
+        if (expect(k, rank, size, b, p, (size_t)b * k->count, k->count, want,
+                   "rbuf", msg, len))
+            return 1;
+    return 0;
+}
+
+static int guards_ok(const mc_case_bufs_t *b)
+{
+    const unsigned char *s = b->sbuf, *r = b->rbuf;
+    for (int i = 0; i < GUARD; i++)
+        if (s[b->slen + i] != GUARD_BYTE || r[b->rlen + i] != GUARD_BYTE)
+            return 0;
+    return 1;
+}
+
+int mc_case_verify(const mc_case_t *k, int rank, int size,
+                   const mc_case_bufs_t *b, char *msg, size_t len)
+{
+    size_t n = k->count;
+    int root = rank == k->root;
+    if (!guards_ok(b)) {
+        char d[160];
+        mc_case_describe(k, d, sizeof d);
+        snprintf(msg, len, "%s: rank %d wrote past the end of a buffer", d,
+                 rank);
+        return 1;
+    }
+    switch (k->coll) {
+    case MC_COLL_BCAST:
+        return expect(k, rank, size, 0, b->rbuf, 0, n, w_root, "buf", msg, len);
+    case MC_COLL_REDUCE:
+        if (!root)
+            return 0;
+        /* fallthrough */
+    case MC_COLL_ALLREDUCE:
+        return expect(k, rank, size, 0, b->rbuf, 0, n, w_reduced, "rbuf", msg,
+                      len);
+    case MC_COLL_GATHER:
+        if (!root)
+            return 0;
+        /* fallthrough */
+    case MC_COLL_ALLGATHER:
+        return verify_blocks(k, rank, size, b->rbuf, w_block, msg, len);
+    case MC_COLL_ALLTOALL:
+        return verify_blocks(k, rank, size, b->rbuf, w_a2a, msg, len);
+    case MC_COLL_REDUCE_SCATTER_BLOCK:
+        return expect(k, rank, size, 0, b->rbuf, 0, n, w_rsb, "rbuf", msg, len);
+    case MC_COLL_SCATTER:
+        if (root && k->in_place)
+            return 0;
+        return expect(k, rank, size, 0, b->rbuf, 0, n, w_scatter, "rbuf", msg,
+                      len);
+    default: return 0;
+    }
+}

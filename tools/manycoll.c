@@ -1,0 +1,75 @@
+/*
+ * manycoll — the command. `manycoll help` lists the subcommands.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tools.h"
+#include "util/config.h"
+
+static const struct {
+    const char *name;
+    int (*fn)(int, char **);
+    const char *help;
+} cmds[] = {
+    {"run", cmd_run, "run -n N [--timeout S] PROG [ARGS]: launch N ranks"},
+    {"bench", cmd_bench,
+     "bench -n N --coll C [--algo A[:k=v]] [--sizes LIST] [--iters I] "
+     "[--warmup W] [--check] [--json]: measure collectives here"},
+    {"info", cmd_info,
+     "info: algorithms, parameters and environment variables"},
+    {"bench-rank", cmd_bench_rank, NULL}, /* internal: one bench rank */
+};
+
+int mc_usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "manycoll %s: ", cmd);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return 2;
+}
+
+int mc_parse_size_list(const char *s, size_t *out, int max)
+{
+    char buf[1024];
+    if (strlen(s) >= sizeof buf)
+        return -1;
+    strcpy(buf, s);
+    int n = 0;
+    char *save = NULL;
+    for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        long long v = mc_parse_size(t);
+        if (v < 0 || n >= max)
+            return -1;
+        out[n++] = (size_t)v;
+    }
+    return n;
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: manycoll <command> [options]\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++)
+        if (cmds[i].help)
+            fprintf(f, "  %s\n", cmds[i].help);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2 || strcmp(argv[1], "help") == 0 ||
+        strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        usage(argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++)
+        if (strcmp(argv[1], cmds[i].name) == 0)
+            return cmds[i].fn(argc - 1, argv + 1);
+    fprintf(stderr, "manycoll: unknown command '%s'\n", argv[1]);
+    usage(stderr);
+    return 2;
+}
