@@ -30,16 +30,15 @@ static int check_dtype(mc_dtype_t dt, const char *fn)
 
 static int check_op(mc_op_t op, mc_dtype_t dt, const char *fn)
 {
-    int rc = mc_op_check(op, dt);
-    if (rc == MC_ERR_UNSUPPORTED)
-        return mc_error(rc,
-                        "%s: argument 'op' (%d) is not defined on "
-                        "floating-point datatype %d",
+    if (mc_op_check(op, dt) == MC_OK)
+        return MC_OK;
+    if ((unsigned)op < MC_OP_BUILTIN_COUNT)
+        return mc_error(MC_ERR_ARG,
+                        "%s: argument 'op' (%d) is a bitwise or logical op, "
+                        "not defined on floating-point datatype 'dt' (%d)",
                         fn, (int)op, (int)dt);
-    if (rc != MC_OK)
-        return mc_error(rc, "%s: argument 'op' (%d) is not an operation", fn,
-                        (int)op);
-    return MC_OK;
+    return mc_error(MC_ERR_ARG, "%s: argument 'op' (%d) is not an operation",
+                    fn, (int)op);
 }
 
 static int check_root(const mc_comm_t *c, int root, const char *fn)

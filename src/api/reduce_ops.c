@@ -99,7 +99,7 @@ int mc_op_commutative(mc_op_t op)
     return i < 0 ? 1 : user_ops[i].commutative;
 }
 
-/* MC_OK if op can reduce dt, else an MC_ERR_ARG/UNSUPPORTED (no message). */
+/* MC_OK if op can reduce dt, else MC_ERR_ARG (no message). */
 int mc_op_check(mc_op_t op, mc_dtype_t dt)
 {
     if ((unsigned)dt >= MC_DTYPE_COUNT)
@@ -109,7 +109,7 @@ int mc_op_check(mc_op_t op, mc_dtype_t dt)
     if ((unsigned)op >= MC_OP_BUILTIN_COUNT)
         return MC_ERR_ARG;
     if (op >= MC_BAND && is_float(dt))
-        return MC_ERR_UNSUPPORTED;
+        return MC_ERR_ARG;
     return MC_OK;
 }
 

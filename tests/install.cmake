@@ -1,0 +1,7 @@
+# `make install`, then a program written only against the public header,
+# built with pkg-config, runs under `manycoll run -n 4`; and the header
+# compiles as C++.
+add_test(NAME install_pkgconfig
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/install_test.sh
+                 ${CMAKE_BINARY_DIR} ${CMAKE_SOURCE_DIR})
+set_tests_properties(install_pkgconfig PROPERTIES LABELS no-asan)
