@@ -184,7 +184,15 @@ static int op_class(const mc_case_t *k)
 /* the input element `idx` of contributor `who` */
 static num_t gen(const mc_case_t *k, uint64_t who, size_t idx)
 {
-    uint64_t h = mix(mix(((uint64_t)k->seed << 40) ^ who) ^ idx);
+    /* the per-contributor half of the hash, kept between calls: callers
+     * walk one contributor's elements in a row */
+    static uint64_t last_key = ~0ULL, last_base;
+    uint64_t key = ((uint64_t)k->seed << 40) ^ who;
+    if (key != last_key) {
+        last_key = key;
+        last_base = mix(key);
+    }
+    uint64_t h = mix(last_base ^ idx);
     num_t v;
     int cls = op_class(k);
     if (is_float(k->dt)) {
@@ -247,7 +255,7 @@ static num_t combine(const mc_case_t *k, num_t a, num_t b)
     return r;
 }
 
-static num_t reduced(const mc_case_t *k, int size, size_t idx)
+static num_t reduce_one(const mc_case_t *k, int size, size_t idx)
 {
     num_t acc = gen(k, 0, idx);
     for (int r = 1; r < size; r++)
@@ -256,6 +264,41 @@ static num_t reduced(const mc_case_t *k, int size, size_t idx)
     unsigned char tmp[8];
     store(k->dt, tmp, 0, acc);
     return load(k->dt, tmp, 0);
+}
+
+/* The expected reduction of one case, computed once: on a simulated chip
+ * every core verifies the same case, and recomputing P contributions per
+ * element on each of P cores would cost P^2 per element. (Single-threaded
+ * use: one process per rank on shm, one thread for all simulated cores.) */
+static struct {
+    mc_case_t k;
+    int size;
+    size_t n;
+    num_t *v;
+} memo;
+
+static num_t reduced(const mc_case_t *k, int size, size_t idx)
+{
+    size_t n = k->coll == MC_COLL_REDUCE_SCATTER_BLOCK
+                   ? k->count * (size_t)size
+                   : k->count;
+    /* the root and in-place do not change the result */
+    const mc_case_t *m = &memo.k;
+    int same_case = m->coll == k->coll && m->count == k->count &&
+                    m->dt == k->dt && m->op == k->op && m->uop == k->uop &&
+                    m->seed == k->seed;
+    if (!memo.v || memo.size != size || memo.n != n || !same_case) {
+        free(memo.v);
+        memo.v = malloc(n * sizeof(num_t));
+        if (!memo.v)
+            return reduce_one(k, size, idx);
+        for (size_t i = 0; i < n; i++)
+            memo.v[i] = reduce_one(k, size, i);
+        memo.k = *k;
+        memo.size = size;
+        memo.n = n;
+    }
+    return memo.v[idx];
 }
 
 static int same(mc_dtype_t dt, num_t got, num_t want)
@@ -283,6 +326,13 @@ static void lens(const mc_case_t *k, int size, size_t *s, size_t *r)
     case MC_COLL_SCATTER: *s = pn, *r = n; break;
     default: *s = n, *r = n; break;
     }
+}
+
+size_t mc_case_bytes(const mc_case_t *k, int size)
+{
+    size_t s, r;
+    lens(k, size, &s, &r);
+    return (s + r) * mc_dtype_size(k->dt);
 }
 
 static void *guarded(size_t bytes)

@@ -41,6 +41,8 @@ typedef struct mc_case_bufs {
 mc_op_t mc_case_op(const mc_case_t *k);
 /* 1 if op (builtin or user) applies to dt */
 int mc_case_valid(const mc_case_t *k);
+/* bytes of send plus receive buffer one rank needs for the case */
+size_t mc_case_bytes(const mc_case_t *k, int size);
 /* Allocates zeroed buffers for rank of size; free with mc_case_free. */
 int mc_case_alloc(const mc_case_t *k, int rank, int size, mc_case_bufs_t *b);
 void mc_case_free(mc_case_bufs_t *b);

@@ -17,7 +17,12 @@ static const struct {
     {"run", cmd_run, "run -n N [--timeout S] PROG [ARGS]: launch N ranks"},
     {"bench", cmd_bench,
      "bench -n N --coll C [--algo A[:k=v]] [--sizes LIST] [--iters I] "
-     "[--warmup W] [--check] [--json]: measure collectives here"},
+     "[--warmup W] [--cache warm|cold] [--check] [--json]: measure "
+     "collectives here"},
+    {"sim", cmd_sim,
+     "sim --platform P --coll C [--algo A] [--sizes LIST] [--ranks N] "
+     "[--root R] [--check] [--json] [--trace FILE] [--jitter SEED] "
+     "[--contention all|none|mpb,link,mc]: simulate on a many-core chip"},
     {"info", cmd_info,
      "info: algorithms, parameters and environment variables"},
     {"bench-rank", cmd_bench_rank, NULL}, /* internal: one bench rank */

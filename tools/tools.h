@@ -10,6 +10,7 @@ int cmd_run(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_bench_rank(int argc, char **argv);
+int cmd_sim(int argc, char **argv);
 
 /* "8,64,1K,1M" -> sizes; returns the count or -1 */
 int mc_parse_size_list(const char *s, size_t *out, int max);

@@ -63,12 +63,15 @@ int mc_comm_wrap(mc_tp_t *tp, mc_comm_t **out)
     if (!c->p2p_sent || !c->p2p_recv)
         rc = mc_error(MC_ERR_NOMEM, "out of memory creating a communicator");
     long long chunk = mc_env_ll("MC_P2P_CHUNK");
-    if (rc == MC_OK && (chunk < 0 || chunk % 64))
+    /* chunks are whole elements of every datatype: multiples of 8 */
+    if (rc == MC_OK && (chunk < 0 || chunk % 8))
         rc = mc_error(MC_ERR_ARG,
-                      "MC_P2P_CHUNK=%s: must be a multiple of 64 bytes",
+                      "MC_P2P_CHUNK=%s: must be a multiple of 8 bytes",
                       mc_env("MC_P2P_CHUNK"));
-    size_t mpb = tp->mpb_size / 64 * 64;
-    c->p2p_chunk = (chunk == 0 || (size_t)chunk > mpb) ? mpb : (size_t)chunk;
+    size_t mpb = tp->mpb_size / 8 * 8;
+    if (chunk == 0)
+        chunk = (long long)tp->p2p_chunk_hint / 8 * 8;
+    c->p2p_chunk = (chunk <= 0 || (size_t)chunk > mpb) ? mpb : (size_t)chunk;
     void *scratch;
     if (rc == MC_OK)
         rc = mc_scratch(c, SCRATCH_MIN, &scratch);

@@ -4,7 +4,7 @@
  * gets the chunk from the sender's MPB and raises "ready" at the sender,
  * which may then reuse its MPB. Messages larger than the chunk size
  * (c->p2p_chunk: the whole MPB by default, RCCE's 251 lines on the SCC,
- * always a multiple of 64 bytes so every datatype splits evenly) go chunk
+ * always a multiple of 8 bytes so every datatype splits evenly) go chunk
  * by chunk. Sends are synchronous: mc_p2p_send returns when the receiver
  * has the data.
  *

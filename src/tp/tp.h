@@ -80,6 +80,7 @@ struct mc_tp {
     size_t line;     /* cache line size in bytes */
     int nflags;      /* flag words per rank */
     int cache_coherent; /* 1 if peers may read MPBs directly (no copy in) */
+    size_t p2p_chunk_hint; /* two-sided chunk the platform suggests (0: MPB) */
 };
 
 /* Inline wrappers: algorithms call these, never ops-> directly. */

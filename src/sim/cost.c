@@ -1,0 +1,224 @@
+/*
+ * The cost model of the simulator: the LogP-based put/get model of the
+ * OC-Bcast paper (Petrovic et al., SPAA'12, section 3, Figure 2), with
+ * optional contention.
+ *
+ * Contention-free (formulas 1-6), for one cache line at distance d
+ * (routers traversed, 1 for the local MPB):
+ *
+ *   MPB write:  latency  o_mpb + d L_hop         completion  o_mpb + 2d L_hop
+ *   MPB read:   latency = completion = o_mpb + 2d L_hop
+ *   memory:     the same with o_mem_w / o_mem_r and d = distance to the
+ *               core's memory controller
+ *
+ * An operation of m lines is its fixed overhead plus m times the sum of
+ * its per-line accesses, e.g. a put from private memory (formula 8):
+ *   C_put^mem(m) = o_put^mem + m C_r^mem(d_src) + m C_w^mpb(d_dst)
+ * because a P54C core has one memory transaction in flight. A platform
+ * with k > 1 outstanding transactions overlaps the round trips of k lines
+ * (closed form only; line-stepped runs keep one in flight).
+ *
+ * Contention (each switchable): a line's request reaches its target after
+ * d L_hop, waits for the target's port (an MPB serves one line per
+ * mpb_service, a memory controller one per mc_service), and data packets
+ * occupy every link of their XY route for link_time. Resources are slot
+ * calendars (engine_impl.h), reserved when the line happens, first come
+ * first served. With no waiting the line costs exactly the formula.
+ */
+#include <stdlib.h>
+
+#include "sim/engine_impl.h"
+
+/* Calendar sizes (slots, powers of two). Lines reserve as they happen, so
+ * a calendar only has to reach as far as one line can wait: an MPB port
+ * 2048 x 13 ns = 27 us, a controller 4096 x 5 ns = 20 us, a link 512 x
+ * 4 ns = 2 us (on the SCC's parameters). A wait longer than that is
+ * capped at the horizon (see docs/simulator.md). */
+#define PORT_SLOTS 2048u
+#define MC_SLOTS 4096u
+#define LINK_SLOTS 512u
+
+static int acc_dist(const mc_platform_t *p, int core, int kind, int target)
+{
+    return kind == MC_ACC_MEM ? p->d_mem[core] : mc_plat_dist(p, core, target);
+}
+
+static mc_ps_t acc_overhead(const mc_platform_t *p, int kind, int write)
+{
+    if (kind == MC_ACC_MPB)
+        return p->c.o_mpb;
+    return write ? p->c.o_mem_w : p->c.o_mem_r;
+}
+
+mc_ps_t mc_sim_access_cost(const mc_sim_t *s, int core, int kind, int write,
+                           int target, int latency_only)
+{
+    const mc_platform_t *p = s->p;
+    mc_ps_t d = acc_dist(p, core, kind, target);
+    mc_ps_t o = acc_overhead(p, kind, write);
+    return o + (latency_only && write ? 1 : 2) * d * p->c.L_hop;
+}
+
+/*
+ * Flags. As a raw MPB line: write latency L_w^mpb(d), completion
+ * C_w^mpb(d); a poll C_r^mpb(d). With RCCE flags (platform "flags":
+ * "rcce"), as RCCE implements them, a flag write is a one-line put from
+ * private memory, C_put^mem(1) (formula 8), landing at L_put^mem(1)
+ * (formula 10), and a poll is a one-line get into private memory,
+ * C_get^mem(1) (formula 12).
+ */
+void mc_sim_flag_costs(const mc_sim_t *s, int core, int owner, mc_ps_t *lat,
+                       mc_ps_t *done)
+{
+    const mc_platform_t *p = s->p;
+    mc_ps_t fixed = 0;
+    if (p->flags_rcce)
+        fixed = p->c.o_put_mem +
+                mc_sim_access_cost(s, core, MC_ACC_MEM, 0, core, 0);
+    *lat = fixed + mc_sim_access_cost(s, core, MC_ACC_MPB, 1, owner, 1);
+    *done = fixed + mc_sim_access_cost(s, core, MC_ACC_MPB, 1, owner, 0);
+}
+
+mc_ps_t mc_sim_poll_cost(const mc_sim_t *s, int core, int owner)
+{
+    const mc_platform_t *p = s->p;
+    mc_ps_t c = mc_sim_access_cost(s, core, MC_ACC_MPB, 0, owner, 0);
+    if (p->flags_rcce)
+        c += p->c.o_get_mem +
+             mc_sim_access_cost(s, core, MC_ACC_MEM, 1, core, 0);
+    return c;
+}
+
+mc_ps_t mc_sim_closed_form(const mc_sim_t *s, int core, const mc_sim_op_t *op)
+{
+    const mc_platform_t *p = s->p;
+    mc_ps_t per_o = 0, per_rtt = 0;
+    for (int i = 0; i < op->nacc; i++) {
+        const mc_sim_acc_t *a = &op->acc[i];
+        per_o += acc_overhead(p, a->kind, a->write);
+        per_rtt += 2 * acc_dist(p, core, a->kind, a->core) * p->c.L_hop;
+    }
+    int64_t m = op->lines, k = p->outstanding;
+    return op->fixed + m * per_o + (m + k - 1) / k * per_rtt +
+           op->elems * p->c.o_reduce;
+}
+
+/* ---- calendars ---- */
+
+/* t / slot without a 64-bit division (this runs for every hop of every
+ * line): a multiplication by the reciprocal, then an exact correction */
+static inline uint64_t slot_of(mc_ps_t t, mc_ps_t slot, double inv)
+{
+    uint64_t k = (uint64_t)((double)t * inv);
+    if ((mc_ps_t)(k + 1) * slot <= t)
+        k++;
+    else if ((mc_ps_t)k * slot > t)
+        k--;
+    return k;
+}
+
+/* delay until a free slot at or after t (0 if the slot of t is free).
+ * Slot j lives at index j % nslots with tag (j / nslots) + 1, so stale
+ * reservations of earlier laps read as free without any cleanup. */
+static mc_ps_t reserve(cal_t *c, uint32_t nslots, mc_ps_t slot, mc_ps_t t)
+{
+    if (slot <= 0)
+        return 0;
+    if (!c->tag) {
+        c->tag = calloc(nslots, sizeof *c->tag);
+        if (!c->tag)
+            return 0; /* out of memory: no contention rather than a crash */
+    }
+    int shift = __builtin_ctz(nslots);
+    uint64_t k = slot_of(t, slot, 1.0 / (double)slot);
+    for (uint64_t j = k; j < k + nslots; j++) {
+        uint16_t *tag = &c->tag[j & (nslots - 1)];
+        uint16_t want = (uint16_t)((j >> shift) + 1);
+        if (*tag != want) {
+            *tag = want;
+            return j == k ? 0 : (mc_ps_t)j * slot - t;
+        }
+    }
+    return (mc_ps_t)nslots * slot; /* saturated beyond the horizon */
+}
+
+mc_ps_t mc_sim_port_delay(mc_sim_t *s, int owner, mc_ps_t t)
+{
+    return reserve(&s->cal_port[owner], PORT_SLOTS, s->p->cont.mpb_service, t);
+}
+
+static mc_ps_t mc_delay(mc_sim_t *s, int core, mc_ps_t t)
+{
+    return reserve(&s->cal_mc[s->p->mc_of[core]], MC_SLOTS,
+                   s->p->cont.mc_service, t);
+}
+
+/* a data packet from router (x0,y0) to (x1,y1) leaving at t: the time it
+ * reaches the target router, XY routing, link by link */
+static mc_ps_t route(mc_sim_t *s, int x0, int y0, int x1, int y1, mc_ps_t t)
+{
+    const mc_platform_t *p = s->p;
+    mc_ps_t hop = p->c.L_hop;
+    t += hop; /* the local router */
+    if (!s->c_link)
+        return t + (abs(x1 - x0) + abs(y1 - y0)) * hop;
+    int x = x0, y = y0;
+    while (x != x1 || y != y1) {
+        int dir = x != x1 ? (x1 > x ? 0 : 1) : (y1 > y ? 2 : 3);
+        cal_t *c = &s->cal_link[(y * p->mesh_x + x) * 4 + dir];
+        t += reserve(c, LINK_SLOTS, p->cont.link_time, t) + hop;
+        if (dir < 2)
+            x += dir == 0 ? 1 : -1;
+        else
+            y += dir == 2 ? 1 : -1;
+    }
+    return t;
+}
+
+/* one line of the running operation of `core`, starting at t */
+mc_ps_t mc_sim_line_step(mc_sim_t *s, int core, mc_ps_t t)
+{
+    const mc_platform_t *p = s->p;
+    const mc_sim_op_t *op = &s->cores[core].op;
+    int cx = p->tile_x[core], cy = p->tile_y[core];
+    for (int i = 0; i < op->nacc; i++) {
+        const mc_sim_acc_t *a = &op->acc[i];
+        int mem = a->kind == MC_ACC_MEM;
+        int tx = mem ? p->mc_x[p->mc_of[core]] : p->tile_x[a->core];
+        int ty = mem ? p->mc_y[p->mc_of[core]] : p->tile_y[a->core];
+        mc_ps_t d = acc_dist(p, core, a->kind, a->core) * p->c.L_hop;
+        mc_ps_t o = acc_overhead(p, a->kind, a->write);
+        if (a->write) {
+            /* data out to the target, served there, acknowledged */
+            mc_ps_t arrive = route(s, cx, cy, tx, ty, t);
+            if (mem && s->c_mc)
+                arrive += mc_delay(s, core, arrive);
+            else if (!mem && s->c_mpb)
+                arrive += mc_sim_port_delay(s, a->core, arrive);
+            t = arrive + d + o;
+        } else {
+            /* request to the target, served there, data back */
+            mc_ps_t at = t + d;
+            if (mem && s->c_mc)
+                at += mc_delay(s, core, at);
+            else if (!mem && s->c_mpb)
+                at += mc_sim_port_delay(s, a->core, at);
+            t = route(s, tx, ty, cx, cy, at) + o;
+        }
+    }
+    return t;
+}
+
+void mc_sim_cal_free(mc_sim_t *s)
+{
+    const mc_platform_t *p = s->p;
+    for (int i = 0; s->cal_port && i < p->ncores; i++)
+        free(s->cal_port[i].tag);
+    for (int i = 0; s->cal_mc && i < p->nmc; i++)
+        free(s->cal_mc[i].tag);
+    for (int i = 0; s->cal_link && i < p->mesh_x * p->mesh_y * 4; i++)
+        free(s->cal_link[i].tag);
+    free(s->cal_port);
+    free(s->cal_mc);
+    free(s->cal_link);
+}

@@ -1,0 +1,236 @@
+/*
+ * Event loop, cores, flags and domains of the simulator (see engine.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "internal.h"
+#include "sim/engine_impl.h"
+
+static _Thread_local mc_sim_t *self_sim;
+
+/* Stacks are reserved, not committed (MAP_NORESERVE): a core uses a few
+ * pages of its stack. AddressSanitizer needs much more stack. */
+#if defined(__SANITIZE_ADDRESS__)
+#define MC_SIM_STACK (1024 * 1024)
+#else
+#define MC_SIM_STACK (256 * 1024)
+#endif
+
+/* ---- the event heap: a binary min-heap on (t, seq) ---- */
+
+static int ev_less(const ev_t *a, const ev_t *b)
+{
+    return a->t < b->t || (a->t == b->t && a->seq < b->seq);
+}
+
+int mc_sim_push(mc_sim_t *s, mc_ps_t t, uint32_t kind, uint32_t idx)
+{
+    if (s->nheap == s->capheap) {
+        size_t cap = s->capheap ? 2 * s->capheap : 1024;
+        ev_t *h = realloc(s->heap, cap * sizeof *h);
+        if (!h)
+            return mc_error(MC_ERR_NOMEM, "simulator: event queue full");
+        s->heap = h;
+        s->capheap = cap;
+    }
+    ev_t e = {t, s->seq++, kind, idx};
+    size_t i = s->nheap++;
+    while (i > 0) {
+        size_t up = (i - 1) / 2;
+        if (!ev_less(&e, &s->heap[up]))
+            break;
+        s->heap[i] = s->heap[up];
+        i = up;
+    }
+    s->heap[i] = e;
+    return MC_OK;
+}
+
+/* moves `last` down from the root to its place */
+static void sift_down(mc_sim_t *s, ev_t last)
+{
+    size_t i = 0, n = s->nheap;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && ev_less(&s->heap[c + 1], &s->heap[c]))
+            c++;
+        if (!ev_less(&s->heap[c], &last))
+            break;
+        s->heap[i] = s->heap[c];
+        i = c;
+    }
+    s->heap[i] = last;
+}
+
+ev_t mc_sim_pop(mc_sim_t *s)
+{
+    ev_t top = s->heap[0];
+    ev_t last = s->heap[--s->nheap];
+    if (s->nheap)
+        sift_down(s, last);
+    return top;
+}
+
+/* The event loop works on heap[0] in place: an event handler that
+ * schedules the next event of the same core replaces the root (one sift
+ * instead of a pop and a push). Events pushed meanwhile never sort before
+ * the root: they are later, or as late and scheduled after it. */
+void mc_sim_replace_top(mc_sim_t *s, mc_ps_t t, uint32_t kind, uint32_t idx)
+{
+    ev_t e = {t, s->seq++, kind, idx};
+    sift_down(s, e);
+    s->top_replaced = 1;
+}
+
+/* ---- jitter: a random extra delay of up to the duration itself ---- */
+
+mc_ps_t mc_sim_jitter(mc_sim_t *s, mc_ps_t d)
+{
+    if (!s->rng || d <= 0)
+        return 0;
+    uint64_t x = (s->rng += 0x9e3779b97f4a7c15ULL);
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    x ^= x >> 31;
+    return (mc_ps_t)(x % (uint64_t)(d + 1));
+}
+
+/* ---- creation ---- */
+
+static int pick(int opt, int platform)
+{
+    return opt < 0 ? platform : opt;
+}
+
+int mc_sim_create(const mc_platform_t *p, int ncores, const mc_sim_opts_t *o,
+                  mc_sim_t **out)
+{
+    if (ncores < 1 || ncores > p->ncores)
+        return mc_error(MC_ERR_ARG,
+                        "simulator: %d ranks requested, platform %s has %d "
+                        "cores",
+                        ncores, p->name, p->ncores);
+    mc_sim_t *s = calloc(1, sizeof *s);
+    if (!s)
+        return mc_error(MC_ERR_NOMEM, "simulator: out of memory");
+    s->p = p;
+    s->n = ncores;
+    s->running = -1;
+    s->free_land = -1;
+    s->cores = calloc((size_t)ncores, sizeof(core_t));
+    uint32_t nb = 1;
+    while (nb < 2u * (uint32_t)ncores)
+        nb <<= 1;
+    s->bucket = malloc(nb * sizeof(int));
+    s->bucket_mask = nb - 1;
+    s->cal_port = calloc((size_t)p->ncores, sizeof(cal_t));
+    s->cal_mc = calloc((size_t)p->nmc, sizeof(cal_t));
+    s->cal_link = calloc((size_t)p->mesh_x * p->mesh_y * 4, sizeof(cal_t));
+    if (!s->cores || !s->bucket || !s->cal_port || !s->cal_mc ||
+        !s->cal_link) {
+        mc_sim_destroy(s);
+        return mc_error(MC_ERR_NOMEM, "simulator: out of memory");
+    }
+    memset(s->bucket, 0xff, nb * sizeof(int));
+    s->c_mpb = pick(o->contention_mpb, p->cont.mpb);
+    s->c_link = pick(o->contention_link, p->cont.link);
+    s->c_mc = pick(o->contention_mc, p->cont.mc);
+    s->rng = o->jitter_seed;
+    s->stack_size = o->stack_size ? o->stack_size : MC_SIM_STACK;
+    s->trace = o->trace;
+    *out = s;
+    return MC_OK;
+}
+
+void mc_sim_destroy(mc_sim_t *s)
+{
+    if (!s)
+        return;
+    for (int i = 0; s->cores && i < s->n; i++)
+        mc_coro_destroy(&s->cores[i].co);
+    for (mc_sim_domain_t *d = s->domains, *nx; d; d = nx) {
+        nx = d->next;
+        free(d->cores);
+        free(d->mpb);
+        free(d->flags);
+        free(d);
+    }
+    mc_sim_cal_free(s);
+    free(s->cores);
+    free(s->bucket);
+    free(s->heap);
+    free(s->lands);
+    free(s->tr);
+    free(s);
+}
+
+const mc_platform_t *mc_sim_platform(const mc_sim_t *s)
+{
+    return s->p;
+}
+
+int mc_sim_spawn(mc_sim_t *s, int core, void (*fn)(void *), void *arg)
+{
+    core_t *c = &s->cores[core];
+    if (mc_coro_init(&c->co, s->stack_size, fn, arg) != 0)
+        return mc_error(MC_ERR_NOMEM, "simulator: no stack for core %d",
+                        core);
+    c->spawned = 1;
+    c->next_waiter = -1;
+    return mc_sim_push(s, 0, EV_RESUME, (uint32_t)core);
+}
+
+/* ---- tracing ---- */
+
+void mc_sim_trace_add(mc_sim_t *s, const char *name, int core, mc_ps_t start,
+                      mc_ps_t end)
+{
+    if (!s->trace)
+        return;
+    if (s->ntr == s->captr) {
+        size_t cap = s->captr ? 2 * s->captr : 4096;
+        mc_sim_trace_rec_t *t = realloc(s->tr, cap * sizeof *t);
+        if (!t) {
+            s->trace = 0;
+            return;
+        }
+        s->tr = t;
+        s->captr = cap;
+    }
+    s->tr[s->ntr++] = (mc_sim_trace_rec_t){name, core, start, end};
+}
+
+const mc_sim_trace_rec_t *mc_sim_trace(const mc_sim_t *s, size_t *n)
+{
+    *n = s->ntr;
+    return s->tr;
+}
+
+void mc_sim_get_stats(const mc_sim_t *s, mc_sim_stats_t *st)
+{
+    *st = s->st;
+}
+
+void mc_sim_set_self(mc_sim_t *s)
+{
+    self_sim = s;
+}
+
+mc_sim_t *mc_sim_self(void)
+{
+    return self_sim;
+}
+
+int mc_sim_self_core(void)
+{
+    return self_sim ? self_sim->running : -1;
+}
+
+mc_ps_t mc_sim_now(const mc_sim_t *s)
+{
+    return s->now;
+}

@@ -1,0 +1,112 @@
+/*
+ * The discrete-event engine of the chip simulator.
+ *
+ * Virtual time is in integer picoseconds. Every simulated core runs its
+ * program (the unmodified algorithm code) in a coroutine; an operation
+ * (put, get, flag access, local copy or reduction) computes when it
+ * completes from the platform's cost model, schedules an event at that
+ * time and suspends the core. The engine pops events in (time, sequence)
+ * order, so a run is deterministic bit for bit.
+ *
+ * With every contention model off, an operation is one event whose length
+ * is the closed-form formula of the OC-Bcast paper (formulas 1-12). With
+ * any contention model on, an operation advances one cache line per event
+ * and each line reserves, at the time it happens, the MPB port or memory
+ * controller it touches and every link on its XY route (see cost.c).
+ *
+ * Flags: a flag write lands (becomes visible) at its latency, not its
+ * completion time, as an event that stores the value and wakes the cores
+ * waiting for it; a woken core pays one more read of the flag line.
+ */
+#ifndef MC_SIM_ENGINE_H
+#define MC_SIM_ENGINE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "sim/coro.h"
+#include "sim/platform.h"
+
+typedef struct mc_sim mc_sim_t;
+
+typedef struct mc_sim_opts {
+    int contention_mpb, contention_link, contention_mc; /* -1 = platform */
+    uint64_t jitter_seed; /* 0 = no jitter */
+    size_t stack_size;    /* per core; 0 = default */
+    int trace;            /* record operations for a Chrome trace */
+} mc_sim_opts_t;
+
+/* One memory access of every line of an operation. */
+enum { MC_ACC_MPB = 0, MC_ACC_MEM = 1 };
+typedef struct mc_sim_acc {
+    uint8_t kind;  /* MC_ACC_MPB or MC_ACC_MEM */
+    uint8_t write; /* 1 = write, 0 = read */
+    int core;      /* owner of the MPB; for MEM, the accessing core */
+} mc_sim_acc_t;
+
+typedef struct mc_sim_op {
+    const char *name;   /* for the trace: "put", "get", ... */
+    mc_ps_t fixed;      /* per-operation overhead (o_put_mem, ...) */
+    int64_t lines;      /* cache lines moved */
+    int nacc;           /* accesses per line (1-3) */
+    mc_sim_acc_t acc[3];
+    int64_t elems;      /* elements combined (reductions) */
+} mc_sim_op_t;
+
+/* A communicator's memory: MPBs and flag words of its ranks. */
+typedef struct mc_sim_domain {
+    int n;
+    int *cores;          /* rank -> core */
+    unsigned char *mpb;  /* n * mpb_size */
+    uint64_t *flags;     /* n * nflags */
+    int nflags;
+    uint64_t key;        /* (parent, split id) for lookup by members */
+    struct mc_sim_domain *parent, *next;
+} mc_sim_domain_t;
+
+typedef struct mc_sim_stats {
+    uint64_t events;   /* engine events: op completions, line steps,
+                          flag landings, wake-ups */
+    uint64_t ops;      /* operations issued by cores */
+    uint64_t lines;    /* cache lines moved */
+    double wall_s;     /* wall-clock time of mc_sim_run */
+} mc_sim_stats_t;
+
+typedef struct mc_sim_trace_rec {
+    const char *name;
+    int core;
+    mc_ps_t start, end;
+} mc_sim_trace_rec_t;
+
+int mc_sim_create(const mc_platform_t *p, int ncores,
+                  const mc_sim_opts_t *o, mc_sim_t **out);
+void mc_sim_destroy(mc_sim_t *s);
+const mc_platform_t *mc_sim_platform(const mc_sim_t *s);
+/* Runs fn(arg) as the program of `core`, from time 0. */
+int mc_sim_spawn(mc_sim_t *s, int core, void (*fn)(void *), void *arg);
+/* Runs until every program has finished. A state where cores wait for
+ * flags nobody will write fails their waits with MC_ERR_TIMEOUT. */
+int mc_sim_run(mc_sim_t *s);
+void mc_sim_get_stats(const mc_sim_t *s, mc_sim_stats_t *st);
+/* trace records so far (NULL if tracing is off) */
+const mc_sim_trace_rec_t *mc_sim_trace(const mc_sim_t *s, size_t *n);
+
+/* ---- called by programs running on a core ---- */
+mc_sim_t *mc_sim_self(void);
+int mc_sim_self_core(void);
+mc_ps_t mc_sim_now(const mc_sim_t *s);
+/* runs an operation: suspends the core until it completes */
+int mc_sim_do(mc_sim_t *s, const mc_sim_op_t *op);
+/* flag of `owner`: write lands after the write latency */
+void mc_sim_flag_write(mc_sim_t *s, uint64_t *addr, int owner, uint64_t v,
+                       const void *payload, size_t n);
+/* waits until *addr >= v; the payload (if n) is copied after the wait */
+int mc_sim_flag_wait(mc_sim_t *s, uint64_t *addr, int owner, uint64_t v,
+                     void *payload, size_t n);
+uint64_t mc_sim_flag_read(mc_sim_t *s, uint64_t *addr, int owner);
+
+/* the domain of a communicator: created by the first member to ask */
+int mc_sim_domain(mc_sim_t *s, mc_sim_domain_t *parent, uint64_t key,
+                  const int *cores, int n, mc_sim_domain_t **out);
+
+#endif

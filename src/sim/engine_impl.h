@@ -1,0 +1,94 @@
+/* Private to the simulator engine (engine.c, cost.c, calendar.c). */
+#ifndef MC_SIM_ENGINE_IMPL_H
+#define MC_SIM_ENGINE_IMPL_H
+
+#include "sim/engine.h"
+
+enum { EV_RESUME = 0, EV_LINE, EV_LAND };
+
+typedef struct ev {
+    mc_ps_t t;
+    uint64_t seq;  /* tie-break: the order events were scheduled */
+    uint32_t kind;
+    uint32_t idx;  /* core, or landing record */
+} ev_t;
+
+#define LAND_PAYLOAD 64
+typedef struct land {
+    uint64_t *addr;
+    uint64_t v;
+    uint32_t n;
+    int next_free;
+    unsigned char payload[LAND_PAYLOAD];
+} land_t;
+
+/* A slot calendar: time cut into slots of `slot` ps; a slot holds one
+ * packet (or one line of service). A ring of tags, allocated on first
+ * use (cost.c). */
+typedef struct cal {
+    uint16_t *tag;
+} cal_t;
+
+typedef struct core {
+    mc_coro_t co;
+    int spawned, done;
+    int status;           /* what the suspended call returns */
+    /* the operation in progress (line-stepped when contention is on) */
+    mc_sim_op_t op;
+    int64_t line;
+    mc_ps_t op_start;
+    /* a flag wait */
+    int waiting;
+    uint64_t *wait_addr;
+    uint64_t wait_v;
+    int wait_owner;
+    mc_ps_t wait_start;
+    int next_waiter;      /* next core in the same hash bucket, or -1 */
+} core_t;
+
+struct mc_sim {
+    const mc_platform_t *p;
+    int n;
+    core_t *cores;
+    int running;          /* core running now, or -1 */
+    mc_ps_t now;
+    uint64_t seq;
+    ev_t *heap;
+    size_t nheap, capheap;
+    int top_replaced;     /* the running handler replaced heap[0] */
+    land_t *lands;
+    int nlands, free_land;
+    int *bucket;          /* waiters: hash of flag address -> core */
+    uint32_t bucket_mask;
+    int c_mpb, c_link, c_mc;
+    cal_t *cal_port, *cal_mc, *cal_link;
+    uint64_t rng;         /* jitter (0 = off) */
+    mc_sim_stats_t st;
+    size_t stack_size;
+    int trace;
+    mc_sim_trace_rec_t *tr;
+    size_t ntr, captr;
+    mc_sim_domain_t *domains;
+};
+
+/* engine.c */
+int mc_sim_push(mc_sim_t *s, mc_ps_t t, uint32_t kind, uint32_t idx);
+ev_t mc_sim_pop(mc_sim_t *s);
+void mc_sim_replace_top(mc_sim_t *s, mc_ps_t t, uint32_t kind, uint32_t idx);
+mc_ps_t mc_sim_jitter(mc_sim_t *s, mc_ps_t d);
+void mc_sim_trace_add(mc_sim_t *s, const char *name, int core, mc_ps_t start,
+                      mc_ps_t end);
+void mc_sim_set_self(mc_sim_t *s);
+
+/* cost.c */
+mc_ps_t mc_sim_closed_form(const mc_sim_t *s, int core, const mc_sim_op_t *op);
+mc_ps_t mc_sim_line_step(mc_sim_t *s, int core, mc_ps_t t);
+mc_ps_t mc_sim_access_cost(const mc_sim_t *s, int core, int kind, int write,
+                           int target, int latency_only);
+mc_ps_t mc_sim_port_delay(mc_sim_t *s, int owner, mc_ps_t t);
+void mc_sim_flag_costs(const mc_sim_t *s, int core, int owner, mc_ps_t *lat,
+                       mc_ps_t *done);
+mc_ps_t mc_sim_poll_cost(const mc_sim_t *s, int core, int owner);
+void mc_sim_cal_free(mc_sim_t *s);
+
+#endif

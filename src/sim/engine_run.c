@@ -1,0 +1,277 @@
+/*
+ * What a simulated core does (operations, flag writes and waits) and the
+ * event loop that drives the cores (see engine.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "internal.h"
+#include "sim/engine_impl.h"
+
+static int suspend(mc_sim_t *s)
+{
+    int me = s->running;
+    mc_coro_yield();
+    return s->cores[me].status;
+}
+
+static int contention(const mc_sim_t *s)
+{
+    return s->c_mpb || s->c_link || s->c_mc;
+}
+
+int mc_sim_do(mc_sim_t *s, const mc_sim_op_t *op)
+{
+    int me = s->running;
+    core_t *c = &s->cores[me];
+    s->st.ops++;
+    s->st.lines += (uint64_t)op->lines;
+    c->op = *op;
+    c->op_start = s->now;
+    c->status = MC_OK;
+    if (!contention(s) || op->lines == 0) {
+        mc_ps_t d = mc_sim_closed_form(s, me, op);
+        mc_sim_push(s, s->now + d + mc_sim_jitter(s, d), EV_RESUME,
+                    (uint32_t)me);
+    } else {
+        c->line = 0;
+        mc_sim_push(s, s->now + op->fixed, EV_LINE, (uint32_t)me);
+    }
+    int rc = suspend(s);
+    mc_sim_trace_add(s, op->name, me, c->op_start, s->now);
+    return rc;
+}
+
+static void on_line(mc_sim_t *s, int me)
+{
+    core_t *c = &s->cores[me];
+    mc_ps_t t = mc_sim_line_step(s, me, s->now);
+    if (++c->line < c->op.lines) {
+        mc_sim_replace_top(s, t, EV_LINE, (uint32_t)me);
+        return;
+    }
+    t += c->op.elems * s->p->c.o_reduce;
+    mc_sim_replace_top(s, t + mc_sim_jitter(s, t - c->op_start), EV_RESUME,
+                       (uint32_t)me);
+}
+
+/* ---- flags ---- */
+
+static uint32_t hash_addr(const mc_sim_t *s, const uint64_t *addr)
+{
+    uint64_t x = (uint64_t)(uintptr_t)addr >> 3;
+    x *= 0x9e3779b97f4a7c15ULL;
+    return (uint32_t)(x >> 32) & s->bucket_mask;
+}
+
+static int new_land(mc_sim_t *s)
+{
+    if (s->free_land >= 0) {
+        int i = s->free_land;
+        s->free_land = s->lands[i].next_free;
+        return i;
+    }
+    if (s->nlands % 1024 == 0) {
+        land_t *l = realloc(s->lands, (size_t)(s->nlands + 1024) * sizeof *l);
+        if (!l)
+            return -1;
+        s->lands = l;
+    }
+    return s->nlands++;
+}
+
+void mc_sim_flag_write(mc_sim_t *s, uint64_t *addr, int owner, uint64_t v,
+                       const void *payload, size_t n)
+{
+    int me = s->running;
+    mc_ps_t start = s->now;
+    mc_ps_t lat, done;
+    mc_sim_flag_costs(s, me, owner, &lat, &done);
+    mc_ps_t extra = mc_sim_jitter(s, lat);
+    if (s->c_mpb)
+        extra += mc_sim_port_delay(s, owner, start + lat);
+    int i = new_land(s);
+    if (i < 0 || n > LAND_PAYLOAD) {
+        *addr = v; /* cannot happen in practice; land at once */
+    } else {
+        land_t *l = &s->lands[i];
+        l->addr = addr;
+        l->v = v;
+        l->n = (uint32_t)n;
+        if (n)
+            memcpy(l->payload, payload, n);
+        mc_sim_push(s, start + lat + extra, EV_LAND, (uint32_t)i);
+    }
+    s->cores[me].status = MC_OK;
+    /* the writer goes on when the acknowledgement is back */
+    mc_sim_push(s, start + done + extra, EV_RESUME, (uint32_t)me);
+    suspend(s);
+    mc_sim_trace_add(s, "flag", me, start, s->now);
+}
+
+int mc_sim_flag_wait(mc_sim_t *s, uint64_t *addr, int owner, uint64_t v,
+                     void *payload, size_t n)
+{
+    int me = s->running;
+    core_t *c = &s->cores[me];
+    mc_ps_t start = s->now;
+    c->status = MC_OK;
+    if (*addr < v) {
+        uint32_t b = hash_addr(s, addr);
+        c->waiting = 1;
+        c->wait_addr = addr;
+        c->wait_v = v;
+        c->wait_owner = owner;
+        c->wait_start = start;
+        c->next_waiter = s->bucket[b];
+        s->bucket[b] = me;
+    } else {
+        mc_ps_t d = mc_sim_poll_cost(s, me, owner);
+        mc_sim_push(s, start + d + mc_sim_jitter(s, d), EV_RESUME,
+                    (uint32_t)me);
+    }
+    int rc = suspend(s);
+    if (rc == MC_OK && n)
+        memcpy(payload, addr + 1, n);
+    mc_sim_trace_add(s, "wait", me, start, s->now);
+    return rc;
+}
+
+uint64_t mc_sim_flag_read(mc_sim_t *s, uint64_t *addr, int owner)
+{
+    int me = s->running;
+    mc_ps_t d = mc_sim_poll_cost(s, me, owner);
+    s->cores[me].status = MC_OK;
+    mc_sim_push(s, s->now + d, EV_RESUME, (uint32_t)me);
+    suspend(s);
+    return *addr;
+}
+
+/* removes waiters on addr that are satisfied (or all, if force) */
+static void wake(mc_sim_t *s, uint64_t *addr, int force)
+{
+    int *prev = &s->bucket[hash_addr(s, addr)];
+    while (*prev >= 0) {
+        int i = *prev;
+        core_t *c = &s->cores[i];
+        if (c->wait_addr == addr && (force || *addr >= c->wait_v)) {
+            *prev = c->next_waiter;
+            c->waiting = 0;
+            c->next_waiter = -1;
+            mc_ps_t d = mc_sim_poll_cost(s, i, c->wait_owner);
+            mc_sim_push(s, s->now + d + mc_sim_jitter(s, d), EV_RESUME,
+                        (uint32_t)i);
+        } else {
+            prev = &c->next_waiter;
+        }
+    }
+}
+
+static void on_land(mc_sim_t *s, int i)
+{
+    land_t *l = &s->lands[i];
+    /* the payload first, then the flag word, as the writer ordered them */
+    if (l->n)
+        memcpy(l->addr + 1, l->payload, l->n);
+    *l->addr = l->v;
+    wake(s, l->addr, 0);
+    l->next_free = s->free_land;
+    s->free_land = i;
+}
+
+/* ---- the loop ---- */
+
+static void resume(mc_sim_t *s, int i)
+{
+    core_t *c = &s->cores[i];
+    if (c->done)
+        return;
+    if (c->status < 0)
+        mc_error(c->status,
+                 "simulated deadlock: core %d waited for a flag of core %d "
+                 "to reach %llu (it is %llu) and nothing else can happen",
+                 i, c->wait_owner, (unsigned long long)c->wait_v,
+                 (unsigned long long)*c->wait_addr);
+    s->running = i;
+    mc_coro_resume(&c->co);
+    s->running = -1;
+    if (c->co.done)
+        c->done = 1;
+}
+
+/* every waiting core fails with MC_ERR_TIMEOUT; returns how many */
+static int break_deadlock(mc_sim_t *s)
+{
+    int stuck = 0;
+    for (int i = 0; i < s->n; i++) {
+        core_t *c = &s->cores[i];
+        if (!c->waiting)
+            continue;
+        stuck++;
+        c->status = MC_ERR_TIMEOUT;
+        wake(s, c->wait_addr, 1);
+    }
+    return stuck;
+}
+
+int mc_sim_run(mc_sim_t *s)
+{
+    struct timespec a, b;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    mc_sim_set_self(s);
+    int deadlocked = 0;
+    do {
+        while (s->nheap) {
+            ev_t e = s->heap[0];
+            s->now = e.t;
+            s->st.events++;
+            s->top_replaced = 0;
+            if (e.kind == EV_RESUME)
+                resume(s, (int)e.idx);
+            else if (e.kind == EV_LINE)
+                on_line(s, (int)e.idx);
+            else
+                on_land(s, (int)e.idx);
+            if (!s->top_replaced)
+                mc_sim_pop(s);
+        }
+    } while (break_deadlock(s) && ++deadlocked);
+    mc_sim_set_self(NULL);
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    s->st.wall_s += (double)(b.tv_sec - a.tv_sec) +
+                    (double)(b.tv_nsec - a.tv_nsec) * 1e-9;
+    return deadlocked ? MC_ERR_TIMEOUT : MC_OK;
+}
+
+/* ---- domains ---- */
+
+int mc_sim_domain(mc_sim_t *s, mc_sim_domain_t *parent, uint64_t key,
+                  const int *cores, int n, mc_sim_domain_t **out)
+{
+    for (mc_sim_domain_t *d = s->domains; d; d = d->next)
+        if (d->parent == parent && d->key == key) {
+            *out = d;
+            return MC_OK;
+        }
+    mc_sim_domain_t *d = calloc(1, sizeof *d);
+    if (!d)
+        return mc_error(MC_ERR_NOMEM, "simulator: out of memory");
+    d->n = n;
+    d->key = key;
+    d->parent = parent;
+    d->nflags = mc_tp_nflags(n, (size_t)s->p->line);
+    d->cores = malloc(sizeof(int) * (size_t)n);
+    d->mpb = calloc((size_t)n, s->p->mpb_bytes);
+    d->flags = calloc((size_t)n * (size_t)d->nflags, sizeof(uint64_t));
+    if (!d->cores || !d->mpb || !d->flags) {
+        free(d->cores), free(d->mpb), free(d->flags), free(d);
+        return mc_error(MC_ERR_NOMEM, "simulator: out of memory for %d "
+                                      "MPBs", n);
+    }
+    memcpy(d->cores, cores, sizeof(int) * (size_t)n);
+    d->next = s->domains;
+    s->domains = d;
+    *out = d;
+    return MC_OK;
+}

@@ -1,0 +1,77 @@
+/*
+ * A simulated chip: topology, cost parameters and contention settings,
+ * read from platforms/<name>.json (format: docs/platforms.md) or generated
+ * for mesh<X>x<Y>. Times are integer picoseconds, so the cost formulas are
+ * exact and runs are bit-for-bit repeatable.
+ */
+#ifndef MC_SIM_PLATFORM_H
+#define MC_SIM_PLATFORM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef int64_t mc_ps_t;
+
+#define MC_PS_PER_US 1000000
+#define MC_PLAT_MAX_MC 1024
+
+typedef struct mc_costs {
+    mc_ps_t L_hop;     /* one packet through one router */
+    mc_ps_t o_mpb;     /* core overhead of one MPB line read or write */
+    mc_ps_t o_mem_r;   /* ... of one private-memory line read */
+    mc_ps_t o_mem_w;   /* ... of one private-memory line write */
+    mc_ps_t o_put_mpb; /* fixed overhead of a put from the local MPB */
+    mc_ps_t o_get_mpb; /* ... of a get into the local MPB */
+    mc_ps_t o_put_mem; /* ... of a put from private memory */
+    mc_ps_t o_get_mem; /* ... of a get into private memory */
+    mc_ps_t o_reduce;  /* combining one element (reductions) */
+} mc_costs_t;
+
+typedef struct mc_contention {
+    int mpb, link, mc;   /* which models are on */
+    mc_ps_t mpb_service; /* an MPB port serves one line per this time */
+    mc_ps_t link_time;   /* a packet occupies a link this long */
+    mc_ps_t mc_service;  /* a memory controller serves one line per ... */
+} mc_contention_t;
+
+typedef struct mc_platform {
+    char name[64];
+    char description[512];
+    int mesh_x, mesh_y;    /* routers (tiles) */
+    int cores_per_tile;
+    int used_x, used_y;    /* tiles with cores (a sub-mesh from 0,0) */
+    int ncores;
+    int line;              /* bytes per cache line / packet */
+    size_t mpb_bytes;      /* MPB payload per core */
+    size_t p2p_chunk;      /* two-sided chunk (0 = whole MPB) */
+    int outstanding;       /* memory transactions a core keeps in flight */
+    int flags_rcce;        /* flags go through private memory as in RCCE:
+                              a write is a 1-line put from memory, a poll a
+                              1-line get into memory (else: one MPB line) */
+    mc_costs_t c;
+    mc_contention_t cont;
+    int nmc;
+    int mc_x[MC_PLAT_MAX_MC], mc_y[MC_PLAT_MAX_MC];
+    /* per core, derived */
+    int *tile_x, *tile_y;  /* router of the core */
+    int *mc_of;            /* its memory controller */
+    int *d_mem;            /* routers between it and its controller */
+} mc_platform_t;
+
+/* Loads platform `name` (a file name, a path, or mesh<X>x<Y>). */
+int mc_platform_load(const char *name, mc_platform_t **out);
+void mc_platform_free(mc_platform_t *p);
+
+/* Routers a packet traverses from core a to the MPB of core b: the hops
+ * of XY routing plus one (the local router; the other core of the same
+ * tile is at distance 1, as on the SCC). */
+static inline int mc_plat_dist(const mc_platform_t *p, int a, int b)
+{
+    int dx = p->tile_x[a] - p->tile_x[b], dy = p->tile_y[a] - p->tile_y[b];
+    return (dx < 0 ? -dx : dx) + (dy < 0 ? -dy : dy) + 1;
+}
+
+/* "scc48, 6x4 mesh, 2 cores/tile, 48 cores, ..." */
+void mc_platform_describe(const mc_platform_t *p, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,278 @@
+/*
+ * Simulator transport: the same interface as shm.c, for the cores of a
+ * simulated chip. Each operation is described to the engine as a number
+ * of cache lines and the accesses each line makes (which MPB, or private
+ * memory, read or written); the engine charges the platform's cost and
+ * suspends the core until the operation completes; then the data really
+ * moves (simulated MPBs are memory of the simulator, private memory is the
+ * program's), so results can be checked at any scale.
+ *
+ *   operation     fixed overhead   accesses per line
+ *   put           o_put_mem        read memory, write MPB[dst]
+ *   put_mpb       o_put_mpb        read my MPB, write MPB[dst]
+ *   get           o_get_mem        read MPB[src], write memory
+ *   get_mpb       o_get_mpb        read MPB[src], write my MPB
+ *   get_reduce    o_get_mem        read MPB[src], read memory, write memory
+ *   copy          -                read memory, write memory
+ *   reduce        -                read memory twice, write memory
+ *   flag set      -                write one line of MPB[owner] (lands at
+ *                                  its latency, wakes waiters)
+ *   flag wait     -                read one line of MPB[owner] (when set)
+ * Reductions also pay o_reduce_elem per element.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "sim/engine.h"
+#include "tp/sim.h"
+
+typedef struct sim_tp {
+    mc_tp_t base;
+    mc_sim_t *sim;
+    mc_sim_domain_t *dom;
+    int core;
+} sim_tp_t;
+
+static const mc_tp_ops_t sim_ops;
+
+static inline sim_tp_t *st(mc_tp_t *t) { return (sim_tp_t *)t; }
+
+static unsigned char *mpb(sim_tp_t *t, int rank, size_t off)
+{
+    return t->dom->mpb + (size_t)rank * t->base.mpb_size + off;
+}
+
+static uint64_t *flag(sim_tp_t *t, int rank, int idx)
+{
+    return t->dom->flags + (size_t)rank * (size_t)t->dom->nflags + (size_t)idx;
+}
+
+static int core_of(sim_tp_t *t, int rank) { return t->dom->cores[rank]; }
+
+static int check_mpb(sim_tp_t *t, int rank, size_t off, size_t n,
+                     const char *what)
+{
+    if (off + n <= t->base.mpb_size && rank >= 0 && rank < t->base.size)
+        return MC_OK;
+    return mc_error(MC_ERR_INTERNAL,
+                    "%s by rank %d: %zu bytes at offset %zu of the MPB of "
+                    "rank %d, which has %zu bytes",
+                    what, t->base.rank, n, off, rank, t->base.mpb_size);
+}
+
+/* runs an operation of n bytes with the given per-line accesses */
+static int run(sim_tp_t *t, const char *name, mc_ps_t fixed, size_t n,
+               int64_t elems, int nacc, const mc_sim_acc_t *acc)
+{
+    mc_sim_op_t op = {.name = name, .fixed = fixed, .nacc = nacc,
+                      .elems = elems};
+    size_t line = t->base.line;
+    op.lines = (int64_t)((n + line - 1) / line);
+    for (int i = 0; i < nacc; i++)
+        op.acc[i] = acc[i];
+    return mc_sim_do(t->sim, &op);
+}
+
+#define MEM_R(c) {MC_ACC_MEM, 0, c}
+#define MEM_W(c) {MC_ACC_MEM, 1, c}
+#define MPB_R(c) {MC_ACC_MPB, 0, c}
+#define MPB_W(c) {MC_ACC_MPB, 1, c}
+
+static int sim_put(mc_tp_t *tp, int dst, size_t off, const void *src,
+                   size_t n)
+{
+    sim_tp_t *t = st(tp);
+    if (!n)
+        return MC_OK;
+    MC_CHECK(check_mpb(t, dst, off, n, "put"));
+    mc_sim_acc_t a[2] = {MEM_R(t->core), MPB_W(core_of(t, dst))};
+    MC_CHECK(run(t, "put", mc_sim_platform(t->sim)->c.o_put_mem, n, 0, 2, a));
+    memcpy(mpb(t, dst, off), src, n);
+    return MC_OK;
+}
+
+static int sim_put_mpb(mc_tp_t *tp, int dst, size_t off, size_t my_off,
+                       size_t n)
+{
+    sim_tp_t *t = st(tp);
+    if (!n)
+        return MC_OK;
+    MC_CHECK(check_mpb(t, dst, off, n, "put_mpb"));
+    MC_CHECK(check_mpb(t, tp->rank, my_off, n, "put_mpb"));
+    mc_sim_acc_t a[2] = {MPB_R(t->core), MPB_W(core_of(t, dst))};
+    MC_CHECK(run(t, "put", mc_sim_platform(t->sim)->c.o_put_mpb, n, 0, 2, a));
+    memmove(mpb(t, dst, off), mpb(t, tp->rank, my_off), n);
+    return MC_OK;
+}
+
+static int sim_get(mc_tp_t *tp, void *dst, int src, size_t off, size_t n)
+{
+    sim_tp_t *t = st(tp);
+    if (!n)
+        return MC_OK;
+    MC_CHECK(check_mpb(t, src, off, n, "get"));
+    mc_sim_acc_t a[2] = {MPB_R(core_of(t, src)), MEM_W(t->core)};
+    MC_CHECK(run(t, "get", mc_sim_platform(t->sim)->c.o_get_mem, n, 0, 2, a));
+    memmove(dst, mpb(t, src, off), n);
+    return MC_OK;
+}
+
+static int sim_get_mpb(mc_tp_t *tp, size_t my_off, int src, size_t off,
+                       size_t n)
+{
+    sim_tp_t *t = st(tp);
+    if (!n)
+        return MC_OK;
+    MC_CHECK(check_mpb(t, src, off, n, "get_mpb"));
+    MC_CHECK(check_mpb(t, tp->rank, my_off, n, "get_mpb"));
+    mc_sim_acc_t a[2] = {MPB_R(core_of(t, src)), MPB_W(t->core)};
+    MC_CHECK(run(t, "get", mc_sim_platform(t->sim)->c.o_get_mpb, n, 0, 2, a));
+    memmove(mpb(t, tp->rank, my_off), mpb(t, src, off), n);
+    return MC_OK;
+}
+
+static int sim_get_reduce(mc_tp_t *tp, void *inout, int src, size_t off,
+                          size_t count, mc_dtype_t dt, mc_op_t op,
+                          int src_left)
+{
+    sim_tp_t *t = st(tp);
+    size_t n = count * mc_dtype_size(dt);
+    if (!n)
+        return MC_OK;
+    MC_CHECK(check_mpb(t, src, off, n, "get_reduce"));
+    mc_sim_acc_t a[3] = {MPB_R(core_of(t, src)), MEM_R(t->core),
+                         MEM_W(t->core)};
+    MC_CHECK(run(t, "get_reduce", mc_sim_platform(t->sim)->c.o_get_mem, n,
+                 (int64_t)count, 3, a));
+    mc_reduce_into(inout, mpb(t, src, off), count, dt, op, src_left);
+    return MC_OK;
+}
+
+static int sim_copy(mc_tp_t *tp, void *dst, const void *src, size_t n)
+{
+    sim_tp_t *t = st(tp);
+    if (!n || dst == src)
+        return MC_OK;
+    mc_sim_acc_t a[2] = {MEM_R(t->core), MEM_W(t->core)};
+    MC_CHECK(run(t, "copy", 0, n, 0, 2, a));
+    memmove(dst, src, n);
+    return MC_OK;
+}
+
+static int sim_reduce(mc_tp_t *tp, void *inout, const void *in, size_t count,
+                      mc_dtype_t dt, mc_op_t op, int in_left)
+{
+    sim_tp_t *t = st(tp);
+    size_t n = count * mc_dtype_size(dt);
+    if (!n)
+        return MC_OK;
+    mc_sim_acc_t a[3] = {MEM_R(t->core), MEM_R(t->core), MEM_W(t->core)};
+    MC_CHECK(run(t, "reduce", 0, n, (int64_t)count, 3, a));
+    mc_reduce_into(inout, in, count, dt, op, in_left);
+    return MC_OK;
+}
+
+static void sim_flag_set(mc_tp_t *tp, int rank, int idx, uint64_t v)
+{
+    sim_tp_t *t = st(tp);
+    mc_sim_flag_write(t->sim, flag(t, rank, idx), core_of(t, rank), v, NULL,
+                      0);
+}
+
+static uint64_t sim_flag_read(mc_tp_t *tp, int rank, int idx)
+{
+    sim_tp_t *t = st(tp);
+    return mc_sim_flag_read(t->sim, flag(t, rank, idx), core_of(t, rank));
+}
+
+static int sim_flag_wait(mc_tp_t *tp, int rank, int idx, uint64_t v)
+{
+    sim_tp_t *t = st(tp);
+    return mc_sim_flag_wait(t->sim, flag(t, rank, idx), core_of(t, rank), v,
+                            NULL, 0);
+}
+
+static void sim_line_set(mc_tp_t *tp, int rank, int idx, uint64_t v,
+                         const void *payload, size_t n)
+{
+    sim_tp_t *t = st(tp);
+    mc_sim_flag_write(t->sim, flag(t, rank, idx), core_of(t, rank), v,
+                      payload, n);
+}
+
+static int sim_line_wait(mc_tp_t *tp, int rank, int idx, uint64_t v,
+                         void *out, size_t n)
+{
+    sim_tp_t *t = st(tp);
+    return mc_sim_flag_wait(t->sim, flag(t, rank, idx), core_of(t, rank), v,
+                            out, n);
+}
+
+static int make(mc_sim_t *sim, mc_sim_domain_t *dom, int rank, mc_tp_t **out)
+{
+    const mc_platform_t *p = mc_sim_platform(sim);
+    sim_tp_t *t = calloc(1, sizeof *t);
+    if (!t)
+        return mc_error(MC_ERR_NOMEM, "simulator: out of memory");
+    t->base.ops = &sim_ops;
+    t->base.rank = rank;
+    t->base.size = dom->n;
+    t->base.mpb_size = p->mpb_bytes;
+    t->base.line = (size_t)p->line;
+    t->base.nflags = dom->nflags;
+    t->base.cache_coherent = 0;
+    t->base.p2p_chunk_hint = p->p2p_chunk;
+    t->sim = sim;
+    t->dom = dom;
+    t->core = dom->cores[rank];
+    *out = &t->base;
+    return MC_OK;
+}
+
+static int sim_sub(mc_tp_t *tp, const int *members, int n, int myrank,
+                   uint64_t id, mc_tp_t **out)
+{
+    sim_tp_t *t = st(tp);
+    int *cores = malloc(sizeof(int) * (size_t)n);
+    if (!cores)
+        return mc_error(MC_ERR_NOMEM, "simulator: out of memory");
+    for (int i = 0; i < n; i++)
+        cores[i] = core_of(t, members[i]);
+    mc_sim_domain_t *dom;
+    int rc = mc_sim_domain(t->sim, t->dom, id, cores, n, &dom);
+    free(cores);
+    return rc == MC_OK ? make(t->sim, dom, myrank, out) : rc;
+}
+
+static void sim_destroy(mc_tp_t *tp)
+{
+    free(tp); /* the domain's memory belongs to the simulator */
+}
+
+static const mc_tp_ops_t sim_ops = {
+    .name = "sim",
+    .put = sim_put,
+    .put_mpb = sim_put_mpb,
+    .get = sim_get,
+    .get_mpb = sim_get_mpb,
+    .get_reduce = sim_get_reduce,
+    .copy = sim_copy,
+    .reduce = sim_reduce,
+    .flag_set = sim_flag_set,
+    .flag_read = sim_flag_read,
+    .flag_wait = sim_flag_wait,
+    .line_set = sim_line_set,
+    .line_wait = sim_line_wait,
+    .sub = sim_sub,
+    .destroy = sim_destroy,
+};
+
+int mc_sim_comm_create(mc_sim_t *sim, mc_sim_domain_t *dom, int rank,
+                       mc_comm_t **out)
+{
+    mc_tp_t *tp;
+    MC_CHECK(make(sim, dom, rank, &tp));
+    return mc_comm_wrap(tp, out);
+}

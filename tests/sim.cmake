@@ -1,0 +1,25 @@
+# The simulator: the generated walk on simulated chips (with jitter), the
+# cost formulas, the contention experiment, golden outputs.
+add_executable(test_sim test_sim.c walk.c ${CMAKE_SOURCE_DIR}/tools/check.c)
+target_include_directories(test_sim PRIVATE ${CMAKE_SOURCE_DIR}/tools)
+target_link_libraries(test_sim PRIVATE manycoll_static)
+
+add_test(NAME sim_walk_scc48 COMMAND test_sim scc48 --level medium --contention none)
+add_test(NAME sim_walk_tilepro64 COMMAND test_sim tilepro64 --level medium
+         --contention none)
+foreach(seed 1 2 3)
+  add_test(NAME sim_walk_scc48_jitter${seed}
+           COMMAND test_sim scc48 --level light --jitter ${seed})
+endforeach()
+add_test(NAME sim_walk_odd_ranks_jitter COMMAND test_sim scc48 --ranks 13
+         --level medium --jitter 7 --contention none)
+add_test(NAME sim_walk_mesh32x32 COMMAND test_sim mesh32x32 --level tiny
+         --contention none --jitter 5)
+set_tests_properties(sim_walk_mesh32x32 PROPERTIES LABELS no-asan)
+
+add_executable(test_sim_model test_sim_model.c)
+target_link_libraries(test_sim_model PRIVATE manycoll_static)
+add_test(NAME sim_formulas COMMAND test_sim_model formulas)
+add_test(NAME sim_mpb_contention COMMAND test_sim_model contention)
+add_test(NAME sim_golden COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/sim_golden.py
+         $<TARGET_FILE:manycoll_cmd>)

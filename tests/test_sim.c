@@ -1,0 +1,98 @@
+/*
+ * The generated correctness walk (walk.c) on a simulated chip: every core
+ * of the platform runs the walk as its program.
+ *
+ *   test_sim PLATFORM [--ranks N] [--level tiny|light|medium|full]
+ *            [--jitter SEED] [--contention all|none] [--coll C] [--algo A]
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/engine.h"
+#include "tp/sim.h"
+#include "walk.h"
+
+typedef struct job {
+    mc_sim_t *sim;
+    mc_sim_domain_t *dom;
+    int rank;
+    mc_walk_t w;
+    int rc;
+} job_t;
+
+static void core_main(void *arg)
+{
+    job_t *j = arg;
+    mc_comm_t *c;
+    j->rc = mc_sim_comm_create(j->sim, j->dom, j->rank, &c);
+    if (j->rc != MC_OK) {
+        fprintf(stderr, "rank %d: %s\n", j->rank, mc_last_error());
+        return;
+    }
+    j->rc = mc_walk(c, &j->w);
+    mc_comm_free(c);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: test_sim PLATFORM [options]\n");
+        return 2;
+    }
+    mc_walk_t w = {.seed = 1, .level = MC_WALK_MEDIUM};
+    mc_sim_opts_t so = {-1, -1, -1, 0, 0, 0};
+    int ranks = 0;
+    for (int i = 2; i + 1 < argc; i += 2) {
+        const char *a = argv[i], *v = argv[i + 1];
+        if (!strcmp(a, "--ranks")) ranks = atoi(v);
+        else if (!strcmp(a, "--jitter")) so.jitter_seed = strtoull(v, 0, 10) | 1u << 31;
+        else if (!strcmp(a, "--coll")) w.coll = v;
+        else if (!strcmp(a, "--algo")) w.algo = v;
+        else if (!strcmp(a, "--level"))
+            w.level = !strcmp(v, "full")    ? MC_WALK_FULL
+                      : !strcmp(v, "light") ? MC_WALK_LIGHT
+                      : !strcmp(v, "tiny")  ? MC_WALK_TINY
+                                            : MC_WALK_MEDIUM;
+        else if (!strcmp(a, "--contention"))
+            so.contention_mpb = so.contention_link = so.contention_mc =
+                !strcmp(v, "all");
+    }
+    mc_platform_t *p;
+    if (mc_platform_load(argv[1], &p) != MC_OK) {
+        fprintf(stderr, "test_sim: %s\n", mc_last_error());
+        return 2;
+    }
+    int n = ranks > 0 ? ranks : p->ncores;
+    mc_sim_t *sim;
+    int *cores = malloc(sizeof(int) * (size_t)n);
+    job_t *jobs = calloc((size_t)n, sizeof(job_t));
+    for (int i = 0; i < n; i++)
+        cores[i] = i;
+    mc_sim_domain_t *dom;
+    if (mc_sim_create(p, n, &so, &sim) != MC_OK ||
+        mc_sim_domain(sim, NULL, 0, cores, n, &dom) != MC_OK) {
+        fprintf(stderr, "test_sim: %s\n", mc_last_error());
+        return 2;
+    }
+    for (int i = 0; i < n; i++) {
+        jobs[i] = (job_t){sim, dom, i, w, 0};
+        mc_sim_spawn(sim, i, core_main, &jobs[i]);
+    }
+    int rc = mc_sim_run(sim);
+    int bad = rc != MC_OK;
+    for (int i = 0; i < n; i++)
+        bad += jobs[i].rc != 0;
+    mc_sim_stats_t st;
+    mc_sim_get_stats(sim, &st);
+    printf("test_sim: %s, %d ranks, jitter %llu: %d algorithms, %d cases "
+           "per rank (%d too big, skipped), %d ranks failed; %.3f ms "
+           "simulated in %.2f s\n",
+           p->name, n, (unsigned long long)so.jitter_seed, jobs[0].w.algos,
+           jobs[0].w.cases, jobs[0].w.skipped, bad, (double)mc_sim_now(sim) / 1e9, st.wall_s);
+    mc_sim_destroy(sim);
+    mc_platform_free(p);
+    free(cores);
+    free(jobs);
+    return bad ? 1 : 0;
+}

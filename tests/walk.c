@@ -1,0 +1,210 @@
+/*
+ * The generated correctness walk: every registered algorithm through the
+ * same cases. It walks the registry, forces each algorithm in turn, and
+ * runs every case of its collective: counts 0, 1, 7, 64, 4095 in every
+ * datatype with every valid op (builtin and user, commutative and not),
+ * counts around the two-sided chunk boundary and 1 MiB + 3, roots 0 and
+ * P-1, in place and not (the full walk; lighter walks for big simulated
+ * chips drop some of these, see walk.h). Every result is checked against
+ * a scalar reference (tools/check.c). A new algorithm is tested by adding
+ * its registry row; nothing here names one.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "walk.h"
+#include "select/registry.h"
+
+static int rooted(mc_coll_t k)
+{
+    return k == MC_COLL_BCAST || k == MC_COLL_REDUCE || k == MC_COLL_GATHER ||
+           k == MC_COLL_SCATTER;
+}
+
+static int reduces(mc_coll_t k)
+{
+    return k == MC_COLL_REDUCE || k == MC_COLL_ALLREDUCE ||
+           k == MC_COLL_REDUCE_SCATTER_BLOCK;
+}
+
+static int has_in_place(mc_coll_t k)
+{
+    return k != MC_COLL_BARRIER && k != MC_COLL_BCAST;
+}
+
+/* runs one case for every root and in-place variant */
+static int run_case(mc_comm_t *c, mc_case_t k, const char *algo,
+                    mc_walk_t *w)
+{
+    int rank = mc_comm_rank(c), n = mc_comm_size(c);
+    int roots[2] = {n - 1, 0};
+    int nroots = rooted(k.coll) && n > 1 ? (w->level >= MC_WALK_FULL ? 2 : 1)
+                                         : 1;
+    int ipmax = has_in_place(k.coll) && w->level >= MC_WALK_MEDIUM;
+    if (mc_case_bytes(&k, n) * (size_t)n > MC_WALK_MEM_BUDGET) {
+        w->skipped++; /* every rank skips it: the buffers would not fit */
+        return 0;
+    }
+    for (int ri = 0; ri < nroots; ri++) {
+        for (int ip = 0; ip <= ipmax; ip++) {
+            k.root = roots[ri];
+            k.in_place = ip;
+            k.seed++;
+            mc_case_bufs_t b;
+            if (mc_case_alloc(&k, rank, n, &b) != MC_OK) {
+                fprintf(stderr, "test_coll: out of memory\n");
+                return -1;
+            }
+            mc_case_fill(&k, rank, n, &b);
+            int rc = mc_case_run(c, &k, &b);
+            char msg[600];
+            w->cases++;
+            if (rc != MC_OK) {
+                mc_case_describe(&k, msg, sizeof msg);
+                fprintf(stderr, "FAIL [%s] %s: rank %d: %s: %s\n", algo, msg,
+                        rank, mc_strerror(rc), mc_last_error());
+                mc_case_free(&b);
+                return -1; /* the communicator is unusable now */
+            }
+            if (mc_case_verify(&k, rank, n, &b, msg, sizeof msg)) {
+                if (w->failures++ < 10)
+                    fprintf(stderr, "FAIL [%s] %s\n", algo, msg);
+            }
+            mc_case_free(&b);
+        }
+    }
+    return 0;
+}
+
+static const size_t small_counts[] = {0, 1, 7, 64, 4095};
+static const size_t light_counts[] = {1, 7};
+
+/* the small counts of a walk level */
+static const size_t *counts(const mc_walk_t *w, size_t *n)
+{
+    if (w->level >= MC_WALK_FULL) {
+        *n = sizeof small_counts / sizeof *small_counts;
+        return small_counts;
+    }
+    *n = w->level >= MC_WALK_MEDIUM ? 2 : 1;
+    return light_counts + (w->level >= MC_WALK_MEDIUM ? 0 : 1);
+}
+
+static int walk_reductions(mc_comm_t *c, mc_case_t k, const char *algo,
+                           size_t chunk, mc_walk_t *w)
+{
+    size_t ncounts;
+    const size_t *cnt = counts(w, &ncounts);
+    int full = w->level >= MC_WALK_FULL;
+    for (size_t i = 0; i < ncounts; i++) {
+        k.count = cnt[i];
+        for (int dt = 0; dt < MC_DTYPE_COUNT; dt++) {
+            if (!full && dt != MC_INT32 && dt != MC_FLOAT64)
+                continue;
+            k.dt = (mc_dtype_t)dt;
+            for (int op = 0; op < MC_OP_BUILTIN_COUNT + MC_UOP_COUNT - 1;
+                 op++) {
+                k.op = op < MC_OP_BUILTIN_COUNT ? (mc_op_t)op : MC_SUM;
+                k.uop = op < MC_OP_BUILTIN_COUNT
+                            ? MC_UOP_NONE
+                            : (mc_uop_t)(op - MC_OP_BUILTIN_COUNT + 1);
+                if (!full && op != MC_SUM && k.uop != MC_UOP_FIRST)
+                    continue;
+                if (mc_case_valid(&k) && run_case(c, k, algo, w))
+                    return -1;
+            }
+        }
+    }
+    /* around the chunk boundary and beyond: sum and a non-commutative op */
+    const struct { mc_dtype_t dt; mc_uop_t uop; size_t bytes; } big[] = {
+        {MC_INT8, MC_UOP_NONE, chunk - 1}, {MC_INT8, MC_UOP_NONE, chunk},
+        {MC_INT8, MC_UOP_NONE, chunk + 1}, {MC_FLOAT64, MC_UOP_NONE, chunk + 8},
+        {MC_INT32, MC_UOP_FIRST, chunk + 4},
+        {MC_INT8, MC_UOP_NONE, (1u << 20) + 3},
+        {MC_FLOAT64, MC_UOP_NONE, (1u << 20) + 24},
+    };
+    k.op = MC_SUM;
+    size_t nbig = sizeof big / sizeof *big;
+    for (size_t i = 0; i < nbig; i++) {
+        if (big[i].bytes > (1u << 20) && w->level < MC_WALK_FULL)
+            continue;
+        if (w->level < MC_WALK_MEDIUM && i != 2)
+            continue; /* light: just past the chunk boundary */
+        if (w->level < MC_WALK_LIGHT)
+            continue; /* tiny: small counts only */
+        k.dt = big[i].dt;
+        k.uop = big[i].uop;
+        k.count = big[i].bytes / mc_dtype_size(k.dt);
+        if (run_case(c, k, algo, w))
+            return -1;
+    }
+    return 0;
+}
+
+static int walk_movement(mc_comm_t *c, mc_case_t k, const char *algo,
+                         size_t chunk, mc_walk_t *w)
+{
+    static const mc_dtype_t dts[] = {MC_INT8, MC_UINT16, MC_INT32,
+                                     MC_FLOAT64};
+    size_t ncounts, ndts = w->level >= MC_WALK_FULL ? 4 : 1;
+    const size_t *cnt = counts(w, &ncounts);
+    for (size_t i = 0; i < ncounts; i++)
+        for (size_t d = 0; d < ndts; d++) {
+            k.count = cnt[i];
+            k.dt = dts[w->level >= MC_WALK_FULL ? d : 2];
+            if (run_case(c, k, algo, w))
+                return -1;
+        }
+    const size_t big[] = {chunk + 1, chunk - 1, chunk, (1u << 20) + 3};
+    size_t nbig = w->level >= MC_WALK_FULL ? 4
+                  : w->level >= MC_WALK_LIGHT ? 1 : 0;
+    k.dt = MC_INT8;
+    for (size_t i = 0; i < nbig; i++) {
+        k.count = big[i];
+        if (run_case(c, k, algo, w))
+            return -1;
+    }
+    if (w->level < MC_WALK_FULL)
+        return 0;
+    k.dt = MC_FLOAT64;
+    k.count = chunk / 8 + 1;
+    return run_case(c, k, algo, w);
+}
+
+static int walk_algo(mc_comm_t *c, const mc_algo_t *a, uint32_t seed,
+                     mc_walk_t *w)
+{
+    if (mc_comm_set_algo(c, mc_coll_name(a->coll), a->name) != MC_OK) {
+        fprintf(stderr, "test_coll: %s\n", mc_last_error());
+        return -1;
+    }
+    char name[96];
+    snprintf(name, sizeof name, "%s/%s", mc_coll_name(a->coll), a->name);
+    mc_case_t k = {.coll = a->coll, .seed = seed};
+    size_t chunk = c->p2p_chunk;
+    if (a->coll == MC_COLL_BARRIER) {
+        for (int i = 0; i < 3; i++)
+            if (run_case(c, k, name, w))
+                return -1;
+        return 0;
+    }
+    if (reduces(a->coll))
+        return walk_reductions(c, k, name, chunk, w);
+    return walk_movement(c, k, name, chunk, w);
+}
+
+int mc_walk(mc_comm_t *c, mc_walk_t *w)
+{
+    int rc = 0;
+    for (const mc_algo_t *a = mc_algos; a->name && rc == 0; a++) {
+        if (w->coll && strcmp(w->coll, mc_coll_name(a->coll)))
+            continue;
+        if (w->algo && strcmp(w->algo, a->name))
+            continue;
+        w->algos++;
+        rc = walk_algo(c, a, w->seed, w);
+    }
+    return rc || w->failures ? -1 : 0;
+}
+

@@ -1,0 +1,34 @@
+/* The generated correctness walk over the registry (walk.c). */
+#ifndef MC_WALK_H
+#define MC_WALK_H
+
+#include <stdint.h>
+
+#include "check.h"
+
+enum {
+    MC_WALK_TINY = -1,  /* count 7 only, root P-1, no in-place (for chips
+                           of a thousand cores) */
+    MC_WALK_LIGHT = 0,  /* count 7 and just past the chunk; one dtype+op
+                           pair per reduction kind; root P-1; no in-place */
+    MC_WALK_MEDIUM = 1, /* counts 1, 7, just past the chunk (and around it
+                           for reductions); in-place */
+    MC_WALK_FULL = 2    /* everything (the shm tests) */
+};
+
+/* Cases whose buffers, summed over all ranks, exceed this are skipped
+ * (alltoall of 1 MiB blocks on 1024 simulated cores would need 2 TiB). */
+#define MC_WALK_MEM_BUDGET ((size_t)512 << 20)
+
+typedef struct mc_walk {
+    const char *coll, *algo; /* restrict to one collective / algorithm */
+    uint32_t seed;
+    int level;
+    int algos, cases, failures; /* results */
+    int skipped; /* cases whose buffers would exceed MC_WALK_MEM_BUDGET */
+} mc_walk_t;
+
+/* 0 if every case of every selected algorithm was right */
+int mc_walk(mc_comm_t *c, mc_walk_t *w);
+
+#endif

@@ -1,0 +1,34 @@
+/* `manycoll sim`: options, one simulated size, output. */
+#ifndef MC_SIM_CMD_H
+#define MC_SIM_CMD_H
+
+#include "check.h"
+#include "sim/engine.h"
+
+typedef struct sim_opts {
+    const char *platform;
+    const char *algo;
+    mc_case_t k;          /* collective, datatype, op, root */
+    size_t sizes[64];
+    int nsizes;
+    int ranks;            /* 0 = every core */
+    int check, json;
+    const char *trace;
+    uint64_t jitter;
+    int cont_mpb, cont_link, cont_mc; /* -1 = platform default */
+} sim_opts_t;
+
+typedef struct sim_result {
+    size_t bytes;
+    double lat_us, bw_MBps, done_min_us, done_max_us, done_stdev_us;
+    char algo[128];
+    mc_sim_stats_t st;
+} sim_result_t;
+
+/* simulates one message size; writes the trace if trace_file */
+int mc_sim_run_size(const sim_opts_t *o, const mc_platform_t *p,
+                    size_t bytes, sim_result_t *r, const char *trace_file);
+/* Chrome/Perfetto trace of a finished simulation */
+int mc_sim_write_trace(mc_sim_t *s, const char *file);
+
+#endif

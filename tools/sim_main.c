@@ -1,0 +1,172 @@
+/* manycoll sim: options and output (the simulation is in sim.c). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "select/registry.h"
+#include "sim_cmd.h"
+#include "tools.h"
+
+static const char usage[] =
+    "manycoll sim --platform P --coll C [--algo A[:k=v,...]] [--sizes LIST]\n"
+    "             [--ranks N] [--root R] [--check] [--json] [--trace FILE]\n"
+    "             [--jitter SEED] [--contention all|none|mpb,link,mc]\n"
+    "             [--dtype T] [--op O]";
+
+static int parse_contention(const char *v, sim_opts_t *o)
+{
+    int all = !strcmp(v, "all"), none = !strcmp(v, "none");
+    o->cont_mpb = all || strstr(v, "mpb") ? 1 : 0;
+    o->cont_link = all || strstr(v, "link") ? 1 : 0;
+    o->cont_mc = all || strstr(v, "mc") ? 1 : 0;
+    return (all || none || o->cont_mpb || o->cont_link || o->cont_mc) ? 0 : -1;
+}
+
+static int parse_value(sim_opts_t *o, const char *a, const char *v)
+{
+    if (!strcmp(a, "--platform")) o->platform = v;
+    else if (!strcmp(a, "--algo")) o->algo = v;
+    else if (!strcmp(a, "--ranks")) o->ranks = atoi(v);
+    else if (!strcmp(a, "--root")) o->k.root = atoi(v);
+    else if (!strcmp(a, "--trace")) o->trace = v;
+    else if (!strcmp(a, "--jitter")) o->jitter = strtoull(v, NULL, 10) | 1u << 31;
+    else if (!strcmp(a, "--coll")) {
+        if (mc_coll_from_name(v, &o->k.coll) != MC_OK)
+            return mc_usage_error("sim", "%s", mc_last_error());
+    } else if (!strcmp(a, "--dtype")) {
+        if (mc_dtype_from_name(v, &o->k.dt))
+            return mc_usage_error("sim", "--dtype: unknown datatype '%s'", v);
+    } else if (!strcmp(a, "--op")) {
+        if (mc_op_from_name(v, &o->k.op))
+            return mc_usage_error("sim", "--op: unknown op '%s'", v);
+    } else if (!strcmp(a, "--sizes")) {
+        o->nsizes = mc_parse_size_list(v, o->sizes, 64);
+        if (o->nsizes <= 0)
+            return mc_usage_error("sim", "--sizes: cannot parse '%s'", v);
+    } else if (!strcmp(a, "--contention")) {
+        if (parse_contention(v, o))
+            return mc_usage_error("sim", "--contention: '%s' is not all, "
+                                         "none or a list of mpb,link,mc", v);
+    } else
+        return mc_usage_error("sim", "unknown option '%s'\n%s", a, usage);
+    return 0;
+}
+
+static int parse(int argc, char **argv, sim_opts_t *o)
+{
+    memset(o, 0, sizeof *o);
+    o->k = (mc_case_t){.coll = MC_COLL_COUNT, .dt = MC_UINT8, .op = MC_SUM,
+                       .seed = 1};
+    o->cont_mpb = o->cont_link = o->cont_mc = -1;
+    o->nsizes = mc_parse_size_list("32,1K,32K,1M", o->sizes, 64);
+    int coll_seen = 0, dt_seen = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--check")) { o->check = 1; continue; }
+        if (!strcmp(a, "--json")) { o->json = 1; continue; }
+        if (i + 1 >= argc)
+            return mc_usage_error("sim", "option '%s' needs a value\n%s", a,
+                                  usage);
+        coll_seen |= !strcmp(a, "--coll");
+        dt_seen |= !strcmp(a, "--dtype");
+        int rc = parse_value(o, a, argv[++i]);
+        if (rc)
+            return rc;
+    }
+    if (!o->platform || !coll_seen)
+        return mc_usage_error("sim", "--platform and --coll are required\n%s",
+                              usage);
+    int red = o->k.coll == MC_COLL_REDUCE || o->k.coll == MC_COLL_ALLREDUCE ||
+              o->k.coll == MC_COLL_REDUCE_SCATTER_BLOCK;
+    if (red && !dt_seen)
+        o->k.dt = MC_FLOAT64;
+    if (o->algo) {
+        mc_sel_t s;
+        if (mc_algo_parse(o->k.coll, o->algo, "--algo", &s) != MC_OK)
+            return mc_usage_error("sim", "%s", mc_last_error());
+    }
+    return 0;
+}
+
+static void print(const sim_opts_t *o, const mc_platform_t *p,
+                  const sim_result_t *r, int first)
+{
+    const mc_sim_stats_t *st = &r->st;
+    double eps = st->wall_s > 0 ? (double)st->events / st->wall_s : 0;
+    if (o->json) {
+        printf("{\"platform\":\"%s\",\"coll\":\"%s\",\"algo\":\"%s\","
+               "\"ranks\":%d,\"root\":%d,\"bytes\":%zu,\"lat_us\":%.4f,"
+               "\"bw_MBps\":%.4f,\"done_min_us\":%.4f,\"done_max_us\":%.4f,"
+               "\"done_stdev_us\":%.4f,\"events\":%llu,\"events_per_s\":%.0f,"
+               "\"ops\":%llu,\"lines\":%llu,\"wall_s\":%.3f,"
+               "\"contention\":\"%s%s%s\",\"jitter\":%llu,\"check\":%s}\n",
+               p->name, mc_coll_name(o->k.coll), r->algo, o->ranks, o->k.root,
+               r->bytes, r->lat_us, r->bw_MBps, r->done_min_us,
+               r->done_max_us, r->done_stdev_us,
+               (unsigned long long)st->events, eps,
+               (unsigned long long)st->ops, (unsigned long long)st->lines,
+               st->wall_s, o->cont_mpb ? "mpb," : "", o->cont_link ? "link," : "",
+               o->cont_mc ? "mc" : "", (unsigned long long)o->jitter,
+               o->check ? "true" : "false");
+    } else {
+        if (first)
+            printf("# %s, %d ranks, root %d\n%-10s %12s %12s %12s %12s %10s  "
+                   "%s\n",
+                   mc_coll_name(o->k.coll), o->ranks, o->k.root, "bytes",
+                   "lat_us", "MB/s", "done_min", "done_max", "stdev",
+                   "algorithm");
+        printf("%-10zu %12.3f %12.3f %12.3f %12.3f %10.3f  %s\n", r->bytes,
+               r->lat_us, r->bw_MBps, r->done_min_us, r->done_max_us,
+               r->done_stdev_us, r->algo);
+    }
+    fflush(stdout);
+}
+
+int cmd_sim(int argc, char **argv)
+{
+    sim_opts_t o;
+    int rc = parse(argc, argv, &o);
+    if (rc)
+        return rc;
+    mc_platform_t *p;
+    if (mc_platform_load(o.platform, &p) != MC_OK)
+        return mc_usage_error("sim", "%s", mc_last_error());
+    if (o.ranks <= 0)
+        o.ranks = p->ncores;
+    if (o.ranks > p->ncores || o.k.root < 0 || o.k.root >= o.ranks) {
+        mc_platform_free(p);
+        return mc_usage_error("sim", "--ranks %d / --root %d: platform %s "
+                                     "has %d cores", o.ranks, o.k.root,
+                              o.platform, p->ncores);
+    }
+    /* resolve "platform default" so the output says what ran */
+    o.cont_mpb = o.cont_mpb < 0 ? p->cont.mpb : o.cont_mpb;
+    o.cont_link = o.cont_link < 0 ? p->cont.link : o.cont_link;
+    o.cont_mc = o.cont_mc < 0 ? p->cont.mc : o.cont_mc;
+    char desc[768];
+    mc_platform_describe(p, desc, sizeof desc);
+    fprintf(stderr, "manycoll sim: %s\n", desc);
+    uint64_t events = 0;
+    double wall = 0;
+    int nsizes = o.k.coll == MC_COLL_BARRIER ? 1 : o.nsizes, failed = 0;
+    for (int i = 0; i < nsizes; i++) {
+        sim_result_t r;
+        fprintf(stderr, "manycoll sim: %s %zu bytes on %d cores ...\n",
+                mc_coll_name(o.k.coll), o.sizes[i], o.ranks);
+        rc = mc_sim_run_size(&o, p, o.sizes[i], &r, i == 0 ? o.trace : NULL);
+        if (rc != MC_OK && rc != MC_ERR_INTERNAL) {
+            fprintf(stderr, "manycoll sim: %s\n", mc_last_error());
+            failed = 1;
+            break;
+        }
+        failed |= rc != MC_OK;
+        events += r.st.events;
+        wall += r.st.wall_s;
+        print(&o, p, &r, i == 0);
+    }
+    fprintf(stderr, "manycoll sim: %llu events in %.3f s of simulation: %.0f "
+                    "events/s\n",
+            (unsigned long long)events, wall, wall > 0 ? events / wall : 0.0);
+    mc_platform_free(p);
+    return failed ? 1 : 0;
+}
