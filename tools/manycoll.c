@@ -23,6 +23,13 @@ static const struct {
      "sim --platform P --coll C [--algo A] [--sizes LIST] [--ranks N] "
      "[--root R] [--check] [--json] [--trace FILE] [--jitter SEED] "
      "[--contention all|none|mpb,link,mc]: simulate on a many-core chip"},
+    {"calibrate", cmd_calibrate,
+     "calibrate [-o PROFILE.json] [--quick] [--name NAME] [--reps R]: "
+     "measure this machine's cache-line costs (a profile)"},
+    {"model", cmd_model,
+     "model optimize --profile P --coll bcast-small|reduce-small|barrier "
+     "--ranks 2-60 [--json]; model predict|profile|pingpong ...: "
+     "cache-coherence models"},
     {"info", cmd_info,
      "info: algorithms, parameters and environment variables"},
     {"bench-rank", cmd_bench_rank, NULL}, /* internal: one bench rank */

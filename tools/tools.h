@@ -10,6 +10,8 @@ int cmd_run(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_bench_rank(int argc, char **argv);
+int cmd_calibrate(int argc, char **argv);
+int cmd_model(int argc, char **argv);
 int cmd_sim(int argc, char **argv);
 
 /* "8,64,1K,1M" -> sizes; returns the count or -1 */

@@ -1,0 +1,30 @@
+/* `manycoll model`: shared between model.c and model_show.c. */
+#ifndef MC_TOOLS_MODEL_CMD_H
+#define MC_TOOLS_MODEL_CMD_H
+
+#include "model/ccopt.h"
+#include "model/profile.h"
+
+#define MODEL_MAX_RANKS 4096
+
+typedef struct model_opts {
+    const char *sub;      /* optimize, predict, profile, pingpong */
+    const char *profile;
+    const char *coll;
+    int ranks[MODEL_MAX_RANKS];
+    int nranks;
+    int k[MC_CCM_MAX_LEVELS], d; /* predict: --k LIST */
+    int m;                       /* predict: --m */
+    double lines;                /* predict: --lines */
+    int json;
+    char state[2];               /* --state E|I */
+    mc_ccm_tc_t tc;
+    mc_ccm_tk_t tk;
+    mc_ccopt_opts_t opt;
+} model_opts_t;
+
+/* model profile / model pingpong (model_show.c) */
+int model_profile(const model_opts_t *o, const mc_profile_t *p);
+int model_pingpong(const model_opts_t *o, const mc_profile_t *p);
+
+#endif
