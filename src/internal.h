@@ -112,6 +112,14 @@ static inline int mc_alg_flag(const mc_comm_t *c, int i)
     return (p2p_lines + i) * per;
 }
 
+/* The flag line that rank `writer` (and only it) writes, in bank 0 or 1
+ * (two independent channels per writer), in the algorithms' area of every
+ * rank: see rule 4 in tp/tp.h. */
+static inline int mc_flag_from(const mc_comm_t *c, int bank, int writer)
+{
+    return mc_alg_flag(c, bank * c->size + writer);
+}
+
 /* Flag value for step `step` of the current call: grows across calls. */
 static inline uint64_t mc_flagval(const mc_comm_t *c, uint32_t step)
 {

@@ -172,15 +172,36 @@ static int walk_movement(mc_comm_t *c, mc_case_t k, const char *algo,
     return run_case(c, k, algo, w);
 }
 
-static int walk_algo(mc_comm_t *c, const mc_algo_t *a, uint32_t seed,
-                     mc_walk_t *w)
+/* Back-to-back calls with a barrier between them: a rank that is already
+ * in the next call writes to peers still finishing this one, which is how
+ * flag-sharing bugs show up (rule 4 of tp/tp.h). */
+static int interleave(mc_comm_t *c, const mc_algo_t *a, const char *name,
+                      uint32_t seed, mc_walk_t *w)
 {
-    if (mc_comm_set_algo(c, mc_coll_name(a->coll), a->name) != MC_OK) {
+    mc_case_t k = {.coll = a->coll, .seed = seed, .count = 7,
+                   .dt = MC_INT32, .op = MC_SUM};
+    int level = w->level;
+    w->level = MC_WALK_TINY; /* one root, not in place */
+    for (int i = 0; i < 4; i++) {
+        k.seed++;
+        if (run_case(c, k, name, w) || mc_barrier(c) != MC_OK) {
+            w->level = level;
+            return -1;
+        }
+    }
+    w->level = level;
+    return 0;
+}
+
+static int walk_spec(mc_comm_t *c, const mc_algo_t *a, const char *spec,
+                     uint32_t seed, mc_walk_t *w)
+{
+    if (mc_comm_set_algo(c, mc_coll_name(a->coll), spec) != MC_OK) {
         fprintf(stderr, "test_coll: %s\n", mc_last_error());
         return -1;
     }
-    char name[96];
-    snprintf(name, sizeof name, "%s/%s", mc_coll_name(a->coll), a->name);
+    char name[160];
+    snprintf(name, sizeof name, "%s/%s", mc_coll_name(a->coll), spec);
     mc_case_t k = {.coll = a->coll, .seed = seed};
     size_t chunk = c->p2p_chunk;
     if (a->coll == MC_COLL_BARRIER) {
@@ -192,6 +213,29 @@ static int walk_algo(mc_comm_t *c, const mc_algo_t *a, uint32_t seed,
     if (reduces(a->coll))
         return walk_reductions(c, k, name, chunk, w);
     return walk_movement(c, k, name, chunk, w);
+}
+
+/* the defaults at the walk's level, then each registered variant of the
+ * parameters at the light level (one level lower, at most) */
+static int walk_algo(mc_comm_t *c, const mc_algo_t *a, uint32_t seed,
+                     mc_walk_t *w)
+{
+    int rc = walk_spec(c, a, a->name, seed, w);
+    if (rc == 0) {
+        char name[96];
+        snprintf(name, sizeof name, "%s/%s (interleaved)", mc_coll_name(a->coll),
+                 a->name);
+        rc = interleave(c, a, name, seed, w);
+    }
+    int level = w->level;
+    w->level = level > MC_WALK_LIGHT ? MC_WALK_LIGHT : level;
+    for (int i = 0; rc == 0 && i < 5 && a->variants[i]; i++) {
+        char spec[160];
+        snprintf(spec, sizeof spec, "%s:%s", a->name, a->variants[i]);
+        rc = walk_spec(c, a, spec, seed + 1000u * (uint32_t)(i + 1), w);
+    }
+    w->level = level;
+    return rc;
 }
 
 int mc_walk(mc_comm_t *c, mc_walk_t *w)

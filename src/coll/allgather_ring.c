@@ -1,6 +1,7 @@
 /*
  * Ring allgather: P-1 steps; in step s rank r forwards block r-s to r+1
- * and receives block r-s-1 from r-1. Two-sided.
+ * and receives block r-s-1 from r-1, with RCCE_comm's blocking exchange
+ * (even ranks send first, odd ranks receive first). Two-sided.
  *
  *            rank 0      rank 1      rank 2
  *     s=0    b0 -> 1     b1 -> 2     b2 -> 0
@@ -19,8 +20,9 @@ int mc_allgather_ring(mc_comm_t *c, const mc_args_t *a, const mc_params_t *p)
     MC_CHECK(tp_copy(c->tp, out + (size_t)r * b, a->sbuf, b));
     for (int s = 0; s < n - 1; s++) {
         int send = (r - s + n) % n, recv = (r - s - 1 + 2 * n) % n;
-        MC_CHECK(mc_p2p_sendrecv(c, mc_ring_right(r, n), out + send * b, b,
-                                 mc_ring_left(r, n), out + recv * b, b, NULL));
+        MC_CHECK(mc_p2p_exchange(c, r, mc_ring_right(r, n), out + send * b,
+                                 b, mc_ring_left(r, n), out + recv * b, b,
+                                 NULL));
     }
     return MC_OK;
 }

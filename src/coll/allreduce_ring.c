@@ -13,7 +13,8 @@
  *   allgather, step s: rank r sends block r+1-s, receives block r-s.
  *
  * Each block is reduced once, by one rank, so every rank ends with the same
- * bits. Needs a commutative op (the combine order follows the ring).
+ * bits. Needs a commutative op (the combine order follows the ring). Each
+ * step is RCCE_comm's blocking exchange (even ranks send first).
  */
 #include "coll/coll.h"
 #include "coll/p2p.h"
@@ -38,11 +39,11 @@ int mc_allreduce_ring(mc_comm_t *c, const mc_args_t *a, const mc_params_t *p)
     MC_CHECK(tp_copy(c->tp, a->rbuf, a->sbuf, a->bytes));
     mc_red_t red = mc_red_of(a, 1);
     for (int s = 0; s < n - 1; s++)
-        MC_CHECK(mc_p2p_sendrecv(c, right, blk(a, n, r - s), blen(a, n, r - s),
-                                 left, blk(a, n, r - s - 1),
+        MC_CHECK(mc_p2p_exchange(c, r, right, blk(a, n, r - s),
+                                 blen(a, n, r - s), left, blk(a, n, r - s - 1),
                                  blen(a, n, r - s - 1), &red));
     for (int s = 0; s < n - 1; s++)
-        MC_CHECK(mc_p2p_sendrecv(c, right, blk(a, n, r + 1 - s),
+        MC_CHECK(mc_p2p_exchange(c, r, right, blk(a, n, r + 1 - s),
                                  blen(a, n, r + 1 - s), left, blk(a, n, r - s),
                                  blen(a, n, r - s), NULL));
     return MC_OK;

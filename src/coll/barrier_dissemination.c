@@ -5,10 +5,12 @@
  *   round 1:  i -> i+2      0->2 1->3 2->4 3->0 4->1
  *   round 2:  i -> i+4      0->4 1->0 2->1 3->2 4->3
  *
- * In round r each rank raises flag line r at rank i + 2^r and waits for its
- * own flag line r, raised by i - 2^r. After the last round every rank has
- * (transitively) heard from every other one. One writer per flag line and
- * values from the call sequence number, so nothing is reset between calls.
+ * In round r each rank raises its line at rank i + 2^r and waits for the
+ * line of i - 2^r in its own flags. After the last round every rank has
+ * (transitively) heard from every other one. The distances of the rounds
+ * differ, so each line has one writer in the call (and for good: rule 4
+ * of tp/tp.h), and values come from the call sequence number, so nothing
+ * is reset between calls.
  * The barrier carries no data, so it uses flags directly rather than the
  * two-sided layer.
  */
@@ -26,8 +28,9 @@ int mc_barrier_dissemination(mc_comm_t *c, const mc_args_t *a,
     for (int r = 0; r < rounds; r++) {
         int d;
         mc_sched_dissem_dists(n, 1, r, &d);
-        tp_flag_set(c->tp, (me + d) % n, mc_alg_flag(c, r), v);
-        MC_CHECK(tp_flag_wait(c->tp, me, mc_alg_flag(c, r), v));
+        tp_flag_set(c->tp, (me + d) % n, mc_flag_from(c, 0, me), v);
+        MC_CHECK(tp_flag_wait(c->tp, me, mc_flag_from(c, 0, (me - d + n) % n),
+                              v));
     }
     return MC_OK;
 }

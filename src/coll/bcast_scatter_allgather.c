@@ -7,12 +7,15 @@
  *
  *        P = 4:   0 --[2,3]--> 2        0 --[1]--> 1     2 --[3]--> 3
  *
- * 2. ring allgather over vranks: in step s = 0..P-2, vrank v sends slice
- *    v-s to v+1 and receives slice v-s-1 from v-1.
+ * 2. ring allgather over vranks, as the paper's section 5 describes it:
+ *    in step s = 0..P-2, vrank v sends slice v+s to v-1 and receives slice
+ *    v+s+1 from v+1, with RCCE's blocking send and receive (even vranks
+ *    send first, odd ones receive first: two send/receive operations per
+ *    step).
  *
- *        step 0:  0:s0->1  1:s1->2  2:s2->3  3:s3->0
- *        step 1:  0:s3->1  1:s0->2  2:s1->3  3:s2->0
- *        step 2:  0:s2->1  1:s3->2  2:s0->3  3:s1->0
+ *        step 0:  0:s0->3  1:s1->0  2:s2->1  3:s3->2
+ *        step 1:  0:s1->3  1:s2->0  2:s3->1  3:s0->2
+ *        step 2:  0:s2->3  1:s3->0  2:s0->1  3:s1->2
  */
 #include "coll/coll.h"
 #include "coll/p2p.h"
@@ -47,9 +50,9 @@ int mc_bcast_scatter_allgather(mc_comm_t *c, const mc_args_t *a,
     int right = mc_unvrank((v + 1) % n, root, n);
     int left = mc_unvrank((v + n - 1) % n, root, n);
     for (int s = 0; s < n - 1; s++) {
-        int out = (v - s + n) % n, in = (v - s - 1 + 2 * n) % n;
-        MC_CHECK(mc_p2p_sendrecv(c, right, slice(a, n, out),
-                                 span(a, n, out, out + 1), left,
+        int out = (v + s) % n, in = (v + s + 1) % n;
+        MC_CHECK(mc_p2p_exchange(c, v, left, slice(a, n, out),
+                                 span(a, n, out, out + 1), right,
                                  slice(a, n, in), span(a, n, in, in + 1),
                                  NULL));
     }

@@ -10,6 +10,7 @@
 MC_ALGO_DECL(mc_barrier_dissemination);
 MC_ALGO_DECL(mc_bcast_binomial);
 MC_ALGO_DECL(mc_bcast_scatter_allgather);
+MC_ALGO_DECL(mc_bcast_ocbcast);
 MC_ALGO_DECL(mc_reduce_binomial);
 MC_ALGO_DECL(mc_allreduce_reduce_bcast);
 MC_ALGO_DECL(mc_allreduce_ring);

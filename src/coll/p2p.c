@@ -78,3 +78,15 @@ int mc_p2p_sendrecv(mc_comm_t *c, int dst, const void *sbuf, size_t sn,
     }
     return MC_OK;
 }
+
+int mc_p2p_exchange(mc_comm_t *c, int parity, int dst, const void *sbuf,
+                    size_t sn, int src, void *rbuf, size_t rn,
+                    const mc_red_t *red)
+{
+    if (parity % 2 == 0) {
+        MC_CHECK(mc_p2p_send(c, dst, sbuf, sn));
+        return mc_p2p_recv(c, src, rbuf, rn, red);
+    }
+    MC_CHECK(mc_p2p_recv(c, src, rbuf, rn, red));
+    return mc_p2p_send(c, dst, sbuf, sn);
+}

@@ -41,6 +41,15 @@ int mc_p2p_recv(mc_comm_t *c, int src, void *buf, size_t n,
 int mc_p2p_sendrecv(mc_comm_t *c, int dst, const void *sbuf, size_t sn,
                     int src, void *rbuf, size_t rn, const mc_red_t *red);
 
+/* RCCE_comm's exchange on a ring: a blocking send to dst and a blocking
+ * receive from src, even `parity` first sends, odd first receives (so a
+ * ring of blocking calls cannot deadlock; an odd ring has two even
+ * neighbours, which just serialises one step). Two send/receive
+ * operations per step, as the OC-Bcast paper's section 5 counts them. */
+int mc_p2p_exchange(mc_comm_t *c, int parity, int dst, const void *sbuf,
+                    size_t sn, int src, void *rbuf, size_t rn,
+                    const mc_red_t *red);
+
 static inline mc_red_t mc_red_of(const mc_args_t *a, int in_left)
 {
     mc_red_t r = {a->dt, a->op, a->dsize, in_left};

@@ -10,6 +10,7 @@
  *     now    has b0      has b1      has b2   (fully reduced)
  *
  * Works on a private copy of the input (scratch). Needs a commutative op.
+ * Each step is RCCE_comm's blocking exchange (even ranks send first).
  */
 #include "coll/coll.h"
 #include "coll/p2p.h"
@@ -27,8 +28,9 @@ int mc_reduce_scatter_block_ring(mc_comm_t *c, const mc_args_t *a,
     mc_red_t red = mc_red_of(a, 1);
     for (int s = 0; s < n - 1; s++) {
         int send = (r - s - 1 + 2 * n) % n, recv = (r - s - 2 + 2 * n) % n;
-        MC_CHECK(mc_p2p_sendrecv(c, mc_ring_right(r, n), acc + send * b, b,
-                                 mc_ring_left(r, n), acc + recv * b, b, &red));
+        MC_CHECK(mc_p2p_exchange(c, r, mc_ring_right(r, n), acc + send * b,
+                                 b, mc_ring_left(r, n), acc + recv * b, b,
+                                 &red));
     }
     return tp_copy(c->tp, a->rbuf, acc + (size_t)r * b, b);
 }

@@ -18,6 +18,22 @@ const mc_algo_t mc_algos[] = {
      .desc = "RCCE_comm scatter (binary recursive tree) + ring allgather, "
              "two-sided",
      .fn = mc_bcast_scatter_allgather},
+    {.coll = MC_COLL_BCAST, .name = "ocbcast",
+     .desc = "OC-Bcast (Petrovic et al.): pipelined k-ary tree of one-sided "
+             "gets from the parent's MPB, binary notification trees, double "
+             "buffering",
+     .fn = mc_bcast_ocbcast,
+     .params = {{"k", 0, 0, 1 << 20,
+                 "tree fan-out; 0 = automatic (7 with MPBs, min(P-1, 8) "
+                 "cache-coherent)"},
+                {"chunk", 0, 0, 1LL << 30,
+                 "bytes per pipelined chunk (K/M suffixes); 0 = automatic (96 "
+                 "lines, at most half the MPB)"},
+                {"leafdirect", 2, 0, 2,
+                 "leaves get straight into private memory: 0 no, 1 yes, 2 "
+                 "automatic (yes when cache-coherent)"}},
+     .variants = {"k=1,chunk=64", "k=2,leafdirect=0,chunk=256",
+                  "k=3,leafdirect=1", "k=1000"}},
     {.coll = MC_COLL_REDUCE, .name = "binomial",
      .desc = "binary recursive tree towards the root, two-sided, chunked; "
              "rank order for non-commutative ops",

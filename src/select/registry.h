@@ -30,6 +30,9 @@ typedef struct mc_algo {
     mc_algo_fn fn;
     unsigned flags;
     mc_param_desc_t params[MC_MAX_PARAMS + 1];
+    /* parameter settings the generated tests also run ("k=2,chunk=64"),
+     * beyond the defaults; NULL-terminated */
+    const char *variants[5];
 } mc_algo_t;
 
 /* The table, closed by an entry with name == NULL. */

@@ -19,9 +19,16 @@
  *   1. a rank returns only after every read of its MPB by a peer, for this
  *      call, has been acknowledged to it;
  *   2. a rank waits, within the call, for every flag write peers make to it
- *      in that call (so no write from call n lands during call n+1);
+ *      in that call;
  *   3. algorithm flag values are built from the call sequence number
- *      (mc_flagval), so they grow across calls.
+ *      (mc_flagval), so they grow across calls;
+ *   4. every flag line has ONE writer, for good: line (bank, w) of a rank
+ *      is written only by rank w (mc_flag_from). A peer already in call
+ *      n+1 may write to me while I still wait for a call-n write from
+ *      another peer; if both wrote the same line, the early larger value
+ *      would satisfy my call-n wait and the late smaller one would then
+ *      overwrite it. One writer per line keeps every line's values in
+ *      program order.
  *
  * Implementations: shm.c (processes on one machine, POSIX shared memory),
  * sim.c (cores of a simulated chip, virtual time). Operations are plain
