@@ -29,7 +29,9 @@ static const struct {
     {"model", cmd_model,
      "model optimize --profile P --coll bcast-small|reduce-small|barrier "
      "--ranks 2-60 [--json]; model predict|profile|pingpong ...: "
-     "cache-coherence models"},
+     "cache-coherence models; model --platform P --coll bcast --algo A "
+     "[--sizes LIST] [--mode paper|layout] [--json] | --table2 | "
+     "--figure7: the OC-Bcast paper's put/get models"},
     {"info", cmd_info,
      "info: algorithms, parameters and environment variables"},
     {"bench-rank", cmd_bench_rank, NULL}, /* internal: one bench rank */

@@ -18,8 +18,8 @@
  * --order nonincreasing|any, --dmax D.
  *
  * Two forms live here: the cache-coherence models above (first argument a
- * subcommand) and, separately below, `model --platform P ...` for the
- * platform (LogP put/get) models.
+ * subcommand) and `model --platform P ...` for the platform (LogP put/get)
+ * models of the OC-Bcast paper (model_platform.c, model_paper.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -341,18 +341,11 @@ static int cc_models(int argc, char **argv)
     return rc;
 }
 
-/* ---------------------------------------------------------------------
- * `manycoll model --platform P --coll bcast --algo A --sizes LIST`:
- * analytic predictions on a simulated platform (the OC-Bcast paper's
- * LogP put/get model). Reserved for the simulator's models; not written
- * yet.
- * --------------------------------------------------------------------- */
+/* `manycoll model --platform P ...`: the OC-Bcast paper's LogP put/get
+ * models on a simulated platform, in model_platform.c. */
 static int platform_models(int argc, char **argv)
 {
-    (void)argc, (void)argv;
-    fprintf(stderr, "manycoll model: --platform predictions are not "
-                    "available yet\n");
-    return 2;
+    return model_platform(argc, argv);
 }
 
 int cmd_model(int argc, char **argv)

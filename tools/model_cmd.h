@@ -3,6 +3,7 @@
 #define MC_TOOLS_MODEL_CMD_H
 
 #include "model/ccopt.h"
+#include "model/ocbmodel.h"
 #include "model/profile.h"
 
 #define MODEL_MAX_RANKS 4096
@@ -26,5 +27,12 @@ typedef struct model_opts {
 /* model profile / model pingpong (model_show.c) */
 int model_profile(const model_opts_t *o, const mc_profile_t *p);
 int model_pingpong(const model_opts_t *o, const mc_profile_t *p);
+
+/* model --platform P (model_platform.c): the OC-Bcast paper's models */
+int model_platform(int argc, char **argv);
+/* --table2 and --figure7 (model_paper.c) */
+int model_table2(const mc_platform_t *p, int ranks, int json);
+int model_figure7(const mc_platform_t *p, int ranks, const size_t *sizes,
+                  int n, int json);
 
 #endif
