@@ -76,7 +76,7 @@ int mc_comm_wrap(mc_tp_t *tp, mc_comm_t **out)
     if (rc == MC_OK)
         rc = mc_scratch(c, SCRATCH_MIN, &scratch);
     if (rc == MC_OK)
-        rc = mc_select_init(c->rules, c->size);
+        rc = mc_select_init(c->rules, c->size, tp->cache_coherent);
     if (rc != MC_OK) {
         comm_destroy(c);
         return rc;
@@ -222,7 +222,7 @@ int mc_comm_set_algo(mc_comm_t *c, const char *coll, const char *spec)
     MC_CHECK(mc_coll_from_name(coll, &k));
     if (!spec) {
         mc_ruleset_t fresh[MC_COLL_COUNT];
-        MC_CHECK(mc_select_init(fresh, c->size));
+        MC_CHECK(mc_select_init(fresh, c->size, c->tp->cache_coherent));
         c->rules[k] = fresh[k];
         return MC_OK;
     }

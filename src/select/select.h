@@ -13,8 +13,9 @@
 #include "select/registry.h"
 
 /* Fills the rules of every collective for a communicator of `size` ranks
- * (environment and defaults). */
-int mc_select_init(mc_ruleset_t rules[MC_COLL_COUNT], int size);
+ * on a cache-coherent machine or not (environment and defaults). */
+int mc_select_init(mc_ruleset_t rules[MC_COLL_COUNT], int size,
+                   int coherent);
 
 /* The selection for a call. Falls back to a rank-order algorithm when the
  * chosen one needs a commutative op and op is not. */
