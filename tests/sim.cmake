@@ -23,3 +23,8 @@ add_test(NAME sim_formulas COMMAND test_sim_model formulas)
 add_test(NAME sim_mpb_contention COMMAND test_sim_model contention)
 add_test(NAME sim_golden COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/sim_golden.py
          $<TARGET_FILE:manycoll_cmd>)
+add_test(NAME ocbcast_repro COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/ocbcast_repro.py
+         $<TARGET_FILE:manycoll_cmd>)
+# the cache-coherent chip model (cost_cc.c)
+add_test(NAME sim_walk_xeonphi60 COMMAND test_sim xeonphi60 --ranks 20
+         --level light --jitter 4)

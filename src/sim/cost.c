@@ -69,10 +69,16 @@ mc_ps_t mc_sim_access_cost(const mc_sim_t *s, int core, int kind, int write,
  * (formula 10), and a poll is a one-line get into private memory,
  * C_get^mem(1) (formula 12).
  */
-void mc_sim_flag_costs(const mc_sim_t *s, int core, int owner, mc_ps_t *lat,
-                       mc_ps_t *done)
+void mc_sim_flag_costs(mc_sim_t *s, int core, int owner, uint64_t *addr,
+                       mc_ps_t *lat, mc_ps_t *done)
 {
     const mc_platform_t *p = s->p;
+    mc_cc_line_t *ln = p->cc ? mc_cc_flag_line(s, addr) : NULL;
+    if (ln) {
+        /* coherent: the write takes the line; readers see it at once */
+        *lat = *done = mc_cc_access(s, ln, core, 1);
+        return;
+    }
     mc_ps_t fixed = 0;
     if (p->flags_rcce)
         fixed = p->c.o_put_mem +
@@ -81,9 +87,12 @@ void mc_sim_flag_costs(const mc_sim_t *s, int core, int owner, mc_ps_t *lat,
     *done = fixed + mc_sim_access_cost(s, core, MC_ACC_MPB, 1, owner, 0);
 }
 
-mc_ps_t mc_sim_poll_cost(const mc_sim_t *s, int core, int owner)
+mc_ps_t mc_sim_poll_cost(mc_sim_t *s, int core, int owner, uint64_t *addr)
 {
     const mc_platform_t *p = s->p;
+    mc_cc_line_t *ln = p->cc ? mc_cc_flag_line(s, addr) : NULL;
+    if (ln)
+        return mc_cc_access(s, ln, core, 0);
     mc_ps_t c = mc_sim_access_cost(s, core, MC_ACC_MPB, 0, owner, 0);
     if (p->flags_rcce)
         c += p->c.o_get_mem +
@@ -91,9 +100,11 @@ mc_ps_t mc_sim_poll_cost(const mc_sim_t *s, int core, int owner)
     return c;
 }
 
-mc_ps_t mc_sim_closed_form(const mc_sim_t *s, int core, const mc_sim_op_t *op)
+mc_ps_t mc_sim_closed_form(mc_sim_t *s, int core, const mc_sim_op_t *op)
 {
     const mc_platform_t *p = s->p;
+    if (p->cc)
+        return mc_cc_closed_form(s, core, op);
     mc_ps_t per_o = 0, per_rtt = 0;
     for (int i = 0; i < op->nacc; i++) {
         const mc_sim_acc_t *a = &op->acc[i];
@@ -181,6 +192,8 @@ static mc_ps_t route(mc_sim_t *s, int x0, int y0, int x1, int y1, mc_ps_t t)
 mc_ps_t mc_sim_line_step(mc_sim_t *s, int core, mc_ps_t t)
 {
     const mc_platform_t *p = s->p;
+    if (p->cc)
+        return mc_cc_line_step(s, core, t);
     const mc_sim_op_t *op = &s->cores[core].op;
     int cx = p->tile_x[core], cy = p->tile_y[core];
     for (int i = 0; i < op->nacc; i++) {

@@ -163,6 +163,8 @@ void mc_sim_destroy(mc_sim_t *s)
         free(d->cores);
         free(d->mpb);
         free(d->flags);
+        free(d->mpb_st);
+        free(d->flag_st);
         free(d);
     }
     mc_sim_cal_free(s);

@@ -38,10 +38,17 @@ typedef struct mc_sim_opts {
 
 /* One memory access of every line of an operation. */
 enum { MC_ACC_MPB = 0, MC_ACC_MEM = 1 };
+/* Coherence state of one line (cache-coherent platforms only). */
+typedef struct mc_cc_line {
+    int32_t owner;    /* core holding it modified/exclusive, or -1 */
+    uint64_t sharers; /* cores holding it shared (bit per core) */
+} mc_cc_line_t;
+
 typedef struct mc_sim_acc {
     uint8_t kind;  /* MC_ACC_MPB or MC_ACC_MEM */
     uint8_t write; /* 1 = write, 0 = read */
     int core;      /* owner of the MPB; for MEM, the accessing core */
+    mc_cc_line_t *st; /* coherent chips: state of the first MPB line */
 } mc_sim_acc_t;
 
 typedef struct mc_sim_op {
@@ -61,6 +68,8 @@ typedef struct mc_sim_domain {
     uint64_t *flags;     /* n * nflags */
     int nflags;
     uint64_t key;        /* (parent, split id) for lookup by members */
+    mc_cc_line_t *mpb_st;   /* coherent chips: per line of mpb */
+    mc_cc_line_t *flag_st;  /* ... of flags */
     struct mc_sim_domain *parent, *next;
 } mc_sim_domain_t;
 
@@ -104,6 +113,11 @@ void mc_sim_flag_write(mc_sim_t *s, uint64_t *addr, int owner, uint64_t v,
 int mc_sim_flag_wait(mc_sim_t *s, uint64_t *addr, int owner, uint64_t v,
                      void *payload, size_t n);
 uint64_t mc_sim_flag_read(mc_sim_t *s, uint64_t *addr, int owner);
+
+/* coherence state of the MPB line at byte `off` of `rank` (NULL when the
+ * platform is not cache-coherent) */
+mc_cc_line_t *mc_sim_cc_mpb(const mc_sim_t *s, mc_sim_domain_t *d, int rank,
+                            size_t off);
 
 /* the domain of a communicator: created by the first member to ask */
 int mc_sim_domain(mc_sim_t *s, mc_sim_domain_t *parent, uint64_t key,

@@ -80,15 +80,23 @@ void mc_sim_trace_add(mc_sim_t *s, const char *name, int core, mc_ps_t start,
                       mc_ps_t end);
 void mc_sim_set_self(mc_sim_t *s);
 
-/* cost.c */
-mc_ps_t mc_sim_closed_form(const mc_sim_t *s, int core, const mc_sim_op_t *op);
+/* cost.c (dispatching to cost_cc.c on cache-coherent platforms) */
+mc_ps_t mc_sim_closed_form(mc_sim_t *s, int core, const mc_sim_op_t *op);
 mc_ps_t mc_sim_line_step(mc_sim_t *s, int core, mc_ps_t t);
 mc_ps_t mc_sim_access_cost(const mc_sim_t *s, int core, int kind, int write,
                            int target, int latency_only);
 mc_ps_t mc_sim_port_delay(mc_sim_t *s, int owner, mc_ps_t t);
-void mc_sim_flag_costs(const mc_sim_t *s, int core, int owner, mc_ps_t *lat,
-                       mc_ps_t *done);
-mc_ps_t mc_sim_poll_cost(const mc_sim_t *s, int core, int owner);
+void mc_sim_flag_costs(mc_sim_t *s, int core, int owner, uint64_t *addr,
+                       mc_ps_t *lat, mc_ps_t *done);
+mc_ps_t mc_sim_poll_cost(mc_sim_t *s, int core, int owner, uint64_t *addr);
+
+/* cost_cc.c */
+mc_ps_t mc_cc_access(const mc_sim_t *s, mc_cc_line_t *ln, int core,
+                     int write);
+mc_ps_t mc_cc_closed_form(mc_sim_t *s, int core, const mc_sim_op_t *op);
+mc_ps_t mc_cc_line_step(mc_sim_t *s, int core, mc_ps_t t);
+mc_cc_line_t *mc_cc_flag_line(const mc_sim_t *s, const uint64_t *addr);
+int mc_cc_domain_init(const mc_sim_t *s, mc_sim_domain_t *d);
 void mc_sim_cal_free(mc_sim_t *s);
 
 #endif

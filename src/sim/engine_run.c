@@ -87,7 +87,7 @@ void mc_sim_flag_write(mc_sim_t *s, uint64_t *addr, int owner, uint64_t v,
     int me = s->running;
     mc_ps_t start = s->now;
     mc_ps_t lat, done;
-    mc_sim_flag_costs(s, me, owner, &lat, &done);
+    mc_sim_flag_costs(s, me, owner, addr, &lat, &done);
     mc_ps_t extra = mc_sim_jitter(s, lat);
     if (s->c_mpb)
         extra += mc_sim_port_delay(s, owner, start + lat);
@@ -127,7 +127,7 @@ int mc_sim_flag_wait(mc_sim_t *s, uint64_t *addr, int owner, uint64_t v,
         c->next_waiter = s->bucket[b];
         s->bucket[b] = me;
     } else {
-        mc_ps_t d = mc_sim_poll_cost(s, me, owner);
+        mc_ps_t d = mc_sim_poll_cost(s, me, owner, addr);
         mc_sim_push(s, start + d + mc_sim_jitter(s, d), EV_RESUME,
                     (uint32_t)me);
     }
@@ -141,7 +141,7 @@ int mc_sim_flag_wait(mc_sim_t *s, uint64_t *addr, int owner, uint64_t v,
 uint64_t mc_sim_flag_read(mc_sim_t *s, uint64_t *addr, int owner)
 {
     int me = s->running;
-    mc_ps_t d = mc_sim_poll_cost(s, me, owner);
+    mc_ps_t d = mc_sim_poll_cost(s, me, owner, addr);
     s->cores[me].status = MC_OK;
     mc_sim_push(s, s->now + d, EV_RESUME, (uint32_t)me);
     suspend(s);
@@ -159,7 +159,7 @@ static void wake(mc_sim_t *s, uint64_t *addr, int force)
             *prev = c->next_waiter;
             c->waiting = 0;
             c->next_waiter = -1;
-            mc_ps_t d = mc_sim_poll_cost(s, i, c->wait_owner);
+            mc_ps_t d = mc_sim_poll_cost(s, i, c->wait_owner, c->wait_addr);
             mc_sim_push(s, s->now + d + mc_sim_jitter(s, d), EV_RESUME,
                         (uint32_t)i);
         } else {
@@ -270,6 +270,10 @@ int mc_sim_domain(mc_sim_t *s, mc_sim_domain_t *parent, uint64_t key,
                                       "MPBs", n);
     }
     memcpy(d->cores, cores, sizeof(int) * (size_t)n);
+    if (mc_cc_domain_init(s, d) != MC_OK) {
+        free(d->cores), free(d->mpb), free(d->flags), free(d->mpb_st), free(d);
+        return MC_ERR_NOMEM;
+    }
     d->next = s->domains;
     s->domains = d;
     *out = d;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "model/profile.h"
 #include "sim/platform.h"
 #include "util/datapath.h"
 
@@ -73,6 +74,11 @@ static int check(mc_platform_t *p)
                         p->name);
     if (p->nmc < 1)
         return mc_error(MC_ERR_ARG, "platform %s: no memory controllers",
+                        p->name);
+    if (p->cc && p->used_x * p->used_y * p->cores_per_tile > 64)
+        return mc_error(MC_ERR_UNSUPPORTED,
+                        "platform %s: coherent chips of more than 64 cores "
+                        "are not supported",
                         p->name);
     for (int m = 0; m < p->nmc; m++)
         if (p->mc_x[m] < 0 || p->mc_x[m] >= p->mesh_x || p->mc_y[m] < 0 ||
@@ -150,15 +156,29 @@ static double jnum(jctx_t *j, json_t *obj, const char *key, double def,
     return json_number_value(v);
 }
 
+/* a ring of stops (Xeon Phi): a coherent chip whose line costs do not
+ * depend on the distance, so it is laid out as one row of tiles */
+static void load_ring(jctx_t *j, json_t *t, mc_platform_t *p)
+{
+    p->cc = 1;
+    p->mesh_x = p->used_x = (int)jnum(j, t, "stops", 0, 1);
+    p->mesh_y = p->used_y = 1;
+    p->cores_per_tile = (int)jnum(j, t, "cores_per_stop", 1, 0);
+    p->nmc = 1; /* unused by the coherent cost model */
+}
+
 static void load_topology(jctx_t *j, json_t *t, mc_platform_t *p)
 {
     const char *kind = json_string_value(json_object_get(t, "kind"));
+    if (kind && strcmp(kind, "ring") == 0) {
+        load_ring(j, t, p);
+        return;
+    }
     if (!kind || strcmp(kind, "mesh") != 0) {
         if (j->rc == MC_OK)
             j->rc = mc_error(MC_ERR_UNSUPPORTED,
-                             "%s: topology kind \"%s\" is described in "
-                             "docs/platforms.md but not simulated yet (only "
-                             "\"mesh\" is)",
+                             "%s: topology kind \"%s\" is not known (\"mesh\" "
+                             "or \"ring\")",
                              j->file, kind ? kind : "(none)");
         return;
     }
@@ -202,9 +222,36 @@ static void load_contention(jctx_t *j, json_t *c, mc_platform_t *p)
     p->cont.mpb = json_is_true(json_object_get(c, "mpb"));
     p->cont.link = json_is_true(json_object_get(c, "link"));
     p->cont.mc = json_is_true(json_object_get(c, "mc"));
-    p->cont.mpb_service = ps_of_us(jnum(j, c, "mpb_service_us", 0, 1));
-    p->cont.link_time = ps_of_us(jnum(j, c, "link_us", 0, 1));
-    p->cont.mc_service = ps_of_us(jnum(j, c, "mc_service_us", 0, 1));
+    p->cont.mpb_service = ps_of_us(jnum(j, c, "mpb_service_us", 0, !p->cc));
+    p->cont.link_time = ps_of_us(jnum(j, c, "link_us", 0, !p->cc));
+    p->cont.mc_service = ps_of_us(jnum(j, c, "mc_service_us", 0, !p->cc));
+}
+
+/* "coherence": {"profile": NAME, "contention": "E-E"}: line costs R_L,
+ * R_R, R_I and the contention slope c of the named profile */
+static void load_coherence(jctx_t *j, json_t *c, mc_platform_t *p)
+{
+    const char *name = json_string_value(json_object_get(c, "profile"));
+    const char *cst = json_string_value(json_object_get(c, "contention"));
+    mc_profile_t prof;
+    mc_profile_init(&prof);
+    if (!name || mc_profile_load(name, &prof) != MC_OK) {
+        if (j->rc == MC_OK)
+            j->rc = name ? MC_ERR_ARG
+                         : mc_error(MC_ERR_ARG, "%s: \"coherence\" needs a "
+                                                "\"profile\"", j->file);
+        mc_profile_free(&prof);
+        return;
+    }
+    p->R_L = ps_of_us(prof.r_l / 1000);
+    p->R_R = ps_of_us(prof.r_r / 1000);
+    p->R_I = ps_of_us(prof.r_i / 1000);
+    for (int i = 0; i < prof.ncont; i++)
+        if (!cst || strcmp(prof.cont[i].states, cst) == 0) {
+            p->cont.mpb_service = ps_of_us(prof.cont[i].slope / 1000);
+            break;
+        }
+    mc_profile_free(&prof);
 }
 
 static int load_json(const char *path, mc_platform_t *p)
@@ -237,12 +284,14 @@ static int load_json(const char *path, mc_platform_t *p)
     json_t *costs = json_object_get(root, "costs_us");
     for (size_t i = 0; i < NCOSTS && j.rc == MC_OK; i++)
         *cost_slot(&p->c, i) = ps_of_us(
-            jnum(&j, costs, cost_names[i], 0, i + 1 < NCOSTS));
-    if (j.rc == MC_OK)
+            jnum(&j, costs, cost_names[i], 0, i + 1 < NCOSTS && !p->cc));
+    if (j.rc == MC_OK && !p->cc)
         load_mcs(&j, json_object_get(root, "memory_controllers"), p);
     json_t *cont = json_object_get(root, "contention");
     if (j.rc == MC_OK && cont)
         load_contention(&j, cont, p);
+    if (j.rc == MC_OK && p->cc)
+        load_coherence(&j, json_object_get(root, "coherence"), p);
     json_decref(root);
     return j.rc;
 }

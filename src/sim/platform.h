@@ -50,6 +50,12 @@ typedef struct mc_platform {
                               1-line get into memory (else: one MPB line) */
     mc_costs_t c;
     mc_contention_t cont;
+    /* a cache-coherent chip (Ramos & Hoefler's model) instead of a mesh
+     * with MPBs: a line costs R_L in the local cache, R_R from another
+     * core's cache, R_I from memory; `cont.mpb_service` is then the
+     * contention slope c per extra reader of a line */
+    int cc;
+    mc_ps_t R_L, R_R, R_I;
     int nmc;
     int mc_x[MC_PLAT_MAX_MC], mc_y[MC_PLAT_MAX_MC];
     /* per core, derived */

@@ -75,10 +75,17 @@ static int run(sim_tp_t *t, const char *name, mc_ps_t fixed, size_t n,
     return mc_sim_do(t->sim, &op);
 }
 
-#define MEM_R(c) {MC_ACC_MEM, 0, c}
-#define MEM_W(c) {MC_ACC_MEM, 1, c}
-#define MPB_R(c) {MC_ACC_MPB, 0, c}
-#define MPB_W(c) {MC_ACC_MPB, 1, c}
+#define MEM_R(c) {MC_ACC_MEM, 0, c, NULL}
+#define MEM_W(c) {MC_ACC_MEM, 1, c, NULL}
+/* an MPB access of `rank` at byte `off` (the line states of a coherent
+ * chip are found from the rank and offset) */
+#define MPB_R(rank, off) {MC_ACC_MPB, 0, core_of(t, rank), st_of(t, rank, off)}
+#define MPB_W(rank, off) {MC_ACC_MPB, 1, core_of(t, rank), st_of(t, rank, off)}
+
+static mc_cc_line_t *st_of(sim_tp_t *t, int rank, size_t off)
+{
+    return mc_sim_cc_mpb(t->sim, t->dom, rank, off);
+}
 
 static int sim_put(mc_tp_t *tp, int dst, size_t off, const void *src,
                    size_t n)
@@ -87,7 +94,7 @@ static int sim_put(mc_tp_t *tp, int dst, size_t off, const void *src,
     if (!n)
         return MC_OK;
     MC_CHECK(check_mpb(t, dst, off, n, "put"));
-    mc_sim_acc_t a[2] = {MEM_R(t->core), MPB_W(core_of(t, dst))};
+    mc_sim_acc_t a[2] = {MEM_R(t->core), MPB_W(dst, off)};
     MC_CHECK(run(t, "put", mc_sim_platform(t->sim)->c.o_put_mem, n, 0, 2, a));
     memcpy(mpb(t, dst, off), src, n);
     return MC_OK;
@@ -101,7 +108,7 @@ static int sim_put_mpb(mc_tp_t *tp, int dst, size_t off, size_t my_off,
         return MC_OK;
     MC_CHECK(check_mpb(t, dst, off, n, "put_mpb"));
     MC_CHECK(check_mpb(t, tp->rank, my_off, n, "put_mpb"));
-    mc_sim_acc_t a[2] = {MPB_R(t->core), MPB_W(core_of(t, dst))};
+    mc_sim_acc_t a[2] = {MPB_R(tp->rank, my_off), MPB_W(dst, off)};
     MC_CHECK(run(t, "put", mc_sim_platform(t->sim)->c.o_put_mpb, n, 0, 2, a));
     memmove(mpb(t, dst, off), mpb(t, tp->rank, my_off), n);
     return MC_OK;
@@ -113,7 +120,7 @@ static int sim_get(mc_tp_t *tp, void *dst, int src, size_t off, size_t n)
     if (!n)
         return MC_OK;
     MC_CHECK(check_mpb(t, src, off, n, "get"));
-    mc_sim_acc_t a[2] = {MPB_R(core_of(t, src)), MEM_W(t->core)};
+    mc_sim_acc_t a[2] = {MPB_R(src, off), MEM_W(t->core)};
     MC_CHECK(run(t, "get", mc_sim_platform(t->sim)->c.o_get_mem, n, 0, 2, a));
     memmove(dst, mpb(t, src, off), n);
     return MC_OK;
@@ -127,7 +134,7 @@ static int sim_get_mpb(mc_tp_t *tp, size_t my_off, int src, size_t off,
         return MC_OK;
     MC_CHECK(check_mpb(t, src, off, n, "get_mpb"));
     MC_CHECK(check_mpb(t, tp->rank, my_off, n, "get_mpb"));
-    mc_sim_acc_t a[2] = {MPB_R(core_of(t, src)), MPB_W(t->core)};
+    mc_sim_acc_t a[2] = {MPB_R(src, off), MPB_W(tp->rank, my_off)};
     MC_CHECK(run(t, "get", mc_sim_platform(t->sim)->c.o_get_mpb, n, 0, 2, a));
     memmove(mpb(t, tp->rank, my_off), mpb(t, src, off), n);
     return MC_OK;
@@ -142,8 +149,7 @@ static int sim_get_reduce(mc_tp_t *tp, void *inout, int src, size_t off,
     if (!n)
         return MC_OK;
     MC_CHECK(check_mpb(t, src, off, n, "get_reduce"));
-    mc_sim_acc_t a[3] = {MPB_R(core_of(t, src)), MEM_R(t->core),
-                         MEM_W(t->core)};
+    mc_sim_acc_t a[3] = {MPB_R(src, off), MEM_R(t->core), MEM_W(t->core)};
     MC_CHECK(run(t, "get_reduce", mc_sim_platform(t->sim)->c.o_get_mem, n,
                  (int64_t)count, 3, a));
     mc_reduce_into(inout, mpb(t, src, off), count, dt, op, src_left);

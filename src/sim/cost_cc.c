@@ -1,0 +1,128 @@
+/*
+ * Cost model of a cache-coherent chip (platform "cc", e.g. xeonphi60),
+ * after Ramos & Hoefler, "Modelling Communications in Cache Coherent
+ * Systems": what a line costs depends on where it is.
+ *
+ *   read by core A:   A holds it (M, E or S)            R_L
+ *                     another core holds it              R_R   -> shared
+ *                     nobody (memory, state I)           R_I   -> shared
+ *   write by core A:  A owns it (M or E)                 R_L
+ *                     another core holds it              R_R   -> A owns it
+ *                     nobody, or A alone has it shared   R_I / R_L
+ *
+ * The MPBs and flags of a coherent chip are ordinary cache lines; each has
+ * a state (owner, sharers) per communicator domain. Private memory
+ * (program buffers) is taken as cached: R_L a line. Contention: n cores
+ * reading one core's lines queue at that core's tag directory, one line
+ * per c (the contention slope of T_C(n) = b + c n, Table 3.2), modelled
+ * with the MPB port calendars (cost.c) when MPB contention is on.
+ * Platforms with more than 64 cores are not supported here (sharer sets
+ * are 64-bit masks).
+ */
+#include <stdlib.h>
+
+#include "internal.h"
+#include "sim/engine_impl.h"
+
+mc_ps_t mc_cc_access(const mc_sim_t *s, mc_cc_line_t *ln, int core,
+                     int write)
+{
+    const mc_platform_t *p = s->p;
+    uint64_t me = 1ULL << core;
+    int mine = ln->owner == core || (ln->sharers & me);
+    int others = (ln->owner >= 0 && ln->owner != core) || (ln->sharers & ~me);
+    mc_ps_t cost = others ? p->R_R : mine ? p->R_L : p->R_I;
+    if (write) {
+        if (ln->owner == core)
+            cost = p->R_L;
+        ln->owner = core;
+        ln->sharers = me;
+    } else {
+        if (mine)
+            cost = p->R_L;
+        if (ln->owner >= 0 && ln->owner != core) {
+            ln->sharers |= 1ULL << ln->owner;
+            ln->owner = -1;
+        }
+        ln->sharers |= me;
+    }
+    return cost;
+}
+
+/* one line j of an operation, starting at t; with contention, the reads
+ * and writes of another core's lines queue at that core */
+static mc_ps_t line(mc_sim_t *s, int core, const mc_sim_op_t *op, int64_t j,
+                    mc_ps_t t, int contend)
+{
+    for (int i = 0; i < op->nacc; i++) {
+        const mc_sim_acc_t *a = &op->acc[i];
+        if (a->kind == MC_ACC_MEM || !a->st) {
+            t += s->p->R_L;
+            continue;
+        }
+        if (contend && a->core != core)
+            t += mc_sim_port_delay(s, a->core, t);
+        t += mc_cc_access(s, a->st + j, core, a->write);
+    }
+    return t;
+}
+
+mc_ps_t mc_cc_closed_form(mc_sim_t *s, int core, const mc_sim_op_t *op)
+{
+    mc_ps_t t = op->fixed;
+    for (int64_t j = 0; j < op->lines; j++)
+        t = line(s, core, op, j, t, 0);
+    return t + op->elems * s->p->c.o_reduce;
+}
+
+mc_ps_t mc_cc_line_step(mc_sim_t *s, int core, mc_ps_t t)
+{
+    const core_t *c = &s->cores[core];
+    return line(s, core, &c->op, c->line, t, s->c_mpb);
+}
+
+/* the state of the flag line holding *addr, from the domain it is in */
+mc_cc_line_t *mc_cc_flag_line(const mc_sim_t *s, const uint64_t *addr)
+{
+    size_t per = (size_t)s->p->line / 8;
+    for (mc_sim_domain_t *d = s->domains; d; d = d->next) {
+        size_t words = (size_t)d->n * (size_t)d->nflags;
+        if (addr >= d->flags && addr < d->flags + words && d->flag_st) {
+            size_t w = (size_t)(addr - d->flags);
+            size_t lines_per_rank = (size_t)d->nflags / per;
+            return &d->flag_st[(w / (size_t)d->nflags) * lines_per_rank +
+                               (w % (size_t)d->nflags) / per];
+        }
+    }
+    return NULL;
+}
+
+mc_cc_line_t *mc_sim_cc_mpb(const mc_sim_t *s, mc_sim_domain_t *d, int rank,
+                            size_t off)
+{
+    if (!s->p->cc || !d->mpb_st)
+        return NULL;
+    size_t lines = s->p->mpb_bytes / (size_t)s->p->line;
+    return &d->mpb_st[(size_t)rank * lines + off / (size_t)s->p->line];
+}
+
+/* coherence states of a new domain: every line in memory (state I) */
+int mc_cc_domain_init(const mc_sim_t *s, mc_sim_domain_t *d)
+{
+    const mc_platform_t *p = s->p;
+    if (!p->cc)
+        return MC_OK;
+    size_t per = (size_t)p->line / 8;
+    size_t nm = (size_t)d->n * (p->mpb_bytes / (size_t)p->line);
+    size_t nf = (size_t)d->n * ((size_t)d->nflags / per);
+    d->mpb_st = malloc(nm * sizeof *d->mpb_st);
+    d->flag_st = malloc(nf * sizeof *d->flag_st);
+    if (!d->mpb_st || !d->flag_st)
+        return mc_error(MC_ERR_NOMEM, "simulator: out of memory for line "
+                                      "states");
+    for (size_t i = 0; i < nm; i++)
+        d->mpb_st[i] = (mc_cc_line_t){-1, 0};
+    for (size_t i = 0; i < nf; i++)
+        d->flag_st[i] = (mc_cc_line_t){-1, 0};
+    return MC_OK;
+}
