@@ -122,10 +122,10 @@ static int child_chunk(const ocb_t *o, const mc_args_t *a, int i,
 }
 
 /* the automatic choices (see the comment at the top) */
-static void configure(ocb_t *o, const mc_params_t *p)
+static void configure(ocb_t *o, const mc_comm_t *comm, const mc_params_t *p)
 {
-    mc_tp_t *tp = o->c->tp;
-    int n = o->c->size, cc = tp->cache_coherent;
+    mc_tp_t *tp = comm->tp;
+    int n = comm->size, cc = tp->cache_coherent;
     int k = (int)p->v[P_K];
     if (k == 0)
         k = cc ? (n - 1 < 8 ? n - 1 : 8) : 7;
@@ -140,13 +140,22 @@ static void configure(ocb_t *o, const mc_params_t *p)
     o->leafdirect = p->v[P_LEAFDIRECT] == 2 ? cc : (int)p->v[P_LEAFDIRECT];
 }
 
+void mc_bcast_ocbcast_resolve(const mc_comm_t *c, mc_params_t *p)
+{
+    ocb_t o;
+    configure(&o, c, p);
+    p->v[P_K] = o.k;
+    p->v[P_CHUNK] = (int64_t)o.chunk;
+    p->v[P_LEAFDIRECT] = o.leafdirect;
+}
+
 int mc_bcast_ocbcast(mc_comm_t *c, const mc_args_t *a, const mc_params_t *p)
 {
     int n = c->size;
     if (n == 1)
         return MC_OK;
     ocb_t o = {.c = c, .v = mc_vrank(c->rank, a->root, n)};
-    configure(&o, p);
+    configure(&o, c, p);
     o.nch = mc_sched_kary_children(o.v, n, o.k, &o.first);
     if (o.v > 0) {
         int pv = mc_sched_kary_parent(o.v, o.k);

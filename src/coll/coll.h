@@ -11,6 +11,7 @@ MC_ALGO_DECL(mc_barrier_dissemination);
 MC_ALGO_DECL(mc_bcast_binomial);
 MC_ALGO_DECL(mc_bcast_scatter_allgather);
 MC_ALGO_DECL(mc_bcast_ocbcast);
+void mc_bcast_ocbcast_resolve(const mc_comm_t *c, mc_params_t *p);
 MC_ALGO_DECL(mc_reduce_binomial);
 MC_ALGO_DECL(mc_allreduce_reduce_bcast);
 MC_ALGO_DECL(mc_allreduce_ring);

@@ -23,6 +23,7 @@ const mc_algo_t mc_algos[] = {
              "gets from the parent's MPB, binary notification trees, double "
              "buffering",
      .fn = mc_bcast_ocbcast,
+     .resolve = mc_bcast_ocbcast_resolve,
      .params = {{"k", 0, 0, 1 << 20,
                  "tree fan-out; 0 = automatic (7 with MPBs, min(P-1, 8) "
                  "cache-coherent)"},
@@ -163,6 +164,11 @@ int mc_algo_parse(mc_coll_t coll, const char *spec, const char *who,
          kv = strtok_r(NULL, ",", &save))
         MC_CHECK(parse_kv(algo, kv, who, out));
     return MC_OK;
+}
+
+int mc_sel_resolve(mc_sel_t *s, int size)
+{
+    return s->algo->resolve ? s->algo->resolve(size, &s->params) : MC_OK;
 }
 
 void mc_sel_format(const mc_sel_t *s, char *buf, size_t len)

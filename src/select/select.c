@@ -130,5 +130,8 @@ void mc_select_describe(const mc_comm_t *c, mc_coll_t coll, size_t bytes,
                         mc_op_t op, char *buf, size_t len)
 {
     mc_args_t a = {.coll = coll, .bytes = bytes, .op = op};
-    mc_sel_format(mc_select(c, &a), buf, len);
+    mc_sel_t s = *mc_select(c, &a);
+    if (s.algo->resolve)
+        s.algo->resolve(c, &s.params);
+    mc_sel_format(&s, buf, len);
 }
