@@ -10,6 +10,18 @@
  *   slowest   the rank with the largest mean
  * Sizes are bytes per rank block (per rank for allgather, alltoall,
  * gather, scatter, reduce_scatter_block; the whole vector otherwise).
+ *
+ * --cache warm (the default) reuses one set of buffers, so after the first
+ * call the data is in cache, as in OSU. --cache cold gives every call a
+ * buffer set that was not touched recently, as the OC-Bcast paper measured
+ * (a large preallocated array, a different offset per call): each rank
+ * allocates buffer sets covering twice the last-level cache (64 MiB when
+ * the size is unknown) or one set per call if fewer, fills them all,
+ * sweeps a region of that size to push them out of every cache, and
+ * visits them in a scrambled order (so no prefetcher follows it). A set
+ * is reused only after all the others, that is after more than the
+ * last-level cache of other data. Only the library's own memory (MPBs,
+ * scratch) stays warm: that is the library's.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,13 +34,16 @@
 #include "tools.h"
 
 #define MAX_SIZES 64
+#define MAX_ALGOS 8
 
 typedef struct bench_opts {
     int n;
-    const char *coll, *algo, *dtype, *op;
+    const char *coll, *dtype, *op;
+    const char *algos[MAX_ALGOS]; /* --algo, repeatable: interleaved */
+    int nalgos;
     size_t sizes[MAX_SIZES];
     int nsizes;
-    int iters, warmup, check, json;
+    int iters, warmup, check, json, cold;
 } bench_opts_t;
 
 static const char default_sizes[] = "8,64,512,4K,32K,256K,1M";
@@ -49,11 +64,21 @@ static int parse(int argc, char **argv, bench_opts_t *o, const char *cmd)
         i++;
         if (!strcmp(a, "-n")) o->n = atoi(v);
         else if (!strcmp(a, "--coll")) o->coll = v;
-        else if (!strcmp(a, "--algo")) o->algo = v;
+        else if (!strcmp(a, "--algo")) {
+            if (o->nalgos == MAX_ALGOS)
+                return mc_usage_error(cmd, "at most %d --algo", MAX_ALGOS);
+            o->algos[o->nalgos++] = v;
+        }
         else if (!strcmp(a, "--dtype")) o->dtype = v;
         else if (!strcmp(a, "--op")) o->op = v;
         else if (!strcmp(a, "--iters")) o->iters = atoi(v);
         else if (!strcmp(a, "--warmup")) o->warmup = atoi(v);
+        else if (!strcmp(a, "--cache")) {
+            if (strcmp(v, "warm") && strcmp(v, "cold"))
+                return mc_usage_error(cmd, "--cache: '%s' is not warm or "
+                                           "cold", v);
+            o->cold = !strcmp(v, "cold");
+        }
         else if (!strcmp(a, "--sizes")) {
             o->nsizes = mc_parse_size_list(v, o->sizes, MAX_SIZES);
             if (o->nsizes <= 0)
@@ -72,9 +97,9 @@ static int parse(int argc, char **argv, bench_opts_t *o, const char *cmd)
         return mc_usage_error(cmd, "--dtype: unknown datatype '%s'", o->dtype);
     if (mc_op_from_name(o->op, &op))
         return mc_usage_error(cmd, "--op: unknown op '%s'", o->op);
-    if (o->algo) {
+    for (int i = 0; i < o->nalgos; i++) {
         mc_sel_t s;
-        if (mc_algo_parse(k, o->algo, "--algo", &s) != MC_OK)
+        if (mc_algo_parse(k, o->algos[i], "--algo", &s) != MC_OK)
             return mc_usage_error(cmd, "%s", mc_last_error());
     }
     return 0;
@@ -117,14 +142,32 @@ static double pct(const double *sorted, int n, double p)
     return sorted[i];
 }
 
-/* rank 0: statistics over all[rank * iters + it] */
+/* the median over iterations of t[i] / base[i]: interleaved calls share
+ * whatever the machine did at that moment, so their ratio is steadier
+ * than a ratio of medians */
+static double ratio_p50(const double *t, const double *base, int iters)
+{
+    double *r = malloc(sizeof(double) * (size_t)iters);
+    for (int i = 0; i < iters; i++)
+        r[i] = base[i] > 0 ? t[i] / base[i] : 0;
+    qsort(r, (size_t)iters, sizeof(double), cmp_double);
+    double m = pct(r, iters, 0.5);
+    free(r);
+    return m;
+}
+
+/* rank 0: statistics over all[rank * iters + it]; worst[it] receives the
+ * slowest rank's time of each call; base (or NULL) is the first
+ * algorithm's, for the ratio */
 static void report(const bench_opts_t *o, mc_comm_t *w, const char *algo,
-                   size_t bytes, const double *all, int iters)
+                   size_t bytes, const double *all, int iters, double *worst,
+                   const double *base)
 {
     int n = mc_comm_size(w);
     double sum = 0, mn = 1e300, mx = -1;
     int slowest = 0;
-    double *worst = calloc((size_t)iters, sizeof(double));
+    for (int i = 0; i < iters; i++)
+        worst[i] = 0;
     for (int r = 0; r < n; r++) {
         double s = 0;
         for (int i = 0; i < iters; i++) {
@@ -140,22 +183,27 @@ static void report(const bench_opts_t *o, mc_comm_t *w, const char *algo,
         if (s > mx)
             mx = s, slowest = r;
     }
-    qsort(worst, (size_t)iters, sizeof(double), cmp_double);
+    double ratio = base ? ratio_p50(worst, base, iters) : 1.0;
+    double *sorted = malloc(sizeof(double) * (size_t)iters);
+    memcpy(sorted, worst, sizeof(double) * (size_t)iters);
+    qsort(sorted, (size_t)iters, sizeof(double), cmp_double);
     double avg = sum / ((double)n * iters);
+    double p50 = pct(sorted, iters, 0.5), p90 = pct(sorted, iters, 0.9);
+    double p99 = pct(sorted, iters, 0.99);
     if (o->json)
         printf("{\"coll\":\"%s\",\"algo\":\"%s\",\"ranks\":%d,\"bytes\":%zu,"
                "\"lat_us\":%.3f,\"min_us\":%.3f,\"max_us\":%.3f,"
                "\"p50_us\":%.3f,\"p90_us\":%.3f,\"p99_us\":%.3f,"
-               "\"slowest_rank\":%d,\"iters\":%d}\n",
-               o->coll, algo, n, bytes, avg, mn, mx, pct(worst, iters, 0.5),
-               pct(worst, iters, 0.9), pct(worst, iters, 0.99), slowest,
-               iters);
+               "\"slowest_rank\":%d,\"iters\":%d,\"cache\":\"%s\","
+               "\"ratio_p50\":%.4f}\n",
+               o->coll, algo, n, bytes, avg, mn, mx, p50, p90, p99, slowest,
+               iters, o->cold ? "cold" : "warm", ratio);
     else
-        printf("%-10zu %10.2f %10.2f %10.2f %10.2f %10.2f %10.2f %8d  %s\n",
-               bytes, avg, mn, mx, pct(worst, iters, 0.5),
-               pct(worst, iters, 0.9), pct(worst, iters, 0.99), slowest, algo);
+        printf("%-10zu %10.2f %10.2f %10.2f %10.2f %10.2f %10.2f %8d %7.3f  "
+               "%s\n",
+               bytes, avg, mn, mx, p50, p90, p99, slowest, ratio, algo);
     fflush(stdout);
-    free(worst);
+    free(sorted);
 }
 
 static int default_iters(size_t bytes)
@@ -163,50 +211,181 @@ static int default_iters(size_t bytes)
     return bytes <= 65536 ? 1000 : bytes <= (1u << 20) ? 100 : 20;
 }
 
+/* ---- buffer sets: one (warm) or many, not recently touched (cold) ---- */
+
+typedef struct bufsets {
+    mc_case_bufs_t *set;
+    int n, step; /* call i uses set (i * step) % n */
+} bufsets_t;
+
+/* bytes of the last-level cache, or 32 MiB when the system won't say */
+static size_t llc_bytes(void)
+{
+    long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
+    long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+    long c = l3 > 0 ? l3 : l2;
+    return c > 0 ? (size_t)c : (size_t)32 << 20;
+}
+
+static size_t gcd(size_t a, size_t b)
+{
+    while (b) {
+        size_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* the region swept to push buffer sets out of the caches: allocated (and
+ * its pages faulted in, which is slow in a VM) once per process */
+static unsigned char *sweep_buf;
+static size_t sweep_len;
+
+/* writes and reads a region the size of the cold working set: afterwards
+ * no buffer set is in any cache */
+static int sweep_caches(size_t bytes)
+{
+    if (sweep_len < bytes) {
+        free(sweep_buf);
+        sweep_len = 0;
+        if (!(sweep_buf = malloc(bytes)))
+            return MC_ERR_NOMEM;
+        sweep_len = bytes;
+    }
+    static unsigned char pass;
+    memset(sweep_buf, ++pass, bytes);
+    volatile unsigned char sink = 0;
+    for (size_t i = 0; i < bytes; i += 64)
+        sink ^= sweep_buf[i];
+    (void)sink;
+    return MC_OK;
+}
+
+static void bufsets_free(bufsets_t *bs)
+{
+    for (int i = 0; i < bs->n; i++)
+        mc_case_free(&bs->set[i]);
+    free(bs->set);
+    bs->set = NULL;
+    bs->n = 0;
+}
+
+/* `calls` calls: one set when warm; when cold, enough sets to cover twice
+ * the last-level cache (or one per call), filled, then swept out */
+static int bufsets_make(const bench_opts_t *o, const mc_case_t *k, int rank,
+                        int n, int calls, bufsets_t *bs)
+{
+    mc_case_bufs_t one;
+    if (mc_case_alloc(k, rank, n, &one) != MC_OK)
+        return MC_ERR_NOMEM;
+    size_t region = 2 * llc_bytes();
+    size_t foot = one.slen + one.rlen + 192; /* guards, malloc headers */
+    size_t want = o->cold ? (region + foot - 1) / foot : 1;
+    bs->n = (int)(want < (size_t)calls ? want : (size_t)calls);
+    bs->set = calloc((size_t)bs->n, sizeof *bs->set);
+    if (!bs->set) {
+        mc_case_free(&one);
+        return MC_ERR_NOMEM;
+    }
+    bs->set[0] = one;
+    int rc = MC_OK;
+    for (int i = 1; i < bs->n && rc == MC_OK; i++)
+        if (mc_case_alloc(k, rank, n, &bs->set[i]) != MC_OK) {
+            bs->n = i;
+            rc = MC_ERR_NOMEM;
+        }
+    for (int i = 0; i < bs->n; i++)
+        mc_case_fill(k, rank, n, &bs->set[i]);
+    /* a step near n / golden ratio, coprime to n: a scrambled full cycle */
+    size_t step = (size_t)(bs->n * 0.618) | 1;
+    while (bs->n > 1 && gcd(step, (size_t)bs->n) != 1)
+        step += 2;
+    bs->step = (int)(step % (size_t)bs->n);
+    if (rc == MC_OK && o->cold)
+        rc = sweep_caches(region);
+    if (rc != MC_OK)
+        bufsets_free(bs);
+    return rc;
+}
+
+static mc_case_bufs_t *bufset(const bufsets_t *bs, int call)
+{
+    return &bs->set[(size_t)call * (size_t)bs->step % (size_t)bs->n];
+}
+
+/* selects algorithm a (when several are interleaved) */
+static int use_algo(const bench_opts_t *o, mc_comm_t *w, int a)
+{
+    return o->nalgos > 1 ? mc_comm_set_algo(w, o->coll, o->algos[a]) : MC_OK;
+}
+
+/* one call of every algorithm, interleaved; t[a * iters + i] */
+static int run_iters(const bench_opts_t *o, mc_comm_t *w, mc_case_t *k,
+                     const bufsets_t *bs, int warm, int iters, double *t)
+{
+    int rank = mc_comm_rank(w), n = mc_comm_size(w), na = o->nalgos ? o->nalgos : 1;
+    char msg[512];
+    int rc = MC_OK;
+    for (int i = -warm; i < iters && rc == MC_OK; i++) {
+        for (int a = 0; a < na && rc == MC_OK; a++) {
+            mc_case_bufs_t *b = bufset(bs, (i + warm) * na + a);
+            rc = use_algo(o, w, a);
+            if (rc == MC_OK)
+                rc = mc_barrier(w);
+            double t0 = now_us();
+            if (rc == MC_OK)
+                rc = mc_case_run(w, k, b);
+            double t1 = now_us();
+            if (i >= 0)
+                t[a * iters + i] = t1 - t0;
+            if (rc == MC_OK && o->check) {
+                if (mc_case_verify(k, rank, n, b, msg, sizeof msg)) {
+                    fprintf(stderr, "manycoll bench: wrong result: %s\n", msg);
+                    rc = MC_ERR_INTERNAL;
+                }
+                mc_case_fill(k, rank, n, b);
+            }
+        }
+    }
+    return rc;
+}
+
 /* one message size on this rank; rank 0 prints the result */
 static int bench_size(const bench_opts_t *o, mc_comm_t *w, mc_case_t *k,
                       size_t bytes)
 {
     int rank = mc_comm_rank(w), n = mc_comm_size(w);
+    int na = o->nalgos ? o->nalgos : 1;
     size_t d = mc_dtype_size(k->dt);
     k->count = k->coll == MC_COLL_BARRIER ? 0 : (bytes + d - 1) / d;
     int iters = o->iters > 0 ? o->iters : default_iters(bytes);
     int warm = o->warmup > 0 ? o->warmup : iters / 10 + 1;
-    mc_case_bufs_t b;
-    if (mc_case_alloc(k, rank, n, &b) != MC_OK)
-        return MC_ERR_NOMEM;
-    mc_case_fill(k, rank, n, &b);
-    double *t = malloc(sizeof(double) * (size_t)iters);
+    bufsets_t bs;
+    if (bufsets_make(o, k, rank, n, (warm + iters) * na, &bs) != MC_OK)
+        return mc_error(MC_ERR_NOMEM, "out of memory for the buffers of "
+                                      "%zu bytes", bytes);
+    double *t = malloc(sizeof(double) * (size_t)iters * na);
     double *all = rank == 0 ? malloc(sizeof(double) * (size_t)iters * n)
                             : NULL;
-    char msg[512];
-    int rc = MC_OK;
-    for (int i = -warm; i < iters && rc == MC_OK; i++) {
-        rc = mc_barrier(w);
-        double t0 = now_us();
+    double *worst = malloc(sizeof(double) * (size_t)iters * na);
+    int rc = run_iters(o, w, k, &bs, warm, iters, t);
+    for (int a = 0; a < na && rc == MC_OK; a++) {
+        rc = mc_gather(w, t + a * iters, all, (size_t)iters, MC_FLOAT64, 0);
         if (rc == MC_OK)
-            rc = mc_case_run(w, k, &b);
-        double t1 = now_us();
-        if (i >= 0)
-            t[i] = t1 - t0;
-        if (rc == MC_OK && o->check) {
-            if (mc_case_verify(k, rank, n, &b, msg, sizeof msg)) {
-                fprintf(stderr, "manycoll bench: wrong result: %s\n", msg);
-                rc = MC_ERR_INTERNAL;
-            }
-            mc_case_fill(k, rank, n, &b);
+            rc = use_algo(o, w, a);
+        if (rc == MC_OK && rank == 0) {
+            char algo[128];
+            mc_select_describe(w, k->coll, k->count * d, k->op, algo,
+                               sizeof algo);
+            report(o, w, algo, k->count * d, all, iters, worst + a * iters,
+                   a ? worst : NULL);
         }
-    }
-    if (rc == MC_OK)
-        rc = mc_gather(w, t, all, (size_t)iters, MC_FLOAT64, 0);
-    if (rc == MC_OK && rank == 0) {
-        char algo[128];
-        mc_select_describe(w, k->coll, k->count * d, k->op, algo, sizeof algo);
-        report(o, w, algo, k->count * d, all, iters);
     }
     free(t);
     free(all);
-    mc_case_free(&b);
+    free(worst);
+    bufsets_free(&bs);
     return rc;
 }
 
@@ -225,21 +404,27 @@ int cmd_bench_rank(int argc, char **argv)
     mc_coll_from_name(o.coll, &k.coll);
     mc_dtype_from_name(o.dtype, &k.dt);
     mc_op_from_name(o.op, &k.op);
-    if (o.algo && (rc = mc_comm_set_algo(w, o.coll, o.algo)) != MC_OK) {
+    if (o.nalgos == 1 &&
+        (rc = mc_comm_set_algo(w, o.coll, o.algos[0])) != MC_OK) {
         fprintf(stderr, "manycoll bench: %s\n", mc_last_error());
         return 2;
     }
     if (mc_comm_rank(w) == 0 && !o.json)
-        printf("# manycoll bench: %s, %d ranks, %s %s, times in us\n"
-               "%-10s %10s %10s %10s %10s %10s %10s %8s  %s\n",
-               o.coll, mc_comm_size(w), o.dtype, o.op, "bytes", "avg", "min",
-               "max", "p50", "p90", "p99", "slowest", "algorithm");
+        printf("# manycoll bench: %s, %d ranks, %s %s, cache %s, times in "
+               "us\n%-10s %10s %10s %10s %10s %10s %10s %8s %7s  %s\n",
+               o.coll, mc_comm_size(w), o.dtype, o.op,
+               o.cold ? "cold (a different buffer set per call, not touched "
+                        "since twice the last-level cache of other data)"
+                      : "warm (one buffer set)",
+               "bytes", "avg", "min",
+               "max", "p50", "p90", "p99", "slowest", "ratio", "algorithm");
     int nsizes = k.coll == MC_COLL_BARRIER ? 1 : o.nsizes;
     for (int s = 0; s < nsizes && rc == MC_OK; s++)
         rc = bench_size(&o, w, &k, o.sizes[s]);
     if (rc != MC_OK)
         fprintf(stderr, "manycoll bench: rank %d: %s\n", mc_comm_rank(w),
                 mc_last_error());
+    free(sweep_buf);
     mc_finalize();
     return rc == MC_OK ? 0 : 1;
 }

@@ -1,0 +1,24 @@
+# bench/: smoke tests of the measuring tools. They check results, never
+# timings (timings on a shared machine are not a test).
+
+# manycoll bench --cache cold: every call on a different buffer set, checked
+foreach(coll allreduce bcast alltoall)
+  add_test(NAME bench_cache_cold_${coll}
+           COMMAND ${MC_CMD} bench -n 2 --coll ${coll} --cache cold --check
+                   --sizes 8,4K,64K --iters 30 --warmup 3)
+endforeach()
+
+# bench/mpi_compare at 2 ranks, when MPI was found (SKIP otherwise: CI has
+# no MPI). MPI libraries leak by design, so not under ASan's leak checker.
+if(TARGET mpi_compare)
+  set(mc_mpi_compare $<TARGET_FILE:mpi_compare>)
+  set(mc_mpiexec ${MPIEXEC_EXECUTABLE})
+else()
+  set(mc_mpi_compare none)
+  set(mc_mpiexec none)
+endif()
+add_test(NAME bench_mpi_compare
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/bench_mpi_smoke.sh
+                 ${mc_mpiexec} ${mc_mpi_compare})
+set_tests_properties(bench_mpi_compare PROPERTIES SKIP_RETURN_CODE 77
+                     TIMEOUT 120 LABELS no-asan)
