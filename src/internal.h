@@ -66,6 +66,7 @@ typedef struct mc_sel {
 typedef struct mc_rule {
     size_t max_bytes;
     mc_sel_t sel;
+    const char *why; /* where the rule comes from, for reports */
 } mc_rule_t;
 typedef struct mc_ruleset {
     int n;
@@ -83,6 +84,13 @@ struct mc_comm {
     uint64_t *p2p_sent;  /* [size] chunks sent to each peer */
     uint64_t *p2p_recv;  /* [size] chunks received from each peer */
     size_t p2p_chunk;    /* payload bytes per two-sided chunk */
+    size_t mpb_avail;    /* MPB bytes [0, mpb_avail) general algorithms use */
+    size_t fast_off;     /* the fast paths' MPB slots start here ... */
+    size_t fast_slot;    /* ... each this big (0: none, lines only) */
+    uint64_t fast_seq;   /* fast calls so far (coll/fast.h) */
+    uint64_t *fast_seen; /* [size] progress seen of each peer */
+    size_t fast_line_max; /* payload bytes that ride in a flag line */
+    int fast_line0, fast_line_step; /* flag index of slot 0, per slot */
     void *scratch;       /* private scratch, grown on demand */
     size_t scratch_len;
     uint64_t nsplit;     /* splits made from this communicator */
@@ -118,6 +126,17 @@ static inline int mc_alg_flag(const mc_comm_t *c, int i)
 static inline int mc_flag_from(const mc_comm_t *c, int bank, int writer)
 {
     return mc_alg_flag(c, bank * c->size + writer);
+}
+
+/* Line i (0 <= i < 64) of the 64 lines after the two per-writer banks.
+ * Lines 0-4: src/coll/fast.c, 8-9: src/coll/allreduce_rsag.c (each written
+ * by its owner only); lines
+ * 48-63: the acknowledgement words of the cc-* algorithms, which SEVERAL
+ * ranks write, one writer per 64-bit word (src/coll/cc.h says why that
+ * keeps rule 4's guarantee). */
+static inline int mc_flag_extra(const mc_comm_t *c, int i)
+{
+    return mc_alg_flag(c, 2 * c->size + i);
 }
 
 /* Flag value for step `step` of the current call: grows across calls. */

@@ -20,7 +20,9 @@ static void print_algo(const mc_algo_t *a)
 
 int cmd_info(int argc, char **argv)
 {
-    (void)argc, (void)argv;
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--tuning"))
+            return info_tuning(argc, argv);
     printf("algorithms (collective, name, description; parameters below):\n");
     for (const mc_algo_t *a = mc_algos; a->name; a++)
         print_algo(a);

@@ -32,8 +32,14 @@ static const struct {
      "cache-coherence models; model --platform P --coll bcast --algo A "
      "[--sizes LIST] [--mode paper|layout] [--json] | --table2 | "
      "--figure7: the OC-Bcast paper's put/get models"},
+    {"tune", cmd_tune,
+     "tune --profile P [-o FILE] [--ranks LO-HI] [--max-bytes B]: write the "
+     "tuning file the library reads (default "
+     "$XDG_CONFIG_HOME/manycoll/tuning.json)"},
     {"info", cmd_info,
-     "info: algorithms, parameters and environment variables"},
+     "info [--tuning [-n N] [--json]]: algorithms, parameters and "
+     "environment variables; --tuning: what each collective and size "
+     "would run on N ranks, and why"},
     {"bench-rank", cmd_bench_rank, NULL}, /* internal: one bench rank */
 };
 

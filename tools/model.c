@@ -15,7 +15,10 @@
  * Variant options (defaults reproduce Appendix B; see ccmodel.c and
  * docs/papers/cachecoh.md): --state E|I, --contention anchored|fit,
  * --reduce-copy slope|full, --rounds paper|schedule,
- * --order nonincreasing|any, --dmax D.
+ * --order nonincreasing|any, --dmax D; --c NS: the contention slope to
+ * use when the profile has no contention fit (a 2-core machine cannot
+ * measure one), in the anchored form T_C(n) = R_L + R_R + c (n - 1) --
+ * at 2 ranks (T_C(1)) any c gives the same, so `--c 0` is exact there.
  *
  * Two forms live here: the cache-coherence models above (first argument a
  * subcommand) and `model --platform P ...` for the platform (LogP put/get)
@@ -121,6 +124,12 @@ static int option(model_opts_t *o, const char *a, const char *v)
         if (strcmp(v, "nonincreasing") && strcmp(v, "any"))
             return usage("--order: '%s' is not nonincreasing or any", v);
         o->opt.any_order = !strcmp(v, "any");
+    } else if (!strcmp(a, "--c")) {
+        char *end;
+        o->tc_c = strtod(v, &end);
+        if (*end || !(o->tc_c >= 0))
+            return usage("--c: '%s' is not a slope >= 0 (ns)", v);
+        o->tc_c_set = 1;
     } else if (!strcmp(a, "--dmax")) {
         o->opt.dmax = atoi(v);
         if (o->opt.dmax < 1 || o->opt.dmax > MC_CCM_MAX_LEVELS)
@@ -198,6 +207,11 @@ static int load(const model_opts_t *o, mc_profile_t *p, mc_ccm_t *m)
     }
     m->tc_mode = o->tc;
     m->tk_mode = o->tk;
+    if (o->tc_c_set && !m->has_tc) { /* anchored: b = R_L + R_R - c */
+        m->has_tc = 1;
+        m->tc_c = o->tc_c;
+        m->tc_mode = MC_CCM_TC_ANCHORED;
+    }
     return 0;
 }
 

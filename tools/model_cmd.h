@@ -22,6 +22,8 @@ typedef struct model_opts {
     mc_ccm_tc_t tc;
     mc_ccm_tk_t tk;
     mc_ccopt_opts_t opt;
+    double tc_c;                 /* --c: slope for a profile without a */
+    int tc_c_set;                /* contention fit (anchored form) */
 } model_opts_t;
 
 /* model profile / model pingpong (model_show.c) */

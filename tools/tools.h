@@ -13,6 +13,9 @@ int cmd_bench_rank(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_model(int argc, char **argv);
 int cmd_sim(int argc, char **argv);
+int cmd_tune(int argc, char **argv);
+/* manycoll info --tuning (info_tuning.c) */
+int info_tuning(int argc, char **argv);
 
 /* "8,64,1K,1M" -> sizes; returns the count or -1 */
 int mc_parse_size_list(const char *s, size_t *out, int max);

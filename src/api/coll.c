@@ -82,12 +82,9 @@ static int run(mc_comm_t *c, mc_args_t *a)
 static void init_args(mc_args_t *a, mc_coll_t coll, size_t count,
                       mc_dtype_t dt)
 {
-    memset(a, 0, sizeof *a);
-    a->coll = coll;
-    a->count = count;
-    a->dt = dt;
-    a->dsize = mc_dtype_size(dt);
-    a->bytes = count * a->dsize;
+    size_t dsize = mc_dtype_size(dt);
+    *a = (mc_args_t){.coll = coll, .count = count, .dt = dt, .dsize = dsize,
+                     .bytes = count * dsize};
 }
 
 int mc_barrier(mc_comm_t *c)

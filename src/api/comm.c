@@ -9,6 +9,7 @@
 #include <sys/random.h>
 #include <unistd.h>
 
+#include "coll/fast.h"
 #include "internal.h"
 #include "select/select.h"
 #include "tp/shm.h"
@@ -37,12 +38,30 @@ int mc_scratch(mc_comm_t *c, size_t n, void **out)
     return MC_OK;
 }
 
+/* On a cache-coherent machine the fast paths keep four slots at the end
+ * of the MPB (coll/fast.h) for payloads that do not fit a flag line. */
+static void reserve_fast(mc_comm_t *c)
+{
+    size_t mpb = c->tp->mpb_size, line = c->tp->line;
+    c->mpb_avail = mpb;
+    if (!c->tp->cache_coherent)
+        return;
+    size_t slot = mpb / 32 < 2048 ? mpb / 32 : 2048;
+    slot = slot / line * line;
+    if (slot < line)
+        return;
+    c->fast_slot = slot;
+    c->fast_off = mpb - 4 * slot;
+    c->mpb_avail = c->fast_off;
+}
+
 static void comm_destroy(mc_comm_t *c)
 {
     if (c->tp)
         c->tp->ops->destroy(c->tp);
     free(c->p2p_sent);
     free(c->p2p_recv);
+    free(c->fast_seen);
     free(c->scratch);
     free(c);
 }
@@ -59,8 +78,9 @@ int mc_comm_wrap(mc_tp_t *tp, mc_comm_t **out)
     c->size = tp->size;
     c->p2p_sent = calloc((size_t)c->size, sizeof(uint64_t));
     c->p2p_recv = calloc((size_t)c->size, sizeof(uint64_t));
+    c->fast_seen = calloc((size_t)c->size, sizeof(uint64_t));
     int rc = MC_OK;
-    if (!c->p2p_sent || !c->p2p_recv)
+    if (!c->p2p_sent || !c->p2p_recv || !c->fast_seen)
         rc = mc_error(MC_ERR_NOMEM, "out of memory creating a communicator");
     long long chunk = mc_env_ll("MC_P2P_CHUNK");
     /* chunks are whole elements of every datatype: multiples of 8 */
@@ -68,7 +88,9 @@ int mc_comm_wrap(mc_tp_t *tp, mc_comm_t **out)
         rc = mc_error(MC_ERR_ARG,
                       "MC_P2P_CHUNK=%s: must be a multiple of 8 bytes",
                       mc_env("MC_P2P_CHUNK"));
-    size_t mpb = tp->mpb_size / 8 * 8;
+    reserve_fast(c);
+    mc_fast_setup(c);
+    size_t mpb = c->mpb_avail / 8 * 8;
     if (chunk == 0)
         chunk = (long long)tp->p2p_chunk_hint / 8 * 8;
     c->p2p_chunk = (chunk <= 0 || (size_t)chunk > mpb) ? mpb : (size_t)chunk;
@@ -76,7 +98,8 @@ int mc_comm_wrap(mc_tp_t *tp, mc_comm_t **out)
     if (rc == MC_OK)
         rc = mc_scratch(c, SCRATCH_MIN, &scratch);
     if (rc == MC_OK)
-        rc = mc_select_init(c->rules, c->size, tp->cache_coherent);
+        rc = mc_select_init(c->rules, c->size, tp->cache_coherent,
+                            tp->ops->name);
     if (rc != MC_OK) {
         comm_destroy(c);
         return rc;
@@ -222,7 +245,8 @@ int mc_comm_set_algo(mc_comm_t *c, const char *coll, const char *spec)
     MC_CHECK(mc_coll_from_name(coll, &k));
     if (!spec) {
         mc_ruleset_t fresh[MC_COLL_COUNT];
-        MC_CHECK(mc_select_init(fresh, c->size, c->tp->cache_coherent));
+        MC_CHECK(mc_select_init(fresh, c->size, c->tp->cache_coherent,
+                                c->tp->ops->name));
         c->rules[k] = fresh[k];
         return MC_OK;
     }
@@ -231,5 +255,6 @@ int mc_comm_set_algo(mc_comm_t *c, const char *coll, const char *spec)
     c->rules[k].n = 1;
     c->rules[k].r[0].max_bytes = SIZE_MAX;
     c->rules[k].r[0].sel = sel;
+    c->rules[k].r[0].why = "mc_comm_set_algo";
     return MC_OK;
 }

@@ -230,9 +230,35 @@ static void apply(void *io, const void *in, size_t n, mc_dtype_t dt,
  * non-commutative user op whose MPB operand is on the right. */
 #define STAGE_BYTES 4096
 
+/* one element of the commonest cases, without the kernels' dispatch
+ * (the small-message fast paths reduce a word or two) */
+static int scalar(void *io, const void *in, mc_dtype_t dt, mc_op_t op)
+{
+    if (dt == MC_FLOAT64) {
+        double a = *(const double *)in, *b = io;
+        switch (op) {
+        case MC_SUM: *b = a + *b; return 1;
+        case MC_MAX: *b = a > *b ? a : *b; return 1;
+        case MC_MIN: *b = a < *b ? a : *b; return 1;
+        default: return 0;
+        }
+    }
+    if (dt == MC_INT64 || dt == MC_UINT64) {
+        uint64_t a = *(const uint64_t *)in, *b = io;
+        if (op == MC_SUM) {
+            *b = a + *b;
+            return 1;
+        }
+    }
+    return 0;
+}
+
 void mc_reduce_into(void *inout, const void *in, size_t count, mc_dtype_t dt,
                     mc_op_t op, int in_left)
 {
+    if (count == 1 && (unsigned)op < MC_OP_BUILTIN_COUNT &&
+        scalar(inout, in, dt, op))
+        return;
     int u = user_index(op);
     if (u < 0) {
         apply(inout, in, count, dt, op);

@@ -8,10 +8,15 @@
     int fn(mc_comm_t *c, const mc_args_t *a, const mc_params_t *p)
 
 MC_ALGO_DECL(mc_barrier_dissemination);
+MC_ALGO_DECL(mc_barrier_flat);
+MC_ALGO_DECL(mc_bcast_flat);
+MC_ALGO_DECL(mc_reduce_flat);
+MC_ALGO_DECL(mc_allreduce_flat);
+MC_ALGO_DECL(mc_allreduce_rsag);
 MC_ALGO_DECL(mc_bcast_binomial);
 MC_ALGO_DECL(mc_bcast_scatter_allgather);
 MC_ALGO_DECL(mc_bcast_ocbcast);
-void mc_bcast_ocbcast_resolve(const mc_comm_t *c, mc_params_t *p);
+void mc_bcast_ocbcast_report(const mc_comm_t *c, mc_params_t *p);
 MC_ALGO_DECL(mc_reduce_binomial);
 MC_ALGO_DECL(mc_allreduce_reduce_bcast);
 MC_ALGO_DECL(mc_allreduce_ring);
@@ -21,5 +26,11 @@ MC_ALGO_DECL(mc_gather_linear);
 MC_ALGO_DECL(mc_scatter_linear);
 MC_ALGO_DECL(mc_reduce_scatter_block_ring);
 MC_ALGO_DECL(mc_reduce_scatter_block_reduce_scatter);
+/* the model-tuned cache-coherence algorithms (Ramos & Hoefler, cc.h) */
+MC_ALGO_DECL(mc_bcast_cc_tree);
+MC_ALGO_DECL(mc_bcast_cc_flat);
+MC_ALGO_DECL(mc_bcast_cc_pipeline);
+MC_ALGO_DECL(mc_reduce_cc_tree);
+MC_ALGO_DECL(mc_barrier_dissemination_m);
 
 #endif

@@ -177,7 +177,7 @@ int mc_ccm_notify_fw(const mc_ccm_t *m, int d, const int *k,
 int mc_ccm_bcast_small(const mc_ccm_t *m, int d, const int *k,
                        mc_ccm_range_t *out)
 {
-    mc_ccm_range_t fw, nb;
+    mc_ccm_range_t fw, nb = {0, 0};
     MC_CHECK(mc_ccm_notify_fw(m, d, k, &fw));
     *out = fw;
     for (int i = 0; i < d; i++) {

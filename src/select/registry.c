@@ -2,9 +2,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coll/coll.h"
+#include "coll/cc.h"
 #include "select/registry.h"
 #include "util/config.h"
+
+/* the parameters of cc-tree (bcast and reduce): slots of src/coll/cc.h */
+#define CC_TREE_PARAMS(chunk_default)                                        \
+    {{"k1", 0, 0, 1 << 16,                                                   \
+      "fan-out of the root; 0 = automatic: the optimiser's tree for this "   \
+      "rank count (built-in xeonphi60 model, at most 4 levels)"},            \
+     {"k2", 0, 0, 1 << 16, "fan-out of level 1 (0: no more levels)"},        \
+     {"k3", 0, 0, 1 << 16, "fan-out of level 2 (0: no more levels)"},        \
+     {"k4", 0, 0, 1 << 16,                                                   \
+      "fan-out of level 3 (0: none); if k1.. reach too few ranks the last "  \
+      "fan-out grows"},                                                      \
+     {"inline", 1, 0, 1,                                                     \
+      "1: data in the notification line when it fits (56 bytes on shm); "   \
+      "0: always via the MPB"},                                              \
+     {"chunk", 0, 0, 1LL << 30,                                              \
+      "bytes per MPB chunk for larger messages; 0 = " chunk_default}}
 
 /* clang-format off */
 const mc_algo_t mc_algos[] = {
@@ -23,7 +39,7 @@ const mc_algo_t mc_algos[] = {
              "gets from the parent's MPB, binary notification trees, double "
              "buffering",
      .fn = mc_bcast_ocbcast,
-     .resolve = mc_bcast_ocbcast_resolve,
+     .report = mc_bcast_ocbcast_report,
      .params = {{"k", 0, 0, 1 << 20,
                  "tree fan-out; 0 = automatic (7 with MPBs, min(P-1, 8) "
                  "cache-coherent)"},
@@ -67,6 +83,74 @@ const mc_algo_t mc_algos[] = {
     {.coll = MC_COLL_SCATTER, .name = "linear",
      .desc = "root sends to every rank in turn, two-sided",
      .fn = mc_scatter_linear},
+    /* model-tuned cache-coherence algorithms (Ramos & Hoefler 2013, ch. 4;
+     * src/coll/cc.h). Fan-outs: k1..k4 up to the first 0; k1 = 0 lets
+     * the optimiser choose, from the built-in xeonphi60 model, once per
+     * communicator; `manycoll tune` writes trees for this machine. */
+    {.coll = MC_COLL_BCAST, .name = "cc-tree",
+     .desc = "small broadcast on an optimised tree (fan-out per level): "
+             "receiver-driven, payload + flag in one line, one shared ack "
+             "line per parent; larger messages via the parent's MPB",
+     .fn = mc_bcast_cc_tree, .report = mc_cc_resolve_bcast,
+     .params = CC_TREE_PARAMS("half the MPB"),
+     .variants = {"k1=1", "k1=2,k2=1,inline=0", "k1=3,k2=2,chunk=64",
+                  "k1=1,k2=1,k3=1,k4=1", "k1=1000,inline=0"}},
+    {.coll = MC_COLL_BCAST, .name = "cc-flat",
+     .desc = "flat-tree large broadcast: every rank copies the whole "
+             "message from the root's MPB at once (Eq. 4.10)",
+     .fn = mc_bcast_cc_flat,
+     .params = {{"chunk", 0, 0, 1LL << 30,
+                 "bytes per double-buffered chunk; 0 = half the MPB"}},
+     .variants = {"chunk=64"}},
+    {.coll = MC_COLL_BCAST, .name = "cc-pipeline",
+     .desc = "pipelined large broadcast, cyclic slices: P-1 slices, stage "
+             "j copies a slice from the rank that took it from the root "
+             "(Eq. 4.8)",
+     .fn = mc_bcast_cc_pipeline,
+     .params = {{"block", 0, 0, 1LL << 30,
+                 "bytes per double-buffered block; 0 = half the MPB"}},
+     .variants = {"block=64", "block=200"}},
+    {.coll = MC_COLL_REDUCE, .name = "cc-tree",
+     .desc = "small reduction on an optimised tree (fan-out per level): "
+             "parents combine children's partial results from their lines "
+             "or MPBs; rank order for non-commutative ops",
+     .fn = mc_reduce_cc_tree, .report = mc_cc_resolve_reduce,
+     .params = CC_TREE_PARAMS("the whole MPB"),
+     .variants = {"k1=1", "k1=2,k2=2,inline=0", "k1=3,chunk=64",
+                  "k1=1000", "k1=1,k2=1,k3=1,k4=1,chunk=1000"}},
+    {.coll = MC_COLL_BARRIER, .name = "dissemination-m",
+     .desc = "dissemination barrier with m peers per round, "
+             "ceil(log_{m+1} P) rounds (Eq. 4.11)",
+     .fn = mc_barrier_dissemination_m, .report = mc_cc_resolve_barrier,
+     .params = {{"m", 0, 0, 1 << 16,
+                 "peers per round; 0 = automatic (optimiser, built-in "
+                 "xeonphi60 model)"}},
+     .variants = {"m=1", "m=2", "m=3", "m=9"}},
+    {.coll = MC_COLL_BARRIER, .name = "flat",
+     .desc = "every rank raises its own flag line and reads all others "
+             "(small P)",
+     .fn = mc_barrier_flat},
+    {.coll = MC_COLL_BCAST, .name = "flat",
+     .desc = "root publishes data+flag in its own line or slot, all read "
+             "it at once; larger messages slot by slot",
+     .fn = mc_bcast_flat},
+    {.coll = MC_COLL_REDUCE, .name = "flat",
+     .desc = "every rank publishes in its own line or slot, the root "
+             "combines all in rank order",
+     .fn = mc_reduce_flat},
+    {.coll = MC_COLL_ALLREDUCE, .name = "flat",
+     .desc = "every rank publishes in its own line or slot and combines all "
+             "in rank order (same bits everywhere)",
+     .fn = mc_allreduce_flat},
+    {.coll = MC_COLL_ALLREDUCE, .name = "rsag",
+     .desc = "one-sided reduce-scatter + allgather pipelined through the "
+             "MPBs: each rank reduces one block reading the others' MPBs; "
+             "rank order",
+     .fn = mc_allreduce_rsag,
+     .params = {{"chunk", 0, 0, 1LL << 30,
+                 "bytes per pipelined chunk and block; 0 = 64K (at most what "
+                 "two slots of P chunks leave in the MPB)"}},
+     .variants = {"chunk=64", "chunk=1000"}},
     {.name = NULL},
 };
 /* clang-format on */
@@ -164,11 +248,6 @@ int mc_algo_parse(mc_coll_t coll, const char *spec, const char *who,
          kv = strtok_r(NULL, ",", &save))
         MC_CHECK(parse_kv(algo, kv, who, out));
     return MC_OK;
-}
-
-int mc_sel_resolve(mc_sel_t *s, int size)
-{
-    return s->algo->resolve ? s->algo->resolve(size, &s->params) : MC_OK;
 }
 
 void mc_sel_format(const mc_sel_t *s, char *buf, size_t len)

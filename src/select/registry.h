@@ -24,25 +24,20 @@ enum {
 };
 
 /* Replaces automatic (0) parameters by the values the algorithm would use
- * on this communicator, for reports (optional). */
-typedef void (*mc_algo_resolve_fn)(const mc_comm_t *c, mc_params_t *p);
+ * on this communicator, for reports such as `manycoll sim` (optional). */
+typedef void (*mc_algo_report_fn)(const mc_comm_t *c, mc_params_t *p);
 
 typedef struct mc_algo {
     mc_coll_t coll;
     const char *name;
     const char *desc;
     mc_algo_fn fn;
-    mc_algo_resolve_fn resolve;
+    mc_algo_report_fn report;
     unsigned flags;
     mc_param_desc_t params[MC_MAX_PARAMS + 1];
     /* parameter settings the generated tests also run ("k=2,chunk=64"),
      * beyond the defaults; NULL-terminated */
     const char *variants[5];
-    /* optional: fills in the parameters left automatic (0) for a
-     * communicator of `size` ranks, once, when the algorithm is selected
-     * (mc_sel_resolve: selection rules, mc_comm_set_algo), so that no
-     * call has to work them out */
-    int (*resolve)(int size, mc_params_t *p);
 } mc_algo_t;
 
 /* The table, closed by an entry with name == NULL. */
@@ -55,8 +50,6 @@ int mc_algo_parse(mc_coll_t coll, const char *spec, const char *who,
                   mc_sel_t *out);
 /* Index of parameter `name` in algo->params, or -1. */
 int mc_algo_param_index(const mc_algo_t *algo, const char *name);
-/* Calls s->algo->resolve, if any, for a communicator of `size` ranks. */
-int mc_sel_resolve(mc_sel_t *s, int size);
 /* Writes "name:k=v,..." of a selection (all parameters) to buf. */
 void mc_sel_format(const mc_sel_t *s, char *buf, size_t len);
 

@@ -76,7 +76,7 @@ void mc_sim_flag_costs(mc_sim_t *s, int core, int owner, uint64_t *addr,
     mc_cc_line_t *ln = p->cc ? mc_cc_flag_line(s, addr) : NULL;
     if (ln) {
         /* coherent: the write takes the line; readers see it at once */
-        *lat = *done = mc_cc_access(s, ln, core, 1);
+        *lat = *done = mc_cc_access(s, ln, core, 1, s->now);
         return;
     }
     mc_ps_t fixed = 0;
@@ -91,8 +91,13 @@ mc_ps_t mc_sim_poll_cost(mc_sim_t *s, int core, int owner, uint64_t *addr)
 {
     const mc_platform_t *p = s->p;
     mc_cc_line_t *ln = p->cc ? mc_cc_flag_line(s, addr) : NULL;
-    if (ln)
-        return mc_cc_access(s, ln, core, 0);
+    if (ln) {
+        /* concurrent readers of one core's lines queue (Table 3.2's c) */
+        mc_ps_t q = s->c_mpb && owner != core
+                        ? mc_sim_port_delay(s, owner, s->now)
+                        : 0;
+        return q + mc_cc_access(s, ln, core, 0, s->now + q);
+    }
     mc_ps_t c = mc_sim_access_cost(s, core, MC_ACC_MPB, 0, owner, 0);
     if (p->flags_rcce)
         c += p->c.o_get_mem +

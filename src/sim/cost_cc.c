@@ -16,8 +16,12 @@
  * reading one core's lines queue at that core's tag directory, one line
  * per c (the contention slope of T_C(n) = b + c n, Table 3.2), modelled
  * with the MPB port calendars (cost.c) when MPB contention is on.
- * Platforms with more than 64 cores are not supported here (sharer sets
- * are 64-bit masks).
+ * Writes to one line serialise: a line has one owner at a time, so a core
+ * writing it waits until the previous write (ownership transfer) is done
+ * (several children acknowledging on one shared line pay R_R each, one
+ * after the other, as the report's notification-backward model has it);
+ * a read waits for a write in flight too. Platforms with more than 64
+ * cores are not supported here (sharer sets are 64-bit masks).
  */
 #include <stdlib.h>
 
@@ -25,9 +29,10 @@
 #include "sim/engine_impl.h"
 
 mc_ps_t mc_cc_access(const mc_sim_t *s, mc_cc_line_t *ln, int core,
-                     int write)
+                     int write, mc_ps_t t)
 {
     const mc_platform_t *p = s->p;
+    mc_ps_t wait = ln->busy > t ? ln->busy - t : 0;
     uint64_t me = 1ULL << core;
     int mine = ln->owner == core || (ln->sharers & me);
     int others = (ln->owner >= 0 && ln->owner != core) || (ln->sharers & ~me);
@@ -37,6 +42,7 @@ mc_ps_t mc_cc_access(const mc_sim_t *s, mc_cc_line_t *ln, int core,
             cost = p->R_L;
         ln->owner = core;
         ln->sharers = me;
+        ln->busy = t + wait + cost;
     } else {
         if (mine)
             cost = p->R_L;
@@ -46,7 +52,7 @@ mc_ps_t mc_cc_access(const mc_sim_t *s, mc_cc_line_t *ln, int core,
         }
         ln->sharers |= me;
     }
-    return cost;
+    return wait + cost;
 }
 
 /* one line j of an operation, starting at t; with contention, the reads
@@ -62,7 +68,7 @@ static mc_ps_t line(mc_sim_t *s, int core, const mc_sim_op_t *op, int64_t j,
         }
         if (contend && a->core != core)
             t += mc_sim_port_delay(s, a->core, t);
-        t += mc_cc_access(s, a->st + j, core, a->write);
+        t += mc_cc_access(s, a->st + j, core, a->write, t);
     }
     return t;
 }
@@ -121,8 +127,8 @@ int mc_cc_domain_init(const mc_sim_t *s, mc_sim_domain_t *d)
         return mc_error(MC_ERR_NOMEM, "simulator: out of memory for line "
                                       "states");
     for (size_t i = 0; i < nm; i++)
-        d->mpb_st[i] = (mc_cc_line_t){-1, 0};
+        d->mpb_st[i] = (mc_cc_line_t){-1, 0, 0};
     for (size_t i = 0; i < nf; i++)
-        d->flag_st[i] = (mc_cc_line_t){-1, 0};
+        d->flag_st[i] = (mc_cc_line_t){-1, 0, 0};
     return MC_OK;
 }

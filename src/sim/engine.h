@@ -42,6 +42,7 @@ enum { MC_ACC_MPB = 0, MC_ACC_MEM = 1 };
 typedef struct mc_cc_line {
     int32_t owner;    /* core holding it modified/exclusive, or -1 */
     uint64_t sharers; /* cores holding it shared (bit per core) */
+    int64_t busy;     /* a write in flight ends at this time (ps) */
 } mc_cc_line_t;
 
 typedef struct mc_sim_acc {

@@ -92,7 +92,7 @@ mc_ps_t mc_sim_poll_cost(mc_sim_t *s, int core, int owner, uint64_t *addr);
 
 /* cost_cc.c */
 mc_ps_t mc_cc_access(const mc_sim_t *s, mc_cc_line_t *ln, int core,
-                     int write);
+                     int write, mc_ps_t t);
 mc_ps_t mc_cc_closed_form(mc_sim_t *s, int core, const mc_sim_op_t *op);
 mc_ps_t mc_cc_line_step(mc_sim_t *s, int core, mc_ps_t t);
 mc_cc_line_t *mc_cc_flag_line(const mc_sim_t *s, const uint64_t *addr);

@@ -73,7 +73,7 @@ static long default_spin(int size)
         ncpu = CPU_COUNT(&set);
     /* oversubscribed: a spinning waiter steals the CPU from the rank it
      * waits for, so give it up almost at once */
-    return size > ncpu ? 50 : 20000;
+    return size > ncpu ? 50 : 4000;
 }
 
 /* ---- creating and attaching ---- */

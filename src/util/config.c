@@ -9,6 +9,10 @@ const mc_envvar_t mc_envvars[] = {
      "force an algorithm for a collective, e.g. MC_ALGO_BCAST=binomial or "
      "MC_ALGO_ALLREDUCE=ring:chunk=4096; COLL is one of BARRIER BCAST REDUCE "
      "ALLREDUCE ALLGATHER ALLTOALL REDUCE_SCATTER_BLOCK GATHER SCATTER"},
+    {"MC_TUNING", "",
+     "tuning file (`manycoll tune`): per collective, rank count and size, "
+     "the algorithm to run; unset = $XDG_CONFIG_HOME/manycoll/tuning.json "
+     "(~/.config/...) if it exists, none = no tuning file (docs/tuning.md)"},
     {"MC_MPB_SIZE", "64K", "bytes of MPB payload per rank (shm transport)"},
     {"MC_P2P_CHUNK", "0",
      "payload bytes per two-sided chunk; 0 = the whole MPB"},

@@ -1,0 +1,57 @@
+/*
+ * Dissemination barrier with m peers per round (Ramos & Hoefler 2013,
+ * Section 4.2, Eq. 4.11; Table B.2), ceil(log_{m+1} P) rounds.
+ *
+ *   P = 9, m = 2: two rounds instead of four
+ *   round 0:  i -> i+1, i+2      distances 1, 2     (j (m+1)^0, j = 1..m)
+ *   round 1:  i -> i+3, i+6      distances 3, 6     (j (m+1)^1)
+ *
+ * In round r each rank raises its line at its m peers i + j (m+1)^r and
+ * then waits for the lines of i - j (m+1)^r in its own flags (only
+ * distances below P take part: src/sched/sched.h). After round r a rank
+ * has heard, transitively, from the (m+1)^(r+1) - 1 ranks before it.
+ * Every distance of every round is different (base-(m+1) numbers with
+ * one non-zero digit), so each of my lines has one writer in a call, and
+ * for good (rule 4 of tp/tp.h); values come from the call sequence
+ * number, so nothing is reset between calls. m = 1 is the classic
+ * barrier.
+ *
+ * The report's protocol has the waiter read the peers' own flags and
+ * count notifications; here a peer writes straight into my line (one
+ * remote write instead of a remote read plus a counter update), which is
+ * what the transport offers on the SCC too.
+ *
+ * Parameter m: peers per round; 0 = automatic, from the optimiser on the
+ * built-in xeonphi60 model with the rounds this schedule runs (resolved
+ * once per communicator). m >= P is cut to P - 1 (one round).
+ */
+#include "coll/cc.h"
+#include "sched/sched.h"
+
+int mc_barrier_dissemination_m(mc_comm_t *c, const mc_args_t *a,
+                               const mc_params_t *p)
+{
+    (void)a;
+    int n = c->size, me = c->rank;
+    if (n == 1)
+        return MC_OK;
+    mc_params_t q = *p;
+    if (q.v[0] == 0) /* not resolved at selection: do it now */
+        MC_CHECK(mc_cc_auto_barrier(n, &q));
+    long m = q.v[0] < n - 1 ? q.v[0] : n - 1;
+    uint64_t v = mc_flagval(c, 0);
+    mc_cc_fl_t f;
+    mc_cc_fl_init(&f, c);
+    int rounds = mc_sched_dissem_rounds(n, (int)m);
+    long base = 1;
+    for (int r = 0; r < rounds; r++, base *= m + 1) {
+        /* the distances of mc_sched_dissem_dists, without an array of m */
+        for (long d = base; d <= m * base && d < n; d += base)
+            tp_flag_set(c->tp, (int)((me + d) % n), mc_cc_line(&f, 0, me), v);
+        for (long d = base; d <= m * base && d < n; d += base)
+            MC_CHECK(tp_flag_wait(c->tp, me,
+                                  mc_cc_line(&f, 0, (int)((me - d + n) % n)),
+                                  v));
+    }
+    return MC_OK;
+}

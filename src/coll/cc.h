@@ -1,0 +1,107 @@
+/*
+ * What the model-tuned cache-coherence algorithms share (Ramos & Hoefler
+ * 2013, chapter 4): cc-tree (bcast, reduce), cc-flat, cc-pipeline,
+ * dissemination-m. Parameters, the tree of a call, and the
+ * acknowledgement words of the notification backwards.
+ *
+ * Notification backwards ("one line per parent", Section 4.1.1): the
+ * children of a parent acknowledge in ONE shared line of the parent's
+ * flags, each child in its own 64-bit word: the child at position j
+ * writes word j % W of shared line j / W (W = words per line: 8 on shm,
+ * 4 on the simulated SCC), so a parent of up to W children polls a
+ * single line. Positions beyond MC_CC_ACK_LINES * W acknowledge in their
+ * own line (bank 1, writer = child) instead, as rule 4 has it.
+ *
+ * Why one writer per WORD keeps the guarantee of rule 4 (tp/tp.h): the
+ * rule exists so that the values a waiter sees in a flag only grow, in
+ * the order their writer produced them. That is a property of each
+ * 64-bit word, not of the line: flag stores are 8-byte atomics, and
+ * coherence orders the stores to one location, whatever happens to the
+ * other words of its line. Within a call each ack word has one writer
+ * (the child at that position), whose values grow in its program order.
+ * Across calls the child at a position may change (another root, tree
+ * or algorithm), but a child writes its ack only after its parent
+ * notified it in that same call, and the parent notifies only after it
+ * has seen every ack of the previous call; so the earlier writer's
+ * store happens before the later writer's, and the word's values still
+ * grow in that order. What rule 4 forbids -- a peer already in call
+ * n+1 overwriting a word whose call-n value someone still waits for --
+ * cannot happen.
+ *
+ * MPB: these algorithms use [0, c->mpb_avail) of each MPB ("half the
+ * MPB" in their comments means half of that); the tail beyond belongs
+ * to the fast paths (src/coll/fast.h).
+ */
+#ifndef MC_COLL_CC_H
+#define MC_COLL_CC_H
+
+#include "coll/coll.h"
+#include "sched/ktree.h"
+
+/* parameter slots of cc-tree (bcast and reduce) */
+enum {
+    MC_CC_K1 = 0, /* k1 .. k4: fan-outs, top level first, up to the first
+                   * 0; k1 = 0: automatic (resolved at selection) */
+    MC_CC_KMAX = 4,
+    MC_CC_INLINE = 4, /* 1: data in the notification line when it fits */
+    MC_CC_CHUNK = 5   /* bytes per MPB chunk; 0 = automatic */
+};
+
+/* the ack lines: extra lines 48-63 (internal.h, mc_flag_extra) */
+#define MC_CC_ACK_FIRST 48
+#define MC_CC_ACK_LINES 16
+
+/* Flag indices of a call, worked out once: mc_alg_flag divides, and a
+ * small call should not do that at every flag. */
+typedef struct mc_cc_fl {
+    int alg0; /* first flag of the algorithms' area */
+    int per;  /* flags per line */
+    int size;
+} mc_cc_fl_t;
+
+static inline void mc_cc_fl_init(mc_cc_fl_t *f, const mc_comm_t *c)
+{
+    f->alg0 = mc_alg_flag(c, 0);
+    f->per = tp_flags_per_line(c->tp);
+    f->size = c->size;
+}
+
+/* = mc_flag_from(c, bank, writer) */
+static inline int mc_cc_line(const mc_cc_fl_t *f, int bank, int writer)
+{
+    return f->alg0 + (bank * f->size + writer) * f->per;
+}
+
+/* The flag index, in a parent's flags, of the ack word of its child at
+ * position pos: a word of the shared lines, or -1 if pos is beyond them
+ * (then the child's own line, mc_cc_line(f, 1, child)). */
+static inline int mc_cc_ack_shared(const mc_cc_fl_t *f, int pos)
+{
+    if (pos >= MC_CC_ACK_LINES * f->per)
+        return -1;
+    return f->alg0 + (2 * f->size + MC_CC_ACK_FIRST + pos / f->per) * f->per +
+           pos % f->per;
+}
+
+/* ... for a child whose rank is known */
+static inline int mc_cc_ack(const mc_cc_fl_t *f, int pos, int child)
+{
+    int i = mc_cc_ack_shared(f, pos);
+    return i >= 0 ? i : mc_cc_line(f, 1, child);
+}
+
+/* The tree of a call on n ranks from the fan-outs in p (resolving them
+ * first if they are still automatic). */
+int mc_cc_tree(const mc_params_t *p, int n, int reduce, mc_ktree_t *t);
+
+/* The registry's report hooks: the automatic fan-outs / peers per round
+ * (built-in model, src/model/ccauto.h) for the communicator's size, so
+ * that `manycoll info`/`sim` show what runs. */
+void mc_cc_resolve_bcast(const mc_comm_t *c, mc_params_t *p);
+void mc_cc_resolve_reduce(const mc_comm_t *c, mc_params_t *p);
+void mc_cc_resolve_barrier(const mc_comm_t *c, mc_params_t *p);
+/* the same for n ranks; MC_OK or the optimiser's error */
+int mc_cc_auto_tree(int reduce, int n, mc_params_t *p);
+int mc_cc_auto_barrier(int n, mc_params_t *p);
+
+#endif

@@ -1,0 +1,113 @@
+/* The shared machinery of the small-message fast paths (see fast.h). */
+#include "coll/fast.h"
+
+/* the line indices are fixed per communicator (mc_fast_setup) */
+static int slot_line(const mc_comm_t *c, uint64_t f)
+{
+    return c->fast_line0 + (int)(f % MC_FAST_SLOTS) * c->fast_line_step;
+}
+
+static int progress_line(const mc_comm_t *c)
+{
+    return c->fast_line0 + MC_FAST_SLOTS * c->fast_line_step;
+}
+
+/* payloads up to this size ride in the flag's line (lines of up to 128
+ * bytes; the fetch-and-combine path stages them on the stack) */
+static size_t line_max(const mc_comm_t *c)
+{
+    return c->fast_line_max;
+}
+
+void mc_fast_setup(mc_comm_t *c)
+{
+    size_t p = tp_line_payload(c->tp);
+    c->fast_line_max = p < 120 ? p : 120;
+    c->fast_line0 = mc_flag_extra(c, 0);
+    c->fast_line_step = tp_flags_per_line(c->tp);
+}
+
+static size_t slot_off(const mc_comm_t *c, uint64_t f)
+{
+    return c->fast_off + (size_t)(f % MC_FAST_SLOTS) * c->fast_slot;
+}
+
+size_t mc_fast_max(const mc_comm_t *c)
+{
+    return c->fast_slot > line_max(c) ? c->fast_slot : line_max(c);
+}
+
+size_t mc_fast_line_max(const mc_comm_t *c)
+{
+    return line_max(c);
+}
+
+int mc_fast_begin(mc_comm_t *c, int publishes, uint64_t *f)
+{
+    uint64_t me = ++c->fast_seq;
+    *f = me;
+    if (!publishes || me <= MC_FAST_SLOTS)
+        return MC_OK;
+    uint64_t need = me - MC_FAST_SLOTS;
+    for (int p = 0; p < c->size; p++) {
+        if (p == c->rank || c->fast_seen[p] >= need)
+            continue;
+        /* acquire (in the transport): the peer's reads of my slot happen
+         * before its progress store, so they are over when we see it */
+        MC_CHECK(tp_flag_wait(c->tp, p, progress_line(c), need));
+        c->fast_seen[p] = tp_flag_read(c->tp, p, progress_line(c));
+    }
+    return MC_OK;
+}
+
+void mc_fast_end(mc_comm_t *c, uint64_t f)
+{
+    tp_flag_set(c->tp, c->rank, progress_line(c), f);
+}
+
+int mc_fast_publish(mc_comm_t *c, uint64_t f, const void *data, size_t n)
+{
+    if (n <= line_max(c)) {
+        tp_line_set(c->tp, c->rank, slot_line(c, f), f, data, n);
+        return MC_OK;
+    }
+    MC_CHECK(tp_put(c->tp, c->rank, slot_off(c, f), data, n));
+    tp_flag_set(c->tp, c->rank, slot_line(c, f), f);
+    return MC_OK;
+}
+
+/* a peer that published call f has finished call f - 1 */
+static void saw(mc_comm_t *c, int peer, uint64_t f)
+{
+    if (c->fast_seen[peer] < f - 1)
+        c->fast_seen[peer] = f - 1;
+}
+
+int mc_fast_fetch(mc_comm_t *c, uint64_t f, int peer, void *out, size_t n)
+{
+    if (n <= line_max(c)) {
+        MC_CHECK(tp_line_wait(c->tp, peer, slot_line(c, f), f, out, n));
+    } else {
+        MC_CHECK(tp_flag_wait(c->tp, peer, slot_line(c, f), f));
+        MC_CHECK(tp_get(c->tp, out, peer, slot_off(c, f), n));
+    }
+    saw(c, peer, f);
+    return MC_OK;
+}
+
+int mc_fast_fetch_reduce(mc_comm_t *c, uint64_t f, int peer, void *inout,
+                         size_t count, const mc_args_t *a, int in_left)
+{
+    size_t n = count * a->dsize;
+    if (n <= line_max(c)) {
+        uint64_t tmp[15]; /* a line's payload */
+        MC_CHECK(tp_line_wait(c->tp, peer, slot_line(c, f), f, tmp, n));
+        MC_CHECK(tp_reduce(c->tp, inout, tmp, count, a->dt, a->op, in_left));
+    } else {
+        MC_CHECK(tp_flag_wait(c->tp, peer, slot_line(c, f), f));
+        MC_CHECK(tp_get_reduce(c->tp, inout, peer, slot_off(c, f), count,
+                               a->dt, a->op, in_left));
+    }
+    saw(c, peer, f);
+    return MC_OK;
+}

@@ -1,0 +1,52 @@
+/*
+ * Small-message fast paths (barrier, bcast, reduce, allreduce "flat"):
+ * every rank publishes its contribution in slots it alone writes, and the
+ * ranks that need it read it straight from there, one cache-line transfer
+ * when data and flag share a line (the "notification with payload" of
+ * Ramos & Hoefler). No acknowledgement round trips: a slot is reused only
+ * after every peer has finished the fast call that read it.
+ *
+ *   rank r's own lines:   slot 0 | slot 1 | slot 2 | slot 3 | progress
+ *   fast call f:          publish in slot f % 4 (flag = f, payload after
+ *                         it in the line, or in the MPB slot f % 4 of the
+ *                         reserved tail when it does not fit), read peers'
+ *                         slot f % 4, then progress = f
+ *
+ * Reuse: before writing slot f % 4 a rank needs every peer's progress >=
+ * f - 4 (they are done with call f - 4, the last one that read it). It
+ * keeps what it has seen of each peer's progress; reading a peer's slot
+ * for call f shows that peer finished f - 1, so symmetric collectives
+ * never read a progress line, and a broadcast root reads them about once
+ * every three calls.
+ *
+ * All ranks count fast calls alike (the selection depends only on the
+ * arguments, which are equal on every rank), so f is the same everywhere.
+ * The lines are in the algorithms' area after the two per-writer banks,
+ * written by their owner only (rule 4 of tp/tp.h).
+ */
+#ifndef MC_COLL_FAST_H
+#define MC_COLL_FAST_H
+
+#include "internal.h"
+
+#define MC_FAST_SLOTS 4
+
+/* fixes the line indices for a new communicator */
+void mc_fast_setup(mc_comm_t *c);
+/* largest payload a fast call can carry per rank on this communicator */
+size_t mc_fast_max(const mc_comm_t *c);
+
+/* starts fast call f; if `publishes`, waits until the slot is free */
+int mc_fast_begin(mc_comm_t *c, int publishes, uint64_t *f);
+/* ends fast call f: my progress is f */
+void mc_fast_end(mc_comm_t *c, uint64_t f);
+/* publishes n bytes (n <= mc_fast_max) in my slot of call f */
+int mc_fast_publish(mc_comm_t *c, uint64_t f, const void *data, size_t n);
+/* waits for peer's slot of call f and copies its n bytes to out */
+int mc_fast_fetch(mc_comm_t *c, uint64_t f, int peer, void *out, size_t n);
+/* ... or combines its count elements into inout (peer's data on the left
+ * if in_left) */
+int mc_fast_fetch_reduce(mc_comm_t *c, uint64_t f, int peer, void *inout,
+                         size_t count, const mc_args_t *a, int in_left);
+
+#endif

@@ -1,0 +1,112 @@
+#!/bin/sh
+# cc_tuning.sh MANYCOLL TEST_TUNING
+# A tuning file changes what the library selects, end to end:
+#   manycoll tune writes it; MC_TUNING and the default location are read;
+#   `manycoll info --tuning` and a real communicator (test_tuning
+#   describe under manycoll run) both show the tuned algorithms and why;
+#   MC_ALGO_<COLL> and mc_comm_set_algo come first; a file for another
+#   transport is ignored; size ranges merge with the built-in rules; a
+#   malformed file is a clear error naming the file, not a crash.
+mc=$1; tt=$2
+d=$(mktemp -d); trap 'rm -rf "$d"' EXIT
+unset MC_ALGO_BCAST MC_ALGO_REDUCE MC_ALGO_BARRIER
+fail() { echo "FAIL: $*" >&2; exit 1; }
+has() { # has FILE PATTERN: grep -E, or fail showing the file
+    grep -E -q -- "$2" "$1" || { cat "$1" >&2; fail "no /$2/ in $1"; }
+}
+
+# 1. tune writes a file for 2-8 ranks from the report's Xeon Phi
+"$mc" tune --profile xeonphi60 --ranks 2-8 -o "$d/t.json" || fail "tune"
+has "$d/t.json" '"format": "manycoll-tuning/1"'
+has "$d/t.json" '"coll": "bcast", "ranks": \[8, 8\], "bytes": \[0, 56\], "algo": "cc-tree:k1=7"'
+
+# 2. info --tuning: tuned rows name the file and the rule; without it the
+#    built-in rules decide
+MC_TUNING="$d/t.json" "$mc" info --tuning -n 8 > "$d/info" || fail "info"
+has "$d/info" "^tuning file: $d/t.json \(MC_TUNING"
+has "$d/info" "bcast +8  cc-tree:k1=7,.* tuning file $d/t.json: rules\[[0-9]+\] \(ranks 8-8, bytes 0-56"
+has "$d/info" "reduce +8  cc-tree:k1=3,k2=2,.* tuning file $d/t.json"
+has "$d/info" "bcast +65536  cc-flat.* tuning file"
+has "$d/info" "allreduce +8  .*built-in default rule"
+MC_TUNING=none "$mc" info --tuning -n 8 > "$d/none" || fail "info none"
+has "$d/none" "^tuning file: none \(MC_TUNING=none"
+has "$d/none" "bcast +8  .*built-in default rule"
+if grep -q "cc-tree" "$d/none"; then fail "cc-tree without a tuning"; fi
+
+# 3. the library itself: a communicator of 3 ranks selects and runs them
+MC_TUNING="$d/t.json" "$mc" run -n 3 "$tt" describe > "$d/lib" ||
+    fail "describe"
+has "$d/lib" "^bcast 8: cc-tree:k1=2,"
+has "$d/lib" "^reduce 8: cc-tree:k1=2,"
+has "$d/lib" "^barrier: dissemination-m:m=2"
+has "$d/lib" "^bcast 8 after mc_comm_set_algo: binomial"
+MC_TUNING=none "$mc" run -n 3 "$tt" describe > "$d/lib0" || fail "describe"
+if grep -q "cc-tree" "$d/lib0"; then fail "cc-tree without a tuning"; fi
+
+# 4. precedence: MC_ALGO_<COLL> before the tuning file
+MC_TUNING="$d/t.json" MC_ALGO_BCAST=binomial "$mc" info --tuning -n 8 \
+    > "$d/env" || fail "info env"
+has "$d/env" "bcast +8  binomial +MC_ALGO_BCAST"
+has "$d/env" "reduce +8  cc-tree"
+
+# 5. the default location, when MC_TUNING is unset
+XDG_CONFIG_HOME="$d/xdg" "$mc" tune --profile xeonphi60 --ranks 2-4 \
+    2> "$d/tune.err" || fail "tune to the default location"
+test -f "$d/xdg/manycoll/tuning.json" || fail "no $d/xdg/manycoll/tuning.json"
+has "$d/tune.err" "written to $d/xdg/manycoll/tuning.json"
+(unset MC_TUNING; XDG_CONFIG_HOME="$d/xdg" "$mc" info --tuning -n 4) \
+    > "$d/xdg.out" || fail "info xdg"
+has "$d/xdg.out" "\(default location"
+has "$d/xdg.out" "bcast +8  cc-tree:k1=3,"
+
+# 6. a file for another transport does not apply; size ranges in the
+#    middle leave the built-in rules on either side
+cat > "$d/sim.json" <<EOF
+{"format": "manycoll-tuning/1", "transport": "sim", "rules": [
+ {"coll": "bcast", "ranks": [1, 64], "bytes": [0, null], "algo": "cc-flat"}]}
+EOF
+MC_TUNING="$d/sim.json" "$mc" info --tuning -n 4 > "$d/sim.out" || fail "sim"
+if grep -q "cc-flat" "$d/sim.out"; then fail "a sim tuning applied to shm"; fi
+cat > "$d/mid.json" <<EOF
+{"format": "manycoll-tuning/1", "transport": "shm", "rules": [
+ {"coll": "bcast", "ranks": [4, 4], "bytes": [60, 2000], "algo": "cc-pipeline:block=1024"}]}
+EOF
+MC_TUNING="$d/mid.json" "$mc" info --tuning -n 4 > "$d/mid.out" || fail "mid"
+has "$d/mid.out" "bcast +56  .*built-in default rule"
+has "$d/mid.out" "bcast +64  cc-pipeline:block=1024 +tuning file $d/mid.json: rules\[0\] \(ranks 4-4, bytes 60-2000\)"
+has "$d/mid.out" "bcast +1024  cc-pipeline"
+has "$d/mid.out" "bcast +16384  .*built-in default rule"
+MC_TUNING="$d/mid.json" "$mc" info --tuning -n 5 > "$d/mid5.out" || fail "mid5"
+if grep -q "cc-pipeline" "$d/mid5.out"; then fail "rule for 4 ranks at 5"; fi
+
+# 7. malformed files: a clear error naming the file, from info and from
+#    mc_init, never a crash
+cat > "$d/bad.json" <<EOF
+{"format": "manycoll-tuning/1", "transport": "shm", "rules": [
+ {"coll": "bcast", "ranks": [2, 8], "bytes": [0, 56], "algo": "cc-tre"}]}
+EOF
+MC_TUNING="$d/bad.json" "$mc" info --tuning -n 2 2> "$d/bad.err"
+test $? -eq 1 || fail "info with a bad file: status"
+has "$d/bad.err" "tuning file $d/bad.json: rules\[0\]\.algo: unknown bcast algorithm 'cc-tre'; valid: .*cc-tree"
+MC_TUNING="$d/bad.json" "$mc" run -n 2 "$tt" describe 2> "$d/badlib.err"
+test $? -eq 3 || { cat "$d/badlib.err" >&2; fail "mc_init with a bad file"; }
+has "$d/badlib.err" "mc_init: tuning file $d/bad.json: rules\[0\]\.algo"
+printf '{"format": "manycoll-tuning/1",\n "rules": [1,\n' > "$d/trunc.json"
+MC_TUNING="$d/trunc.json" "$mc" info --tuning 2> "$d/trunc.err"
+test $? -eq 1 || fail "truncated file: status"
+has "$d/trunc.err" "tuning file $d/trunc.json: line [0-9]+, column [0-9]+"
+MC_TUNING="$d/nonexistent.json" "$mc" info --tuning 2> "$d/none.err"
+test $? -eq 1 || fail "missing file: status"
+has "$d/none.err" "tuning file $d/nonexistent.json: cannot open it \(from MC_TUNING"
+
+# 8. tune's own errors: a profile without a contention fit, beyond 2 ranks
+cat > "$d/p.json" <<EOF
+{"format": "manycoll-profile/1", "name": "tiny", "line_bytes": 64,
+ "cores": 2, "clustered": {"R_L": 1.3, "R_R": 125.5, "R_I": 146.5}}
+EOF
+"$mc" tune --profile "$d/p.json" --ranks 2-4 -o "$d/x.json" 2> "$d/p.err"
+test $? -eq 1 || fail "tune without T_C: status"
+has "$d/p.err" "no contention fit"
+"$mc" tune --profile "$d/p.json" -o "$d/p2.json" || fail "tune 2 ranks"
+has "$d/p2.json" '"coll": "bcast", "ranks": \[2, 2\], "bytes": \[0, 56\], "algo": "cc-tree:k1=1"'
+echo "cc_tuning: all checks passed"
