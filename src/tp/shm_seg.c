@@ -67,10 +67,12 @@ static long default_spin(int size)
     long spin = mc_env_ll("MC_SPIN");
     if (spin >= 0)
         return spin;
-    cpu_set_t set;
-    int ncpu = 1;
-    if (sched_getaffinity(0, sizeof set, &set) == 0)
-        ncpu = CPU_COUNT(&set);
+    /* the machine's CPUs, not this process's affinity mask: under a
+     * launcher that binds each rank to one CPU the mask says 1, yet the
+     * ranks do not share it */
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    if (ncpu < 1)
+        ncpu = 1;
     /* oversubscribed: a spinning waiter steals the CPU from the rank it
      * waits for, so give it up almost at once */
     return size > ncpu ? 50 : 4000;
