@@ -111,3 +111,22 @@ int mc_fast_fetch_reduce(mc_comm_t *c, uint64_t f, int peer, void *inout,
     saw(c, peer, f);
     return MC_OK;
 }
+
+int mc_fast_combine(mc_comm_t *c, uint64_t f, const mc_args_t *a,
+                    const void *in, void *out, size_t count)
+{
+    size_t n = count * a->dsize;
+    /* start from rank 0's vector, then combine ranks 1 .. P-1 on the right;
+     * in place, my own comes back from my slot (out has been overwritten) */
+    if (c->rank == 0)
+        MC_CHECK(tp_copy(c->tp, out, in, n));
+    else
+        MC_CHECK(mc_fast_fetch(c, f, 0, out, n));
+    for (int r = 1; r < c->size; r++) {
+        if (r == c->rank && !a->in_place)
+            MC_CHECK(tp_reduce(c->tp, out, in, count, a->dt, a->op, 0));
+        else
+            MC_CHECK(mc_fast_fetch_reduce(c, f, r, out, count, a, 0));
+    }
+    return MC_OK;
+}

@@ -49,4 +49,9 @@ int mc_fast_fetch(mc_comm_t *c, uint64_t f, int peer, void *out, size_t n);
 int mc_fast_fetch_reduce(mc_comm_t *c, uint64_t f, int peer, void *inout,
                          size_t count, const mc_args_t *a, int in_left);
 
+/* out = x_0 op x_1 op ... op x_{P-1} of fast call f, in rank order (my own
+ * x from `in`, or from my slot when the call is in place) */
+int mc_fast_combine(mc_comm_t *c, uint64_t f, const mc_args_t *a,
+                    const void *in, void *out, size_t count);
+
 #endif

@@ -19,14 +19,8 @@ static int one(mc_comm_t *c, const mc_args_t *a, const char *in, char *out,
     size_t n = count * a->dsize;
     MC_CHECK(mc_fast_begin(c, 1, &f));
     MC_CHECK(mc_fast_publish(c, f, in, n));
-    if (c->rank == a->root) {
-        if (c->rank == 0)
-            MC_CHECK(tp_copy(c->tp, out, in, n));
-        else
-            MC_CHECK(mc_fast_fetch(c, f, 0, out, n));
-        for (int r = 1; r < c->size; r++)
-            MC_CHECK(mc_fast_fetch_reduce(c, f, r, out, count, a, 0));
-    }
+    if (c->rank == a->root)
+        MC_CHECK(mc_fast_combine(c, f, a, in, out, count));
     mc_fast_end(c, f);
     return MC_OK;
 }

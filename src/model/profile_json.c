@@ -11,6 +11,8 @@
 
 #include <jansson.h>
 
+#include "util/jsonrd.h"
+
 #include "internal.h"
 #include "model/profile.h"
 #include "util/datapath.h"
@@ -19,30 +21,7 @@
 
 /* ---- reading ---- */
 
-typedef struct rd {
-    const char *file;
-    char where[96]; /* current entry, e.g. "multiline[1]" */
-} rd_t;
-
-static int bad(const rd_t *r, const char *key, const char *what)
-{
-    return mc_error(MC_ERR_ARG, "%s: %s%s%s: %s", r->file, r->where,
-                    *r->where ? "." : "", key, what);
-}
-
-static int check_keys(const rd_t *r, json_t *o, const char *const *allowed)
-{
-    const char *k;
-    json_t *v;
-    json_object_foreach(o, k, v) {
-        int ok = 0;
-        for (int i = 0; allowed[i] && !ok; i++)
-            ok = !strcmp(k, allowed[i]);
-        if (!ok)
-            return bad(r, k, "unknown key");
-    }
-    return MC_OK;
-}
+typedef mc_jrd_t rd_t;
 
 /* How get_num treats a missing key or null. */
 enum { OPTIONAL = 0, REQUIRED = 1, NULLABLE = 2 /* present, may be null */ };
@@ -54,13 +33,13 @@ static int get_num(const rd_t *r, json_t *o, const char *key, int mode,
     json_t *v = json_object_get(o, key);
     *out = NAN;
     if (!v && mode != OPTIONAL)
-        return bad(r, key, mode == REQUIRED ? "missing (a number is "
+        return mc_jrd_bad(r, key, mode == REQUIRED ? "missing (a number is "
                    "required)" : "missing (a number, or null if not "
                    "measured, is required)");
     if (!v || (json_is_null(v) && mode != REQUIRED))
         return MC_OK;
     if (!json_is_number(v))
-        return bad(r, key, "expected a number");
+        return mc_jrd_bad(r, key, "expected a number");
     *out = json_number_value(v);
     return MC_OK;
 }
@@ -70,11 +49,11 @@ static int get_int(const rd_t *r, json_t *o, const char *key, int required,
 {
     json_t *v = json_object_get(o, key);
     if (!v)
-        return required ? bad(r, key, "missing (an integer is required)")
+        return required ? mc_jrd_bad(r, key, "missing (an integer is required)")
                         : MC_OK;
     if (!json_is_integer(v) || json_integer_value(v) < 0 ||
         json_integer_value(v) > 1 << 30)
-        return bad(r, key, "expected a non-negative integer");
+        return mc_jrd_bad(r, key, "expected a non-negative integer");
     *out = (int)json_integer_value(v);
     return MC_OK;
 }
@@ -84,13 +63,13 @@ static int get_str(const rd_t *r, json_t *o, const char *key, int required,
 {
     json_t *v = json_object_get(o, key);
     if (!v)
-        return required ? bad(r, key, "missing (a string is required)")
+        return required ? mc_jrd_bad(r, key, "missing (a string is required)")
                         : MC_OK;
     if (!json_is_string(v))
-        return bad(r, key, "expected a string");
+        return mc_jrd_bad(r, key, "expected a string");
     const char *s = json_string_value(v);
     if (strlen(s) >= size)
-        return bad(r, key, "string too long");
+        return mc_jrd_bad(r, key, "string too long");
     memcpy(dst, s, strlen(s) + 1);
     return MC_OK;
 }
@@ -101,7 +80,7 @@ static int get_samples(const rd_t *r, json_t *o, mc_prof_samples_t *s)
     if (!a)
         return MC_OK;
     if (!json_is_array(a))
-        return bad(r, "samples", "expected an array of numbers");
+        return mc_jrd_bad(r, "samples", "expected an array of numbers");
     int n = (int)json_array_size(a);
     double *v = malloc((size_t)(n ? n : 1) * sizeof *v);
     if (!v)
@@ -110,7 +89,7 @@ static int get_samples(const rd_t *r, json_t *o, mc_prof_samples_t *s)
         json_t *x = json_array_get(a, (size_t)i);
         if (!json_is_number(x)) {
             free(v);
-            return bad(r, "samples", "expected an array of numbers");
+            return mc_jrd_bad(r, "samples", "expected an array of numbers");
         }
         v[i] = json_number_value(x);
     }
@@ -123,7 +102,7 @@ static int read_stat(rd_t *r, json_t *o, mc_prof_stat_t *s)
 {
     static const char *const keys[] = {"states", "location", "mean", "stdev",
         "median", "count", "source", "samples", NULL};
-    MC_CHECK(check_keys(r, o, keys));
+    MC_CHECK(mc_jrd_check_keys(r, o, keys));
     MC_CHECK(get_str(r, o, "states", 1, s->states, sizeof s->states));
     MC_CHECK(get_str(r, o, "location", 1, s->location, sizeof s->location));
     MC_CHECK(get_num(r, o, "mean", OPTIONAL, &s->mean));
@@ -132,7 +111,7 @@ static int read_stat(rd_t *r, json_t *o, mc_prof_stat_t *s)
     MC_CHECK(get_int(r, o, "count", OPTIONAL, &s->count));
     MC_CHECK(get_str(r, o, "source", 0, s->source, sizeof s->source));
     if (isnan(s->mean) && isnan(s->median))
-        return bad(r, "mean", "an entry needs a mean or a median");
+        return mc_jrd_bad(r, "mean", "an entry needs a mean or a median");
     return get_samples(r, o, &s->samples);
 }
 
@@ -144,7 +123,7 @@ static int read_points(rd_t *r, json_t *o, mc_prof_fit_t *f)
     if (!a)
         return MC_OK;
     if (!json_is_array(a))
-        return bad(r, "points", "expected an array");
+        return mc_jrd_bad(r, "points", "expected an array");
     MC_CHECK(mc_prof_fit_alloc(f, (int)json_array_size(a)));
     size_t len = strlen(r->where);
     for (int i = 0; i < f->npts; i++) {
@@ -152,8 +131,8 @@ static int read_points(rd_t *r, json_t *o, mc_prof_fit_t *f)
         mc_prof_point_t *q = &f->pts[i];
         snprintf(r->where + len, sizeof r->where - len, ".points[%d]", i);
         if (!json_is_object(e))
-            return bad(r, "", "expected an object");
-        MC_CHECK(check_keys(r, e, keys));
+            return mc_jrd_bad(r, "", "expected an object");
+        MC_CHECK(mc_jrd_check_keys(r, e, keys));
         MC_CHECK(get_num(r, e, "x", REQUIRED, &q->x));
         MC_CHECK(get_num(r, e, "mean", OPTIONAL, &q->mean));
         MC_CHECK(get_num(r, e, "median", OPTIONAL, &q->median));
@@ -172,7 +151,7 @@ static int read_fit(rd_t *r, json_t *o, mc_prof_fit_t *f, int contention)
         "max_rel_err", "source", "points", NULL};
     static const char *const ckeys[] = {"states", "form", "b", "c", "a",
         "r2", "max_rel_err", "source", "points", NULL};
-    MC_CHECK(check_keys(r, o, contention ? ckeys : mkeys));
+    MC_CHECK(mc_jrd_check_keys(r, o, contention ? ckeys : mkeys));
     MC_CHECK(get_str(r, o, "states", 1, f->states, sizeof f->states));
     if (contention) {
         char form[16] = "b+c*n";
@@ -180,7 +159,7 @@ static int read_fit(rd_t *r, json_t *o, mc_prof_fit_t *f, int contention)
         if (!strcmp(form, "b+c*n-a/n"))
             f->has_inv = 1;
         else if (strcmp(form, "b+c*n") != 0)
-            return bad(r, "form", "expected \"b+c*n\" or \"b+c*n-a/n\"");
+            return mc_jrd_bad(r, "form", "expected \"b+c*n\" or \"b+c*n-a/n\"");
         MC_CHECK(get_num(r, o, "b", NULLABLE, &f->icept));
         MC_CHECK(get_num(r, o, "c", NULLABLE, &f->slope));
         MC_CHECK(get_num(r, o, "a", f->has_inv ? NULLABLE : OPTIONAL,
@@ -202,7 +181,7 @@ static int read_bw(rd_t *r, json_t *o, mc_prof_bw_t *b)
 {
     static const char *const keys[] = {"kind", "bytes", "GBps_median",
         "GBps_mean", "samples", NULL};
-    MC_CHECK(check_keys(r, o, keys));
+    MC_CHECK(mc_jrd_check_keys(r, o, keys));
     MC_CHECK(get_str(r, o, "kind", 1, b->kind, sizeof b->kind));
     MC_CHECK(get_num(r, o, "bytes", REQUIRED, &b->bytes));
     MC_CHECK(get_num(r, o, "GBps_median", REQUIRED, &b->gbps_median));
@@ -213,7 +192,7 @@ static int read_bw(rd_t *r, json_t *o, mc_prof_bw_t *b)
 static int read_skip(rd_t *r, json_t *o, mc_prof_skip_t *s)
 {
     static const char *const keys[] = {"measurement", "reason", NULL};
-    MC_CHECK(check_keys(r, o, keys));
+    MC_CHECK(mc_jrd_check_keys(r, o, keys));
     MC_CHECK(get_str(r, o, "measurement", 1, s->what, sizeof s->what));
     return get_str(r, o, "reason", 1, s->reason, sizeof s->reason);
 }
@@ -227,14 +206,14 @@ static int read_list(rd_t *r, json_t *root, const char *key, int max,
     if (!a)
         return MC_OK;
     if (!json_is_array(a))
-        return bad(r, key, "expected an array");
+        return mc_jrd_bad(r, key, "expected an array");
     if ((int)json_array_size(a) > max)
-        return bad(r, key, "too many entries");
+        return mc_jrd_bad(r, key, "too many entries");
     for (size_t i = 0; i < json_array_size(a); i++) {
         json_t *e = json_array_get(a, i);
         snprintf(r->where, sizeof r->where, "%s[%zu]", key, i);
         if (!json_is_object(e))
-            return bad(r, "", "expected an object");
+            return mc_jrd_bad(r, "", "expected an object");
         void *slot = (char *)tab + (size_t)*count * elsize;
         (*count)++; /* before fn, so mc_profile_free sees partial entries */
         MC_CHECK(fn(r, e, slot));
@@ -284,19 +263,19 @@ static int read_clustered(rd_t *r, json_t *root, mc_profile_t *p)
 {
     json_t *c = json_object_get(root, "clustered");
     if (!c || !json_is_object(c))
-        return bad(r, "clustered", "missing (an object with R_L, R_R, R_I "
+        return mc_jrd_bad(r, "clustered", "missing (an object with R_L, R_R, R_I "
                                    "in ns is required)");
     snprintf(r->where, sizeof r->where, "clustered");
     const char *k;
     json_t *v;
     json_object_foreach(c, k, v) {
         if (!json_is_number(v))
-            return bad(r, k, "expected a number (ns)");
+            return mc_jrd_bad(r, k, "expected a number (ns)");
         if (mc_profile_set_clust(p, k, json_number_value(v)) != MC_OK)
-            return bad(r, k, mc_last_error());
+            return mc_jrd_bad(r, k, mc_last_error());
     }
     if (isnan(p->r_l) || isnan(p->r_r) || isnan(p->r_i))
-        return bad(r, isnan(p->r_l) ? "R_L" : isnan(p->r_r) ? "R_R" : "R_I",
+        return mc_jrd_bad(r, isnan(p->r_l) ? "R_L" : isnan(p->r_r) ? "R_R" : "R_I",
                    "missing (R_L, R_R and R_I are required)");
     r->where[0] = '\0';
     return MC_OK;
@@ -309,12 +288,12 @@ static int read_root(rd_t *r, json_t *root, mc_profile_t *p)
         "clustered", "clustered_source", "lines", "pingpong", "multiline",
         "contention", "copy_bandwidth", "skipped", NULL};
     if (!json_is_object(root))
-        return bad(r, "", "the top level must be an object");
-    MC_CHECK(check_keys(r, root, keys));
+        return mc_jrd_bad(r, "", "the top level must be an object");
+    MC_CHECK(mc_jrd_check_keys(r, root, keys));
     char fmt[32] = "";
     MC_CHECK(get_str(r, root, "format", 1, fmt, sizeof fmt));
     if (strcmp(fmt, FORMAT_TAG) != 0)
-        return bad(r, "format", "expected \"" FORMAT_TAG "\"");
+        return mc_jrd_bad(r, "format", "expected \"" FORMAT_TAG "\"");
     MC_CHECK(get_str(r, root, "name", 1, p->name, sizeof p->name));
     MC_CHECK(get_str(r, root, "description", 0, p->description,
                      sizeof p->description));
@@ -325,7 +304,7 @@ static int read_root(rd_t *r, json_t *root, mc_profile_t *p)
     MC_CHECK(get_int(r, root, "line_bytes", 1, &p->line_bytes));
     MC_CHECK(get_int(r, root, "cores", 1, &p->cores));
     if (p->line_bytes < 8 || p->cores < 1)
-        return bad(r, "line_bytes", "line_bytes >= 8 and cores >= 1 needed");
+        return mc_jrd_bad(r, "line_bytes", "line_bytes >= 8 and cores >= 1 needed");
     MC_CHECK(read_clustered(r, root, p));
     MC_CHECK(get_str(r, root, "clustered_source", 0, p->clust_source,
                      sizeof p->clust_source));

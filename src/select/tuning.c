@@ -16,43 +16,22 @@
 
 #include <jansson.h>
 
+#include "util/jsonrd.h"
+
 #include "select/tuning.h"
 #include "util/config.h"
 
-typedef struct rd {
-    const char *file;
-    char where[32]; /* "rules[3]" */
-} rd_t;
-
-static int bad(const rd_t *r, const char *key, const char *what)
-{
-    return mc_error(MC_ERR_ARG, "tuning file %s: %s%s%s: %s", r->file,
-                    r->where, *r->where ? "." : "", key, what);
-}
-
-static int check_keys(const rd_t *r, json_t *o, const char *const *allowed)
-{
-    const char *k;
-    json_t *v;
-    json_object_foreach(o, k, v) {
-        int ok = 0;
-        for (int i = 0; allowed[i] && !ok; i++)
-            ok = !strcmp(k, allowed[i]);
-        if (!ok)
-            return bad(r, k, "unknown key");
-    }
-    return MC_OK;
-}
+typedef mc_jrd_t rd_t;
 
 static int get_str(const rd_t *r, json_t *o, const char *key, int required,
                    char *dst, size_t size)
 {
     json_t *v = json_object_get(o, key);
     if (!v)
-        return required ? bad(r, key, "missing (a string is required)")
+        return required ? mc_jrd_bad(r, key, "missing (a string is required)")
                         : MC_OK;
     if (!json_is_string(v) || strlen(json_string_value(v)) >= size)
-        return bad(r, key, "expected a string (not too long)");
+        return mc_jrd_bad(r, key, "expected a string (not too long)");
     snprintf(dst, size, "%s", json_string_value(v));
     return MC_OK;
 }
@@ -68,14 +47,14 @@ static int get_range(const rd_t *r, json_t *o, const char *key, int open_ok,
                                  "null: no limit)"
                                : "expected [lo, hi] (integers)";
     if (!v)
-        return bad(r, key, "missing");
+        return mc_jrd_bad(r, key, "missing");
     if (!json_is_array(v) || json_array_size(v) != 2 || !json_is_integer(a) ||
         !(json_is_integer(b) || (open_ok && json_is_null(b))))
-        return bad(r, key, want);
+        return mc_jrd_bad(r, key, want);
     *lo = json_integer_value(a);
     *hi = json_is_null(b) ? LLONG_MAX : json_integer_value(b);
     if (*lo < 0 || *hi < *lo)
-        return bad(r, key, "needs 0 <= lo <= hi");
+        return mc_jrd_bad(r, key, "needs 0 <= lo <= hi");
     return MC_OK;
 }
 
@@ -87,9 +66,9 @@ static int get_predicted(const rd_t *r, json_t *o, mc_tune_rule_t *t)
     if (!p)
         return MC_OK;
     json_t *mn = json_object_get(p, "min"), *mx = json_object_get(p, "max");
-    if (!json_is_object(p) || check_keys(r, p, keys) != MC_OK ||
+    if (!json_is_object(p) || mc_jrd_check_keys(r, p, keys) != MC_OK ||
         (mn && !json_is_number(mn)) || (mx && !json_is_number(mx)))
-        return bad(r, "predicted_ns", "expected {\"min\": ns, \"max\": ns}");
+        return mc_jrd_bad(r, "predicted_ns", "expected {\"min\": ns, \"max\": ns}");
     t->min_ns = mn ? json_number_value(mn) : NAN;
     t->max_ns = mx ? json_number_value(mx) : NAN;
     return MC_OK;
@@ -119,17 +98,17 @@ static int parse_rule(rd_t *r, json_t *o, mc_tune_rule_t *t)
     char coll[32], spec[256], who[96];
     long long lo, hi;
     if (!json_is_object(o))
-        return bad(r, "", "expected an object");
-    MC_CHECK(check_keys(r, o, keys));
+        return mc_jrd_bad(r, "", "expected an object");
+    MC_CHECK(mc_jrd_check_keys(r, o, keys));
     MC_CHECK(get_str(r, o, "coll", 1, coll, sizeof coll));
     if (mc_coll_from_name(coll, &t->coll) != MC_OK) {
         char msg[256]; /* mc_error would overwrite mc_last_error() */
         snprintf(msg, sizeof msg, "%s", mc_last_error());
-        return bad(r, "coll", msg);
+        return mc_jrd_bad(r, "coll", msg);
     }
     MC_CHECK(get_range(r, o, "ranks", 0, &lo, &hi));
     if (lo < 1 || hi > INT32_MAX)
-        return bad(r, "ranks", "rank counts must be in [1, 2^31)");
+        return mc_jrd_bad(r, "ranks", "rank counts must be in [1, 2^31)");
     t->ranks_lo = (int)lo;
     t->ranks_hi = (int)hi;
     MC_CHECK(get_range(r, o, "bytes", 1, &lo, &hi));
@@ -141,7 +120,7 @@ static int parse_rule(rd_t *r, json_t *o, mc_tune_rule_t *t)
     MC_CHECK(get_predicted(r, o, t));
     json_t *m = json_object_get(o, "model"), *nt = json_object_get(o, "note");
     if ((m && !json_is_string(m)) || (nt && !json_is_string(nt)))
-        return bad(r, m && !json_is_string(m) ? "model" : "note",
+        return mc_jrd_bad(r, m && !json_is_string(m) ? "model" : "note",
                    "expected a string");
     describe(r, t);
     return MC_OK;
@@ -157,7 +136,7 @@ static int overlap(const mc_tune_rule_t *a, const mc_tune_rule_t *b)
 static int parse_rules(rd_t *r, json_t *arr, mc_tuning_t *t)
 {
     if (!json_is_array(arr))
-        return bad(r, "rules", "missing, or not a list of rules");
+        return mc_jrd_bad(r, "rules", "missing, or not a list of rules");
     size_t n = json_array_size(arr);
     t->rules = calloc(n ? n : 1, sizeof *t->rules);
     if (!t->rules)
@@ -184,7 +163,7 @@ int mc_tuning_parse(const char *text, const char *what, mc_tuning_t *t)
                                        "rules", NULL};
     memset(t, 0, sizeof *t);
     snprintf(t->path, sizeof t->path, "%s", what);
-    rd_t r = {.file = what};
+    rd_t r = {.file = what, .prefix = "tuning file "};
     json_error_t err;
     json_t *root = json_loads(text, 0, &err);
     if (!root)
@@ -192,14 +171,14 @@ int mc_tuning_parse(const char *text, const char *what, mc_tuning_t *t)
                         "%s", what, err.line, err.column, err.text);
     char format[64] = "";
     int rc = json_is_object(root) ? MC_OK
-                                  : bad(&r, "(top level)", "expected an "
+                                  : mc_jrd_bad(&r, "(top level)", "expected an "
                                         "object");
     if (rc == MC_OK)
-        rc = check_keys(&r, root, keys);
+        rc = mc_jrd_check_keys(&r, root, keys);
     if (rc == MC_OK)
         rc = get_str(&r, root, "format", 1, format, sizeof format);
     if (rc == MC_OK && strcmp(format, MC_TUNING_FORMAT))
-        rc = bad(&r, "format", "expected \"" MC_TUNING_FORMAT "\"");
+        rc = mc_jrd_bad(&r, "format", "expected \"" MC_TUNING_FORMAT "\"");
     if (rc == MC_OK)
         rc = get_str(&r, root, "transport", 1, t->transport,
                      sizeof t->transport);

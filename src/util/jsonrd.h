@@ -1,0 +1,23 @@
+/*
+ * Reading JSON data files (profiles, tuning files) with jansson: where we
+ * are in the file, for messages that name the file and the entry.
+ */
+#ifndef MC_JSONRD_H
+#define MC_JSONRD_H
+
+#include <jansson.h>
+
+typedef struct mc_jrd {
+    const char *file;   /* as named in messages */
+    const char *prefix; /* "" or e.g. "tuning file " */
+    char where[96];     /* current entry, e.g. "rules[3]" */
+} mc_jrd_t;
+
+/* MC_ERR_ARG with "PREFIXFILE: WHERE.KEY: what" */
+int mc_jrd_bad(const mc_jrd_t *r, const char *key, const char *what);
+/* MC_OK, or an error naming the first key of o not in allowed (NULL-
+ * terminated) */
+int mc_jrd_check_keys(const mc_jrd_t *r, json_t *o,
+                      const char *const *allowed);
+
+#endif
