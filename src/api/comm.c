@@ -46,7 +46,7 @@ static void reserve_fast(mc_comm_t *c)
     c->mpb_avail = mpb;
     if (!c->tp->cache_coherent)
         return;
-    size_t slot = mpb / 32 < 2048 ? mpb / 32 : 2048;
+    size_t slot = mpb / 32 < MC_FAST_MAX_SLOT ? mpb / 32 : MC_FAST_MAX_SLOT;
     slot = slot / line * line;
     if (slot < line)
         return;

@@ -83,13 +83,43 @@ static void saw(mc_comm_t *c, int peer, uint64_t f)
         c->fast_seen[peer] = f - 1;
 }
 
-int mc_fast_fetch(mc_comm_t *c, uint64_t f, int peer, void *out, size_t n)
+int mc_fast_fetch_part(mc_comm_t *c, uint64_t f, int peer, size_t off,
+                       void *out, size_t n, size_t total)
 {
-    if (n <= line_max(c)) {
-        MC_CHECK(tp_line_wait(c->tp, peer, slot_line(c, f), f, out, n));
+    if (total <= line_max(c)) {
+        uint64_t tmp[15]; /* a line's payload */
+        MC_CHECK(tp_line_wait(c->tp, peer, slot_line(c, f), f,
+                              off ? tmp : out, off + n));
+        if (off)
+            MC_CHECK(tp_copy(c->tp, out, (char *)tmp + off, n));
     } else {
         MC_CHECK(tp_flag_wait(c->tp, peer, slot_line(c, f), f));
-        MC_CHECK(tp_get(c->tp, out, peer, slot_off(c, f), n));
+        MC_CHECK(tp_get(c->tp, out, peer, slot_off(c, f) + off, n));
+    }
+    saw(c, peer, f);
+    return MC_OK;
+}
+
+int mc_fast_fetch(mc_comm_t *c, uint64_t f, int peer, void *out, size_t n)
+{
+    return mc_fast_fetch_part(c, f, peer, 0, out, n, n);
+}
+
+int mc_fast_fetch_reduce_part(mc_comm_t *c, uint64_t f, int peer, size_t off,
+                              void *inout, size_t count, const mc_args_t *a,
+                              int in_left, size_t total)
+{
+    size_t n = count * a->dsize;
+    if (total <= line_max(c)) {
+        uint64_t tmp[15]; /* a line's payload */
+        MC_CHECK(tp_line_wait(c->tp, peer, slot_line(c, f), f, tmp,
+                              off + n));
+        MC_CHECK(tp_reduce(c->tp, inout, (char *)tmp + off, count, a->dt,
+                           a->op, in_left));
+    } else {
+        MC_CHECK(tp_flag_wait(c->tp, peer, slot_line(c, f), f));
+        MC_CHECK(tp_get_reduce(c->tp, inout, peer, slot_off(c, f) + off,
+                               count, a->dt, a->op, in_left));
     }
     saw(c, peer, f);
     return MC_OK;
@@ -98,18 +128,8 @@ int mc_fast_fetch(mc_comm_t *c, uint64_t f, int peer, void *out, size_t n)
 int mc_fast_fetch_reduce(mc_comm_t *c, uint64_t f, int peer, void *inout,
                          size_t count, const mc_args_t *a, int in_left)
 {
-    size_t n = count * a->dsize;
-    if (n <= line_max(c)) {
-        uint64_t tmp[15]; /* a line's payload */
-        MC_CHECK(tp_line_wait(c->tp, peer, slot_line(c, f), f, tmp, n));
-        MC_CHECK(tp_reduce(c->tp, inout, tmp, count, a->dt, a->op, in_left));
-    } else {
-        MC_CHECK(tp_flag_wait(c->tp, peer, slot_line(c, f), f));
-        MC_CHECK(tp_get_reduce(c->tp, inout, peer, slot_off(c, f), count,
-                               a->dt, a->op, in_left));
-    }
-    saw(c, peer, f);
-    return MC_OK;
+    return mc_fast_fetch_reduce_part(c, f, peer, 0, inout, count, a,
+                                     in_left, count * a->dsize);
 }
 
 int mc_fast_combine(mc_comm_t *c, uint64_t f, const mc_args_t *a,

@@ -30,6 +30,7 @@
 #include "internal.h"
 
 #define MC_FAST_SLOTS 4
+#define MC_FAST_MAX_SLOT 2048 /* bytes of the largest MPB slot */
 
 /* fixes the line indices for a new communicator */
 void mc_fast_setup(mc_comm_t *c);
@@ -48,6 +49,13 @@ int mc_fast_fetch(mc_comm_t *c, uint64_t f, int peer, void *out, size_t n);
  * if in_left) */
 int mc_fast_fetch_reduce(mc_comm_t *c, uint64_t f, int peer, void *inout,
                          size_t count, const mc_args_t *a, int in_left);
+
+/* the same for n bytes at offset off of a publication of `total` bytes */
+int mc_fast_fetch_part(mc_comm_t *c, uint64_t f, int peer, size_t off,
+                       void *out, size_t n, size_t total);
+int mc_fast_fetch_reduce_part(mc_comm_t *c, uint64_t f, int peer, size_t off,
+                              void *inout, size_t count, const mc_args_t *a,
+                              int in_left, size_t total);
 
 /* out = x_0 op x_1 op ... op x_{P-1} of fast call f, in rank order (my own
  * x from `in`, or from my slot when the call is in place) */

@@ -142,6 +142,18 @@ const mc_algo_t mc_algos[] = {
      .desc = "every rank publishes in its own line or slot and combines all "
              "in rank order (same bits everywhere)",
      .fn = mc_allreduce_flat},
+    {.coll = MC_COLL_ALLGATHER, .name = "flat",
+     .desc = "every rank publishes its block in its own line or slot and "
+             "copies all others' (one step); larger blocks slot by slot",
+     .fn = mc_allgather_flat},
+    {.coll = MC_COLL_ALLTOALL, .name = "flat",
+     .desc = "every rank publishes its P blocks in its own slot and takes "
+             "its block from every other rank's (one step)",
+     .fn = mc_alltoall_flat},
+    {.coll = MC_COLL_REDUCE_SCATTER_BLOCK, .name = "flat",
+     .desc = "every rank publishes its P blocks; rank r combines block r of "
+             "all ranks in rank order (one step)",
+     .fn = mc_reduce_scatter_block_flat},
     {.coll = MC_COLL_ALLREDUCE, .name = "rsag",
      .desc = "one-sided reduce-scatter + allgather pipelined through the "
              "MPBs: each rank reduces one block reading the others' MPBs; "

@@ -49,16 +49,24 @@ static const struct {
     size_t max_bytes;
     const char *spec;
 } default_rules[] = {
-    /* the fast paths (coll/fast.h): one line transfer per peer, O(P) */
+    /* Cache-coherent machines, up to 16 ranks: the flat fast paths
+     * (coll/fast.h), one line or slot per rank, no handshakes. Measured at
+     * 2 ranks with `manycoll bench --algo A --algo B` (interleaved) against
+     * the alternatives: docs/benchmarks.md. */
     {MC_COLL_BARRIER, ON_COHERENT, 16, SIZE_MAX, "flat"},
-    {MC_COLL_BARRIER, ON_ANY, 0, SIZE_MAX, "dissemination"},
-    {MC_COLL_BCAST, ON_COHERENT, 16, 2048, "flat"},
-    /* OC-Bcast: 40% below binomial at one line and 2.9x scatter-allgather's
-     * throughput on the simulated SCC; at or below binomial on shm */
-    {MC_COLL_BCAST, ON_ANY, 0, SIZE_MAX, "ocbcast"},
-    {MC_COLL_REDUCE, ON_COHERENT, 16, 2048, "flat"},
-    {MC_COLL_REDUCE, ON_ANY, 0, SIZE_MAX, "binomial"},
+    {MC_COLL_BCAST, ON_COHERENT, 16, SIZE_MAX, "flat"},
+    {MC_COLL_REDUCE, ON_COHERENT, 16, SIZE_MAX, "flat"},
     {MC_COLL_ALLREDUCE, ON_COHERENT, 16, 2048, "flat"},
+    {MC_COLL_ALLREDUCE, ON_COHERENT, 0, SIZE_MAX, "rsag"},
+    {MC_COLL_ALLGATHER, ON_COHERENT, 16, SIZE_MAX, "flat"},
+    {MC_COLL_ALLTOALL, ON_COHERENT, 16, 1024, "flat"},
+    {MC_COLL_REDUCE_SCATTER_BLOCK, ON_COHERENT, 16, SIZE_MAX, "flat"},
+    /* everywhere else */
+    {MC_COLL_BARRIER, ON_ANY, 0, SIZE_MAX, "dissemination"},
+    /* OC-Bcast: 40% below binomial at one line and 2.9x scatter-allgather's
+     * throughput on the simulated SCC */
+    {MC_COLL_BCAST, ON_ANY, 0, SIZE_MAX, "ocbcast"},
+    {MC_COLL_REDUCE, ON_ANY, 0, SIZE_MAX, "binomial"},
     {MC_COLL_ALLREDUCE, ON_ANY, 0, 16384, "reduce-bcast"},
     {MC_COLL_ALLREDUCE, ON_ANY, 0, SIZE_MAX, "ring"},
     {MC_COLL_ALLGATHER, ON_ANY, 0, SIZE_MAX, "ring"},
