@@ -109,13 +109,9 @@ int mc_fast_fetch_reduce_part(mc_comm_t *c, uint64_t f, int peer, size_t off,
                               void *inout, size_t count, const mc_args_t *a,
                               int in_left, size_t total)
 {
-    size_t n = count * a->dsize;
     if (total <= line_max(c)) {
-        uint64_t tmp[15]; /* a line's payload */
-        MC_CHECK(tp_line_wait(c->tp, peer, slot_line(c, f), f, tmp,
-                              off + n));
-        MC_CHECK(tp_reduce(c->tp, inout, (char *)tmp + off, count, a->dt,
-                           a->op, in_left));
+        MC_CHECK(tp_line_wait_reduce(c->tp, peer, slot_line(c, f), f, off,
+                                     inout, count, a->dt, a->op, in_left));
     } else {
         MC_CHECK(tp_flag_wait(c->tp, peer, slot_line(c, f), f));
         MC_CHECK(tp_get_reduce(c->tp, inout, peer, slot_off(c, f) + off,

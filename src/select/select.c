@@ -58,7 +58,7 @@ static const struct {
     {MC_COLL_REDUCE, ON_COHERENT, 16, SIZE_MAX, "flat"},
     {MC_COLL_ALLREDUCE, ON_COHERENT, 16, 2048, "flat"},
     {MC_COLL_ALLREDUCE, ON_COHERENT, 0, SIZE_MAX, "rsag"},
-    {MC_COLL_ALLGATHER, ON_COHERENT, 16, SIZE_MAX, "flat"},
+    {MC_COLL_ALLGATHER, ON_COHERENT, 16, 8192, "flat"},
     {MC_COLL_ALLTOALL, ON_COHERENT, 16, 1024, "flat"},
     {MC_COLL_REDUCE_SCATTER_BLOCK, ON_COHERENT, 16, SIZE_MAX, "flat"},
     /* everywhere else */

@@ -198,6 +198,20 @@ static int shm_line_wait(mc_tp_t *t, int rank, int idx, uint64_t v,
     return MC_OK;
 }
 
+static int shm_line_wait_reduce(mc_tp_t *t, int rank, int idx, uint64_t v,
+                                size_t off, void *inout, size_t count,
+                                mc_dtype_t dt, mc_op_t op, int in_left)
+{
+    shm_tp_t *s = (shm_tp_t *)t;
+    _Atomic uint64_t *f = flagp(s, rank, idx);
+    if (atomic_load_explicit(f, memory_order_acquire) < v)
+        MC_CHECK(wait_slow(s, f, v, rank, idx));
+    /* straight from the peer's line: no staging copy */
+    mc_reduce_into(inout, (const char *)(f + 1) + off, count, dt, op,
+                   in_left);
+    return MC_OK;
+}
+
 /* ---- data movement: plain copies on a cache-coherent machine ---- */
 
 static int shm_put(mc_tp_t *t, int dst, size_t off, const void *src, size_t n)
@@ -240,7 +254,12 @@ static int shm_get_reduce(mc_tp_t *t, void *inout, int src, size_t off,
 static int shm_copy(mc_tp_t *t, void *dst, const void *src, size_t n)
 {
     (void)t;
-    if (dst != src)
+    if (dst == src)
+        return MC_OK;
+    const char *d = dst, *s = src;
+    if (n <= 64 && (d + n <= s || s + n <= d))
+        copy_small(dst, src, n); /* a few words: no libc call */
+    else
         memmove(dst, src, n);
     return MC_OK;
 }
@@ -267,6 +286,7 @@ const mc_tp_ops_t mc_shm_ops = {
     .flag_wait = shm_flag_wait,
     .line_set = shm_line_set,
     .line_wait = shm_line_wait,
+    .line_wait_reduce = shm_line_wait_reduce,
     .sub = mc_shm_sub,
     .destroy = mc_shm_destroy,
 };

@@ -216,6 +216,19 @@ static int sim_line_wait(mc_tp_t *tp, int rank, int idx, uint64_t v,
                             out, n);
 }
 
+static int sim_line_wait_reduce(mc_tp_t *tp, int rank, int idx, uint64_t v,
+                                size_t off, void *inout, size_t count,
+                                mc_dtype_t dt, mc_op_t op, int in_left)
+{
+    unsigned char line[256];
+    size_t n = count * mc_dtype_size(dt);
+    if (off + n > sizeof line)
+        return mc_error(MC_ERR_INTERNAL, "line_wait_reduce: %zu bytes at "
+                                         "%zu do not fit a line", n, off);
+    MC_CHECK(sim_line_wait(tp, rank, idx, v, line, off + n));
+    return sim_reduce(tp, inout, line + off, count, dt, op, in_left);
+}
+
 static int make(mc_sim_t *sim, mc_sim_domain_t *dom, int rank, mc_tp_t **out)
 {
     const mc_platform_t *p = mc_sim_platform(sim);
@@ -271,6 +284,7 @@ static const mc_tp_ops_t sim_ops = {
     .flag_wait = sim_flag_wait,
     .line_set = sim_line_set,
     .line_wait = sim_line_wait,
+    .line_wait_reduce = sim_line_wait_reduce,
     .sub = sim_sub,
     .destroy = sim_destroy,
 };

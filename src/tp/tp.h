@@ -72,6 +72,11 @@ typedef struct mc_tp_ops {
                      const void *payload, size_t n);
     int (*line_wait)(mc_tp_t *tp, int rank, int idx, uint64_t v, void *out,
                      size_t n);
+    /* waits like line_wait, then combines count elements of the payload,
+     * from byte off, into inout (payload on the left if in_left) */
+    int (*line_wait_reduce)(mc_tp_t *tp, int rank, int idx, uint64_t v,
+                            size_t off, void *inout, size_t count,
+                            mc_dtype_t dt, mc_op_t op, int in_left);
     /* sub-communicator over `members` (ranks of tp, ascending order of the
      * new ranks); `id` is the same on every member and unique per parent */
     int (*sub)(mc_tp_t *tp, const int *members, int n, int myrank,
@@ -147,6 +152,15 @@ static inline int tp_line_wait(mc_tp_t *t, int rank, int idx, uint64_t v,
                                void *out, size_t n)
 {
     return t->ops->line_wait(t, rank, idx, v, out, n);
+}
+
+static inline int tp_line_wait_reduce(mc_tp_t *t, int rank, int idx,
+                                      uint64_t v, size_t off, void *inout,
+                                      size_t count, mc_dtype_t dt, mc_op_t op,
+                                      int in_left)
+{
+    return t->ops->line_wait_reduce(t, rank, idx, v, off, inout, count, dt,
+                                    op, in_left);
 }
 
 /* Flag words per cache line, and bytes of payload a flag line can carry. */
