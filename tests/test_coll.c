@@ -1,7 +1,7 @@
 /*
  * The generated correctness walk (walk.c) on the shared-memory transport:
  * run under `manycoll run -n N`. Options: --coll C and --algo A restrict
- * the walk; --seed S.
+ * the walk; --seed S; --level tiny|light|medium|full (default full).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +16,13 @@ int main(int argc, char **argv)
         if (!strcmp(argv[i], "--coll")) w.coll = argv[i + 1];
         else if (!strcmp(argv[i], "--algo")) w.algo = argv[i + 1];
         else if (!strcmp(argv[i], "--seed")) w.seed = (uint32_t)atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--level")) {
+            if ((w.level = mc_walk_level(argv[i + 1])) == -2) {
+                fprintf(stderr, "test_coll: --level: unknown level '%s'\n",
+                        argv[i + 1]);
+                return 2;
+            }
+        }
     }
     mc_comm_t *c;
     if (mc_init(&c) != MC_OK) {

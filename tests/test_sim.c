@@ -49,11 +49,12 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--jitter")) so.jitter_seed = strtoull(v, 0, 10) | 1u << 31;
         else if (!strcmp(a, "--coll")) w.coll = v;
         else if (!strcmp(a, "--algo")) w.algo = v;
-        else if (!strcmp(a, "--level"))
-            w.level = !strcmp(v, "full")    ? MC_WALK_FULL
-                      : !strcmp(v, "light") ? MC_WALK_LIGHT
-                      : !strcmp(v, "tiny")  ? MC_WALK_TINY
-                                            : MC_WALK_MEDIUM;
+        else if (!strcmp(a, "--level")) {
+            if ((w.level = mc_walk_level(v)) == -2) {
+                fprintf(stderr, "test_sim: --level: unknown level '%s'\n", v);
+                return 2;
+            }
+        }
         else if (!strcmp(a, "--contention"))
             so.contention_mpb = so.contention_link = so.contention_mc =
                 !strcmp(v, "all");

@@ -238,6 +238,17 @@ static int walk_algo(mc_comm_t *c, const mc_algo_t *a, uint32_t seed,
     return rc;
 }
 
+int mc_walk_level(const char *name)
+{
+    static const struct { const char *name; int level; } levels[] = {
+        {"tiny", MC_WALK_TINY}, {"light", MC_WALK_LIGHT},
+        {"medium", MC_WALK_MEDIUM}, {"full", MC_WALK_FULL}};
+    for (size_t i = 0; i < sizeof levels / sizeof levels[0]; i++)
+        if (!strcmp(name, levels[i].name))
+            return levels[i].level;
+    return -2;
+}
+
 int mc_walk(mc_comm_t *c, mc_walk_t *w)
 {
     int rc = 0;

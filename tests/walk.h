@@ -28,6 +28,9 @@ typedef struct mc_walk {
     int skipped; /* cases whose buffers would exceed MC_WALK_MEM_BUDGET */
 } mc_walk_t;
 
+/* the level named tiny, light, medium or full; -2 for any other name */
+int mc_walk_level(const char *name);
+
 /* 0 if every case of every selected algorithm was right */
 int mc_walk(mc_comm_t *c, mc_walk_t *w);
 

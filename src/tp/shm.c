@@ -170,10 +170,15 @@ static uint64_t shm_flag_read(mc_tp_t *t, int rank, int idx)
 static inline void copy_small(void *dst, const void *src, size_t n)
 {
     if (n % 8 == 0) {
-        uint64_t *d = dst;
-        const uint64_t *s = src;
-        for (size_t i = 0; i < n / 8; i++)
-            d[i] = s[i];
+        /* word by word through memcpy: one plain load and store each,
+         * and defined for a user buffer of any alignment */
+        char *d = dst;
+        const char *s = src;
+        for (size_t i = 0; i < n; i += 8) {
+            uint64_t w;
+            memcpy(&w, s + i, 8);
+            memcpy(d + i, &w, 8);
+        }
     } else {
         memcpy(dst, src, n);
     }
