@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "internal.h"
 #include "walk.h"
 
 int main(int argc, char **argv)
@@ -29,11 +30,19 @@ int main(int argc, char **argv)
         fprintf(stderr, "test_coll: mc_init: %s\n", mc_last_error());
         return 1;
     }
+    /* MC_SINGLE_COPY=0 must turn single copy off (the direct algorithms
+     * then run their fallbacks) */
+    const char *sc = getenv("MC_SINGLE_COPY");
+    if (sc && !strcmp(sc, "0") && c->tp->single_copy) {
+        fprintf(stderr, "test_coll: MC_SINGLE_COPY=0 but single copy is on\n");
+        return 1;
+    }
     int rc = mc_walk(c, &w);
     if (mc_comm_rank(c) == 0)
         printf("test_coll: %d ranks, %d algorithms, %d cases per rank, "
-               "%d wrong\n",
-               mc_comm_size(c), w.algos, w.cases, w.failures);
+               "%d wrong (single copy %s)\n",
+               mc_comm_size(c), w.algos, w.cases, w.failures,
+               c->tp->single_copy ? "on" : "off");
     mc_finalize();
     return rc ? 1 : 0;
 }

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "walk.h"
+#include "internal.h"
 #include "select/registry.h"
 
 static int rooted(mc_coll_t k)
@@ -256,6 +257,12 @@ int mc_walk(mc_comm_t *c, mc_walk_t *w)
         if (w->coll && strcmp(w->coll, mc_coll_name(a->coll)))
             continue;
         if (w->algo && strcmp(w->algo, a->name))
+            continue;
+        /* without single copy such an algorithm runs another registered
+         * one, walked in its own right (the fallback itself is walked on
+         * shm with MC_SINGLE_COPY=0: tests/CMakeLists.txt) */
+        if ((a->flags & MC_ALGO_SINGLE_COPY) && !c->tp->single_copy &&
+            !w->algo)
             continue;
         w->algos++;
         rc = walk_algo(c, a, w->seed, w);

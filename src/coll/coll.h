@@ -29,6 +29,11 @@ MC_ALGO_DECL(mc_gather_linear);
 MC_ALGO_DECL(mc_scatter_linear);
 MC_ALGO_DECL(mc_reduce_scatter_block_ring);
 MC_ALGO_DECL(mc_reduce_scatter_block_reduce_scatter);
+/* single copy for large messages (coll/direct.h) */
+MC_ALGO_DECL(mc_allreduce_direct);
+MC_ALGO_DECL(mc_reduce_scatter_block_direct);
+MC_ALGO_DECL(mc_allgather_direct);
+MC_ALGO_DECL(mc_alltoall_direct);
 /* the model-tuned cache-coherence algorithms (Ramos & Hoefler, cc.h) */
 MC_ALGO_DECL(mc_bcast_cc_tree);
 MC_ALGO_DECL(mc_bcast_cc_flat);

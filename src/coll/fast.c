@@ -48,21 +48,26 @@ int mc_fast_begin(mc_comm_t *c, int publishes, uint64_t *f)
     *f = me;
     if (!publishes || me <= MC_FAST_SLOTS)
         return MC_OK;
-    uint64_t need = me - MC_FAST_SLOTS;
-    for (int p = 0; p < c->size; p++) {
-        if (p == c->rank || c->fast_seen[p] >= need)
-            continue;
-        /* acquire (in the transport): the peer's reads of my slot happen
-         * before its progress store, so they are over when we see it */
-        MC_CHECK(tp_flag_wait(c->tp, p, progress_line(c), need));
-        c->fast_seen[p] = tp_flag_read(c->tp, p, progress_line(c));
-    }
-    return MC_OK;
+    return mc_fast_wait_done(c, me - MC_FAST_SLOTS);
 }
 
 void mc_fast_end(mc_comm_t *c, uint64_t f)
 {
     tp_flag_set(c->tp, c->rank, progress_line(c), f);
+}
+
+int mc_fast_wait_done(mc_comm_t *c, uint64_t f)
+{
+    for (int p = 0; p < c->size; p++) {
+        if (p == c->rank || c->fast_seen[p] >= f)
+            continue;
+        /* acquire (in the transport): the peer's reads of my slot (and of
+         * my buffers) happen before its progress store, so they are over
+         * when we see it */
+        MC_CHECK(tp_flag_wait(c->tp, p, progress_line(c), f));
+        c->fast_seen[p] = tp_flag_read(c->tp, p, progress_line(c));
+    }
+    return MC_OK;
 }
 
 int mc_fast_publish(mc_comm_t *c, uint64_t f, const void *data, size_t n)

@@ -41,6 +41,8 @@ size_t mc_fast_max(const mc_comm_t *c);
 int mc_fast_begin(mc_comm_t *c, int publishes, uint64_t *f);
 /* ends fast call f: my progress is f */
 void mc_fast_end(mc_comm_t *c, uint64_t f);
+/* waits until every peer has ended fast call f (mc_fast_end) */
+int mc_fast_wait_done(mc_comm_t *c, uint64_t f);
 /* publishes n bytes (n <= mc_fast_max) in my slot of call f */
 int mc_fast_publish(mc_comm_t *c, uint64_t f, const void *data, size_t n);
 /* waits for peer's slot of call f and copies its n bytes to out */

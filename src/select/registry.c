@@ -163,6 +163,31 @@ const mc_algo_t mc_algos[] = {
                  "bytes per pipelined chunk and block; 0 = 64K (at most what "
                  "two slots of P chunks leave in the MPB)"}},
      .variants = {"chunk=64", "chunk=1000"}},
+    {.coll = MC_COLL_ALLREDUCE, .name = "direct",
+     .desc = "single copy: reduce-scatter + allgather reading the others' "
+             "buffers straight from their processes (process_vm_readv); "
+             "rank order; rsag where single copy is off",
+     .fn = mc_allreduce_direct, .flags = MC_ALGO_SINGLE_COPY,
+     .params = {{"chunk", 0, 0, 1LL << 30,
+                 "bytes combined per step through a scratch buffer; 0 = 64K"}},
+     .variants = {"chunk=64", "chunk=1000"}},
+    {.coll = MC_COLL_REDUCE_SCATTER_BLOCK, .name = "direct",
+     .desc = "single copy: rank r combines block r read straight from every "
+             "rank's buffer (process_vm_readv); rank order; flat where "
+             "single copy is off",
+     .fn = mc_reduce_scatter_block_direct, .flags = MC_ALGO_SINGLE_COPY,
+     .params = {{"chunk", 0, 0, 1LL << 30,
+                 "bytes combined per step through a scratch buffer; 0 = 64K"}},
+     .variants = {"chunk=1000"}},
+    {.coll = MC_COLL_ALLGATHER, .name = "direct",
+     .desc = "single copy: every rank reads every other rank's block "
+             "straight from its buffer (process_vm_readv); ring where "
+             "single copy is off",
+     .fn = mc_allgather_direct, .flags = MC_ALGO_SINGLE_COPY},
+    {.coll = MC_COLL_ALLTOALL, .name = "direct",
+     .desc = "single copy: rank r reads block r straight from every rank's "
+             "buffer (process_vm_readv); pairwise where single copy is off",
+     .fn = mc_alltoall_direct, .flags = MC_ALGO_SINGLE_COPY},
     {.name = NULL},
 };
 /* clang-format on */

@@ -21,6 +21,8 @@ typedef struct mc_param_desc {
 
 enum {
     MC_ALGO_COMMUTATIVE = 1u << 0, /* needs a commutative op */
+    MC_ALGO_SINGLE_COPY = 1u << 1, /* single copy (coll/direct.h); without
+                                      it runs another registered algorithm */
 };
 
 /* Replaces automatic (0) parameters by the values the algorithm would use

@@ -56,11 +56,19 @@ static const struct {
     {MC_COLL_BARRIER, ON_COHERENT, 16, SIZE_MAX, "flat"},
     {MC_COLL_BCAST, ON_COHERENT, 16, SIZE_MAX, "flat"},
     {MC_COLL_REDUCE, ON_COHERENT, 16, SIZE_MAX, "flat"},
+    /* Larger messages: single copy (coll/direct.h) where a call's fixed
+     * cost (one process_vm_readv per peer, ~2-5 us) is paid back; each
+     * direct algorithm runs its MPB fallback when single copy is off. */
     {MC_COLL_ALLREDUCE, ON_COHERENT, 16, 2048, "flat"},
-    {MC_COLL_ALLREDUCE, ON_COHERENT, 0, SIZE_MAX, "rsag"},
-    {MC_COLL_ALLGATHER, ON_COHERENT, 16, 8192, "flat"},
+    {MC_COLL_ALLREDUCE, ON_COHERENT, 0, 32768, "rsag"},
+    {MC_COLL_ALLREDUCE, ON_COHERENT, 0, SIZE_MAX, "direct"},
+    {MC_COLL_ALLGATHER, ON_COHERENT, 16, 16384, "flat"},
+    {MC_COLL_ALLGATHER, ON_COHERENT, 0, SIZE_MAX, "direct"},
     {MC_COLL_ALLTOALL, ON_COHERENT, 16, 1024, "flat"},
-    {MC_COLL_REDUCE_SCATTER_BLOCK, ON_COHERENT, 16, SIZE_MAX, "flat"},
+    {MC_COLL_ALLTOALL, ON_COHERENT, 0, 32768, "pairwise"},
+    {MC_COLL_ALLTOALL, ON_COHERENT, 0, SIZE_MAX, "direct"},
+    {MC_COLL_REDUCE_SCATTER_BLOCK, ON_COHERENT, 16, 16384, "flat"},
+    {MC_COLL_REDUCE_SCATTER_BLOCK, ON_COHERENT, 0, SIZE_MAX, "direct"},
     /* everywhere else */
     {MC_COLL_BARRIER, ON_ANY, 0, SIZE_MAX, "dissemination"},
     /* OC-Bcast: 40% below binomial at one line and 2.9x scatter-allgather's

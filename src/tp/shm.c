@@ -292,6 +292,7 @@ const mc_tp_ops_t mc_shm_ops = {
     .line_set = shm_line_set,
     .line_wait = shm_line_wait,
     .line_wait_reduce = shm_line_wait_reduce,
+    .get_direct = mc_shm_get_direct,
     .sub = mc_shm_sub,
     .destroy = mc_shm_destroy,
 };

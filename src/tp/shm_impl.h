@@ -9,7 +9,7 @@
 #include "tp/shm.h"
 
 #define SHM_MAGIC 0x6c6c6f63796e616dULL /* "manycoll" */
-#define SHM_VERSION 1
+#define SHM_VERSION 2
 #define PAGE 4096
 #define LINE 64
 
@@ -20,6 +20,9 @@ typedef struct shm_rankinfo {
     _Atomic int state;
     _Atomic int dead;
     int pid;
+    uint64_t probe_addr; /* a word of known value, for the single-copy probe */
+    _Atomic int single_copy; /* 0 not probed yet, 1 it can read its peer's
+                                memory, -1 it cannot */
 } __attribute__((aligned(128))) shm_rankinfo_t;
 
 typedef struct shm_header {
@@ -57,5 +60,11 @@ int mc_shm_check_peers(shm_tp_t *s);
 int mc_shm_sub(mc_tp_t *t, const int *members, int n, int myrank,
                uint64_t id, mc_tp_t **out);
 void mc_shm_destroy(mc_tp_t *t);
+/* single copy (shm_direct.c): before joining, after all have joined, and
+ * the transport op */
+void mc_shm_direct_prepare(shm_tp_t *s);
+int mc_shm_direct_probe(shm_tp_t *s, double timeout);
+int mc_shm_get_direct(mc_tp_t *t, void *dst, int src, uintptr_t addr,
+                      size_t n);
 
 #endif

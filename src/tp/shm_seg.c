@@ -187,6 +187,7 @@ static int join(shm_tp_t *s, int rank, int size)
                         s->job);
     s->holding_lock = 1;
     me->pid = (int)getpid();
+    mc_shm_direct_prepare(s);
     /* release: pid and the lock are in place before others see JOINED */
     atomic_store_explicit(&me->state, ST_JOINED, memory_order_release);
     if (atomic_fetch_add(&h->attached, 1) + 1 == size)
@@ -201,7 +202,7 @@ static int join(shm_tp_t *s, int rank, int size)
                             s->timeout);
         sleep_ms(1);
     }
-    return MC_OK;
+    return mc_shm_direct_probe(s, s->timeout);
 }
 
 static void release(shm_tp_t *s)

@@ -77,6 +77,11 @@ typedef struct mc_tp_ops {
     int (*line_wait_reduce)(mc_tp_t *tp, int rank, int idx, uint64_t v,
                             size_t off, void *inout, size_t count,
                             mc_dtype_t dt, mc_op_t op, int in_left);
+    /* single copy: n bytes at address addr of rank src's private memory
+     * (a buffer src passed to the collective) into dst; only where
+     * single_copy is 1, NULL in transports that have none */
+    int (*get_direct)(mc_tp_t *tp, void *dst, int src, uintptr_t addr,
+                      size_t n);
     /* sub-communicator over `members` (ranks of tp, ascending order of the
      * new ranks); `id` is the same on every member and unique per parent */
     int (*sub)(mc_tp_t *tp, const int *members, int n, int myrank,
@@ -93,6 +98,8 @@ struct mc_tp {
     int nflags;      /* flag words per rank */
     int cache_coherent; /* 1 if peers may read MPBs directly (no copy in) */
     size_t p2p_chunk_hint; /* two-sided chunk the platform suggests (0: MPB) */
+    int single_copy;    /* 1 if get_direct works between every pair of ranks
+                           (the same on every rank) */
 };
 
 /* Inline wrappers: algorithms call these, never ops-> directly. */
@@ -161,6 +168,13 @@ static inline int tp_line_wait_reduce(mc_tp_t *t, int rank, int idx,
 {
     return t->ops->line_wait_reduce(t, rank, idx, v, off, inout, count, dt,
                                     op, in_left);
+}
+
+static inline int tp_get_direct(mc_tp_t *t, void *dst, int src,
+                                uintptr_t addr, size_t n)
+{
+    /* callers check t->single_copy first */
+    return t->ops->get_direct(t, dst, src, addr, n);
 }
 
 /* Flag words per cache line, and bytes of payload a flag line can carry. */

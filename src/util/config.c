@@ -20,6 +20,10 @@ const mc_envvar_t mc_envvars[] = {
     {"MC_SPIN", "-1",
      "polls before a waiting rank yields the CPU; -1 = automatic (short "
      "when ranks outnumber cores)"},
+    {"MC_SINGLE_COPY", "1",
+     "1: large-message algorithms read peers' buffers directly "
+     "(process_vm_readv) when the kernel allows it; 0: never (staged "
+     "through the MPBs)"},
     {"MC_JOB", "", "job name (set by `manycoll run`)"},
     {"MC_RANK", "", "rank of this process (set by `manycoll run`)"},
     {"MC_SIZE", "", "number of ranks (set by `manycoll run`)"},

@@ -1,0 +1,52 @@
+/*
+ * Single-copy machinery for large messages (the "direct" algorithms):
+ * ranks read each other's user buffers straight from the other process
+ * (tp_get_direct: process_vm_readv on shm) instead of staging them through
+ * the MPBs, one copy instead of two.
+ *
+ *   rank r:  begin   publish {sbuf, rbuf} addresses in my fast slot
+ *            ...     read peers' buffers at those addresses
+ *            end     my progress = f; wait every peer's progress >= f
+ *                    (nobody reads my buffers any more: I may return)
+ *
+ * A call is a fast call (coll/fast.h), so the addresses ride in one flag
+ * line and need no acknowledgement of their own; a second fast call with
+ * no payload ("signal") orders two phases (reduce-scatter, then
+ * allgather). Callers check c->tp->single_copy first and fall back to an
+ * MPB algorithm without it (the simulator, MC_SINGLE_COPY=0, a kernel
+ * that forbids it).
+ */
+#ifndef MC_COLL_DIRECT_H
+#define MC_COLL_DIRECT_H
+
+#include "internal.h"
+
+typedef struct mc_direct {
+    uint64_t f;          /* the fast call that published the addresses */
+    const mc_args_t *a;
+    uintptr_t addr[2];   /* of the peer last fetched: sbuf, rbuf */
+    int peer;            /* whose addresses addr holds; -1 none */
+} mc_direct_t;
+
+/* publishes my sbuf and rbuf; d->f is the call */
+int mc_direct_begin(mc_comm_t *c, const mc_args_t *a, mc_direct_t *d);
+/* peer's sbuf (which = 0) or rbuf (which = 1) address */
+int mc_direct_addr(mc_comm_t *c, mc_direct_t *d, int peer, int which,
+                   uintptr_t *addr);
+/* a fast call without payload: I reached this point; *f is its number */
+int mc_direct_signal(mc_comm_t *c, uint64_t *f);
+/* waits until peer reached signal f */
+int mc_direct_wait_signal(mc_comm_t *c, uint64_t f, int peer);
+/* ends call f: returns once no peer reads my buffers any more */
+int mc_direct_end(mc_comm_t *c, uint64_t f);
+
+/* out[0..count) = x_0 op x_1 op ... op x_{P-1}, in rank order, where x_q
+ * is count elements at byte off of rank q's sbuf (mine from `mine`, which
+ * may be a copy); in pieces of `chunk` bytes through scratch `tmp` */
+int mc_direct_reduce(mc_comm_t *c, mc_direct_t *d, size_t off, size_t count,
+                     const char *mine, char *out, char *tmp, size_t chunk);
+
+/* the chunk parameter (bytes, 0 = 64K) rounded to whole elements */
+size_t mc_direct_chunk(const mc_args_t *a, const mc_params_t *p);
+
+#endif

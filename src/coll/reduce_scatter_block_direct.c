@@ -1,0 +1,41 @@
+/*
+ * Single-copy reduce-scatter (block) for large vectors: rank r combines
+ * block r of every rank's input, reading it straight from the others'
+ * buffers (coll/direct.h), in rank order, chunk by chunk through a scratch
+ * buffer:
+ *
+ *   rank 0:  publish {s0}   out = s0[b0] op read(s1[b0]) op read(s2[b0])
+ *   rank 1:  publish {s1}   out = read(s0[b1]) op s1[b1] op read(s2[b1])
+ *   rank 2:  publish {s2}   out = read(s0[b2]) op read(s1[b2]) op s2[b2]
+ *            end: wait until nobody reads my input any more
+ *
+ * In place the output (the first block of rbuf) is block 0 of my input,
+ * which rank 0 may still be reading: the result goes to scratch and is
+ * copied out after the end.
+ *
+ * Without single copy (the simulator, MC_SINGLE_COPY=0): the flat
+ * algorithm (small) or rank-order reduce-scatter.
+ */
+#include "coll/coll.h"
+#include "coll/direct.h"
+
+int mc_reduce_scatter_block_direct(mc_comm_t *c, const mc_args_t *a,
+                                   const mc_params_t *p)
+{
+    if (c->size == 1 || !c->tp->single_copy)
+        return mc_reduce_scatter_block_flat(c, a, &(mc_params_t){{0}});
+    size_t chunk = mc_direct_chunk(a, p), n = a->bytes;
+    char *tmp;
+    MC_CHECK(mc_scratch(c, 2 * chunk + (a->in_place ? n : 0),
+                        (void **)&tmp));
+    char *out = a->in_place ? tmp + 2 * chunk : a->rbuf;
+    mc_direct_t d;
+    MC_CHECK(mc_direct_begin(c, a, &d));
+    size_t off = (size_t)c->rank * n;
+    MC_CHECK(mc_direct_reduce(c, &d, off, a->count,
+                              (const char *)a->sbuf + off, out, tmp, chunk));
+    MC_CHECK(mc_direct_end(c, d.f));
+    if (a->in_place)
+        MC_CHECK(tp_copy(c->tp, a->rbuf, out, n));
+    return MC_OK;
+}
