@@ -30,6 +30,8 @@ MC_ALGO_DECL(mc_scatter_linear);
 MC_ALGO_DECL(mc_reduce_scatter_block_ring);
 MC_ALGO_DECL(mc_reduce_scatter_block_reduce_scatter);
 /* single copy for large messages (coll/direct.h) */
+MC_ALGO_DECL(mc_bcast_direct);
+MC_ALGO_DECL(mc_reduce_direct);
 MC_ALGO_DECL(mc_allreduce_direct);
 MC_ALGO_DECL(mc_reduce_scatter_block_direct);
 MC_ALGO_DECL(mc_allgather_direct);

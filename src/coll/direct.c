@@ -4,8 +4,14 @@
 
 int mc_direct_begin(mc_comm_t *c, const mc_args_t *a, mc_direct_t *d)
 {
-    uint64_t addr[2] = {(uint64_t)(uintptr_t)a->sbuf,
-                        (uint64_t)(uintptr_t)a->rbuf};
+    return mc_direct_begin_at(c, a, d, (uintptr_t)a->sbuf,
+                              (uintptr_t)a->rbuf);
+}
+
+int mc_direct_begin_at(mc_comm_t *c, const mc_args_t *a, mc_direct_t *d,
+                       uintptr_t s, uintptr_t r)
+{
+    uint64_t addr[2] = {(uint64_t)s, (uint64_t)r};
     d->a = a;
     d->peer = -1;
     MC_CHECK(mc_fast_begin(c, 1, &d->f));

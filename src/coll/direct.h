@@ -30,6 +30,9 @@ typedef struct mc_direct {
 
 /* publishes my sbuf and rbuf; d->f is the call */
 int mc_direct_begin(mc_comm_t *c, const mc_args_t *a, mc_direct_t *d);
+/* ... or two other addresses of mine (peers read `rbuf` from the second) */
+int mc_direct_begin_at(mc_comm_t *c, const mc_args_t *a, mc_direct_t *d,
+                       uintptr_t s, uintptr_t r);
 /* peer's sbuf (which = 0) or rbuf (which = 1) address */
 int mc_direct_addr(mc_comm_t *c, mc_direct_t *d, int peer, int which,
                    uintptr_t *addr);

@@ -163,6 +163,19 @@ const mc_algo_t mc_algos[] = {
                  "bytes per pipelined chunk and block; 0 = 64K (at most what "
                  "two slots of P chunks leave in the MPB)"}},
      .variants = {"chunk=64", "chunk=1000"}},
+    {.coll = MC_COLL_BCAST, .name = "direct",
+     .desc = "single copy: every rank reads the root's buffer straight "
+             "from its process (process_vm_readv); flat where single copy "
+             "is off",
+     .fn = mc_bcast_direct, .flags = MC_ALGO_SINGLE_COPY},
+    {.coll = MC_COLL_REDUCE, .name = "direct",
+     .desc = "single copy: the root combines everyone's input read "
+             "straight from their processes (process_vm_readv); rank "
+             "order; flat where single copy is off",
+     .fn = mc_reduce_direct, .flags = MC_ALGO_SINGLE_COPY,
+     .params = {{"chunk", 0, 0, 1LL << 30,
+                 "bytes combined per step through a scratch buffer; 0 = 64K"}},
+     .variants = {"chunk=1000"}},
     {.coll = MC_COLL_ALLREDUCE, .name = "direct",
      .desc = "single copy: reduce-scatter + allgather reading the others' "
              "buffers straight from their processes (process_vm_readv); "

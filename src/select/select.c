@@ -54,11 +54,13 @@ static const struct {
      * 2 ranks with `manycoll bench --algo A --algo B` (interleaved) against
      * the alternatives: docs/benchmarks.md. */
     {MC_COLL_BARRIER, ON_COHERENT, 16, SIZE_MAX, "flat"},
-    {MC_COLL_BCAST, ON_COHERENT, 16, SIZE_MAX, "flat"},
+    {MC_COLL_BCAST, ON_COHERENT, 16, 16384, "flat"},
+    {MC_COLL_BCAST, ON_COHERENT, 16, SIZE_MAX, "direct"},
     {MC_COLL_REDUCE, ON_COHERENT, 16, SIZE_MAX, "flat"},
-    /* Larger messages: single copy (coll/direct.h) where a call's fixed
-     * cost (one process_vm_readv per peer, ~2-5 us) is paid back; each
-     * direct algorithm runs its MPB fallback when single copy is off. */
+    /* Larger messages (and bcast above 16K): single copy (coll/direct.h)
+     * where a call's fixed cost (a process_vm_readv per peer, 2-5 us) is
+     * paid back; each direct algorithm runs its MPB fallback when single
+     * copy is off. Measurements: docs/selection.md. */
     {MC_COLL_ALLREDUCE, ON_COHERENT, 16, 2048, "flat"},
     {MC_COLL_ALLREDUCE, ON_COHERENT, 0, 32768, "rsag"},
     {MC_COLL_ALLREDUCE, ON_COHERENT, 0, SIZE_MAX, "direct"},
