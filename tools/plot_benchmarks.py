@@ -105,6 +105,16 @@ def oversub_panel(ax, over):
     ax.grid(True, axis="y", alpha=0.3)
 
 
+def revision(results):
+    """the manycoll revision and date of a results directory (meta.json)"""
+    try:
+        with open(os.path.join(results, "meta.json")) as f:
+            meta = json.load(f)
+    except (OSError, ValueError):
+        return ""
+    return " ".join(str(meta[k]) for k in ("manycoll", "date") if k in meta)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("results")
@@ -129,8 +139,8 @@ def main():
     axes[0].legend(fontsize=7, loc="best")
     if over:
         oversub_panel(axes[-1], over)
-    fig.suptitle("manycoll (reference algorithms, before the fast paths) vs "
-                 "MPI, interleaved in the same processes", fontsize=11)
+    fig.suptitle(f"manycoll {revision(a.results)} vs MPI, interleaved in "
+                 f"the same processes", fontsize=11)
     fig.tight_layout()
     fig.savefig(a.output, dpi=110)
     print(f"wrote {a.output}")
