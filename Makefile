@@ -7,13 +7,19 @@ BUILD ?= build
 ASAN_BUILD ?= build-asan
 PREFIX ?= /usr/local
 JOBS ?= $(shell nproc)
+# the Python package (python/, docs/python.md): built and tested when
+# $(PYTHON) has Cython; CI says MC_PYTHON=ON so that a missing one fails
+PYTHON ?= python3
+MC_PYTHON ?= $(shell $(PYTHON) -c 'import Cython' >/dev/null 2>&1 && echo ON || echo OFF)
+PYTHON_EXE := $(shell $(PYTHON) -c 'import sys; print(sys.executable)' 2>/dev/null)
 
 .PHONY: all build build-asan demo test test-fast install clean
 
 all: build
 
 build:
-	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	    -DMC_PYTHON=$(MC_PYTHON) -DPython_EXECUTABLE=$(PYTHON_EXE) >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS)
 
 build-asan:

@@ -1,5 +1,7 @@
 /* manycoll info: the registry and the environment table. */
+#include <jansson.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "select/registry.h"
@@ -18,11 +20,46 @@ static void print_algo(const mc_algo_t *a)
     }
 }
 
+/* --json: one object per algorithm, then one per environment variable */
+static int print_json(void)
+{
+    for (const mc_algo_t *a = mc_algos; a->name; a++) {
+        json_t *ps = json_array();
+        for (int i = 0; a->params[i].name; i++) {
+            const mc_param_desc_t *p = &a->params[i];
+            json_array_append_new(ps, json_pack("{s:s,s:I,s:I,s:I,s:s}",
+                "name", p->name, "default", (json_int_t)p->def,
+                "min", (json_int_t)p->min, "max", (json_int_t)p->max,
+                "help", p->help));
+        }
+        json_t *o = json_pack("{s:s,s:s,s:s,s:b,s:o}", "coll",
+            mc_coll_name(a->coll), "algo", a->name, "desc", a->desc,
+            "commutative_only", (a->flags & MC_ALGO_COMMUTATIVE) != 0,
+            "params", ps);
+        char *txt = json_dumps(o, JSON_COMPACT);
+        puts(txt);
+        free(txt);
+        json_decref(o);
+    }
+    for (const mc_envvar_t *e = mc_envvars; e->name; e++) {
+        json_t *o = json_pack("{s:s,s:s,s:s}", "env", e->name, "default",
+                              e->def, "help", e->help);
+        char *txt = json_dumps(o, JSON_COMPACT);
+        puts(txt);
+        free(txt);
+        json_decref(o);
+    }
+    return 0;
+}
+
 int cmd_info(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "--tuning"))
             return info_tuning(argc, argv);
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--json"))
+            return print_json();
     printf("algorithms (collective, name, description; parameters below):\n");
     for (const mc_algo_t *a = mc_algos; a->name; a++)
         print_algo(a);

@@ -37,7 +37,7 @@ static const struct {
      "tuning file the library reads (default "
      "$XDG_CONFIG_HOME/manycoll/tuning.json)"},
     {"info", cmd_info,
-     "info [--tuning [-n N] [--json]]: algorithms, parameters and "
+     "info [--json] [--tuning [-n N] [--json]]: algorithms, parameters and "
      "environment variables; --tuning: what each collective and size "
      "would run on N ranks, and why"},
     {"bench-rank", cmd_bench_rank, NULL}, /* internal: one bench rank */
@@ -79,7 +79,7 @@ static void usage(FILE *f)
             fprintf(f, "  %s\n", cmds[i].help);
 }
 
-int main(int argc, char **argv)
+int mc_cmd_main(int argc, char **argv)
 {
     if (argc < 2 || strcmp(argv[1], "help") == 0 ||
         strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {

@@ -1,0 +1,55 @@
+"""The analytic models as functions that return plain data.
+
+predict(): the OC-Bcast paper's LogP put/get models of a broadcast on a
+platform (`manycoll model --platform ... --json`): rows with the fields of
+manycoll.sim.run plus "source": "model" and "mode", so the two plot on the
+same axes. cc_predict() and optimize(): the cache-coherence min-max models
+of Ramos & Hoefler on a calibration profile (`manycoll model predict` and
+`manycoll model optimize`). See docs/papers/.
+"""
+from .sim import _run_cmd
+
+
+def predict(platform, coll="bcast", algo="ocbcast", sizes=(32, 1024, 32768),
+            ranks=None, root=0, mode="paper"):
+    """Predicted latency (lat_us) and throughput (bw_MBps) of broadcast
+    `algo` ("ocbcast[:k=..,chunk=..]", "binomial", "scatter-allgather")
+    on `platform` for each size in bytes; mode "paper" (every access at
+    distance 1, as the paper) or "layout" (the platform's distances)."""
+    args = ["model", "--platform", platform, "--coll", coll, "--algo", algo,
+            "--sizes", ",".join(str(int(s)) for s in sizes), "--mode", mode,
+            "--json"]
+    if ranks is not None:
+        args += ["--ranks", int(ranks)]
+    if root:
+        args += ["--root", int(root)]
+    return _run_cmd(args)
+
+
+def _ranks_arg(ranks):
+    if isinstance(ranks, (str, int)):
+        return str(ranks)
+    return ",".join(str(int(r)) for r in ranks)
+
+
+def cc_predict(profile, coll, ranks, **params):
+    """A min-max model of Table 4.1 (Ramos & Hoefler) for collective
+    `coll` at each rank count, on calibration profile `profile` (a name
+    from platforms/profiles or a path); params: k="4,4,3", m=M, lines=N
+    as the command's --k, --m, --lines."""
+    args = ["model", "predict", "--profile", profile, "--coll", coll,
+            "--ranks", _ranks_arg(ranks), "--json"]
+    for k, v in params.items():
+        args += ["--" + k.replace("_", "-"), v]
+    return _run_cmd(args)
+
+
+def optimize(profile, coll, ranks="2-60", **variant):
+    """The tree shapes that minimise the cache-coherence model of `coll`
+    (bcast-small, reduce-small or barrier) per rank count; variant
+    options as the command's (state="E", contention="fit", ...)."""
+    args = ["model", "optimize", "--profile", profile, "--coll", coll,
+            "--ranks", _ranks_arg(ranks), "--json"]
+    for k, v in variant.items():
+        args += ["--" + k.replace("_", "-"), v]
+    return _run_cmd(args)

@@ -1,0 +1,130 @@
+"""The chip simulator as functions that return plain data.
+
+    rows = manycoll.sim.run("scc48", "bcast", algo="ocbcast",
+                            sizes=[32, 1024, 32768])
+    rows = manycoll.sim.sweep(["scc48", "mesh8x8"], "allreduce",
+                              sizes=[8, 1024, 65536])
+
+A row is a dict with the fields of `manycoll sim --json` (platform, coll,
+algo, ranks, root, bytes, lat_us, bw_MBps, done_min_us, done_max_us,
+done_stdev_us, events, ops, lines, contention, jitter, check, and the
+simulation's own wall_s and events_per_s), made by the same code: the
+command runs inside this process (docs/simulator.md explains the fields).
+"""
+import json
+
+from ._core import ArgumentError, Error, command
+
+_MAX_SIZES = 64  # sizes per call of the command
+
+
+class SimulationError(Error):
+    """A simulated collective failed (a core reported an error or a wrong
+    result); the message has the command's report."""
+
+
+def _run_cmd(args):
+    rc, out, err = command(args)
+    rows = [json.loads(line) for line in out.splitlines()
+            if line.startswith("{")]
+    if rc == 2:  # a usage error: the message names the argument
+        raise ArgumentError(_last_line(err))
+    if rc:
+        raise SimulationError("manycoll %s: %s" % (" ".join(args[:1]),
+                                                   err.strip()))
+    return rows
+
+
+def _last_line(text):
+    lines = [x for x in text.strip().splitlines() if x.strip()]
+    return lines[-1] if lines else "failed"
+
+
+def _contention_arg(contention):
+    if contention is None:
+        return None
+    if contention is True:
+        return "all"
+    if contention is False:
+        return "none"
+    if isinstance(contention, str):
+        return contention
+    parts = list(contention)
+    return ",".join(parts) if parts else "none"
+
+
+def run(platform, coll, algo=None, sizes=(32, 1024, 32768, 1 << 20),
+        ranks=None, root=0, contention=None, jitter=None, iters=1,
+        dtype=None, op=None, check=False):
+    """Simulates collective `coll` on `platform` (a name from
+    manycoll.platforms(), "meshXxY", or a platform file's path), one fresh
+    simulation per message size in bytes; returns one dict per size.
+
+    algo: "name[:k=v,...]" (manycoll.algorithms(coll)); None: what the
+    library would select. ranks: cores used (None: all). contention:
+    None (the platform's default), "all", "none", True/False, or some of
+    "mpb", "link", "mc". jitter: a seed for random per-operation jitter.
+    iters: repetitions per size (more than 1 needs a simulator that has
+    --iters). dtype, op: for reductions (default float64, "sum").
+    check: every core verifies its result (slower)."""
+    args = ["sim", "--platform", platform, "--coll", coll, "--json"]
+    if algo is not None:
+        args += ["--algo", algo]
+    if ranks is not None:
+        args += ["--ranks", int(ranks)]
+    if root:
+        args += ["--root", int(root)]
+    c = _contention_arg(contention)
+    if c is not None:
+        args += ["--contention", c]
+    if jitter is not None:
+        args += ["--jitter", int(jitter)]
+    if iters != 1:
+        args += ["--iters", int(iters)]
+    if dtype is not None:
+        args += ["--dtype", str(dtype)]
+    if op is not None:
+        args += ["--op", str(op)]
+    if check:
+        args += ["--check"]
+    sizes = [int(s) for s in sizes]
+    if coll == "barrier":
+        sizes = sizes[:1] or [0]
+    if not sizes:
+        raise ArgumentError("run: argument 'sizes' is empty")
+    rows = []
+    for i in range(0, len(sizes), _MAX_SIZES):
+        chunk = ",".join(str(s) for s in sizes[i:i + _MAX_SIZES])
+        rows += _run_cmd(args + ["--sizes", chunk])
+    return rows
+
+
+def sweep(platforms, colls, algos=None, sizes=(32, 1024, 32768, 1 << 20),
+          **kw):
+    """Runs the grid platforms x colls x algos x sizes (each a name or a
+    list); returns all rows, as run() gives them. algos=None: every
+    registered algorithm of each collective (manycoll.algorithms), and one
+    that cannot run on a platform gives a row with an "error" field
+    instead. Other keywords go to run()."""
+    from ._info import algorithms
+
+    def as_list(x):
+        return [x] if isinstance(x, str) or x is None else list(x)
+
+    rows = []
+    for plat in as_list(platforms):
+        for coll in as_list(colls):
+            names = as_list(algos)
+            if algos is None:
+                names = [a["algo"] for a in algorithms(coll)]
+            for algo in names:
+                try:
+                    rows += run(plat, coll, algo=algo, sizes=sizes, **kw)
+                except ArgumentError as e:
+                    if algos is not None:
+                        raise
+                    # an algorithm that cannot run here (e.g. needs a
+                    # cache-coherent chip) is left out of a full sweep
+                    rows.append({"platform": plat, "coll": coll,
+                                 "algo": algo, "error": str(e)})
+    return rows
