@@ -27,7 +27,7 @@ from ._core import (  # noqa: E402
     ArgumentError, BAND, BOR, BXOR, Comm, DTYPES, Error, LAND, LOR, MAX,
     MIN, Op, PROD, PeerDeadError, SUM, TimeoutError, UnsupportedError, init,
     job_name)
-from . import model, sim  # noqa: E402
+from . import model, plot, sim  # noqa: E402 (plot imports matplotlib lazily)
 from ._info import algorithms, collectives, platforms  # noqa: E402
 
 __version__ = "0.1.0"
@@ -36,5 +36,5 @@ __all__ = [
     "ArgumentError", "BAND", "BOR", "BXOR", "Comm", "DTYPES", "Error",
     "LAND", "LOR", "MAX", "MIN", "Op", "PROD", "PeerDeadError", "SUM",
     "TimeoutError", "UnsupportedError", "algorithms", "collectives", "init",
-    "job_name", "model", "platforms", "sim",
+    "job_name", "model", "platforms", "plot", "sim",
 ]

@@ -58,6 +58,12 @@ cdef class Comm:
             raise ArgumentError("this communicator has been freed")
         return self.c
 
+    def _handle(self):
+        """PyCapsule "manycoll.mc_comm_t" of the C communicator, for C
+        code in another extension (with manycoll._core._mc_api); valid
+        while this object lives."""
+        return PyCapsule_New(self._c(), b"manycoll.mc_comm_t", NULL)
+
     def free(self):
         """Frees the communicator (also done when it is garbage)."""
         if self.c != NULL:

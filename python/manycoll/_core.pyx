@@ -8,8 +8,10 @@ format. The hot path of a call is: two PyObject_GetBuffer, a format-string
 lookup, the C call with the GIL released, two PyBuffer_Release.
 """
 from cpython.buffer cimport (PyObject_GetBuffer, PyBuffer_Release,
+                             PyObject_CheckBuffer,
                              PyBUF_FORMAT, PyBUF_C_CONTIGUOUS, PyBUF_WRITABLE)
 from cpython.bytes cimport PyBytes_AsString
+from cpython.pycapsule cimport PyCapsule_New
 from cpython.ref cimport PyObject, Py_XINCREF, Py_XDECREF
 from libc.stdlib cimport free, malloc
 from libc.string cimport memset
@@ -183,7 +185,7 @@ cdef int _acquire(object obj, Py_buffer *v, bint writable, str arg) except -1:
     if name in DTYPES and DTYPES[name][0] == "b":
         raise UnsupportedError("argument '%s': dtype %s is not supported by "
                                "this libmanycoll yet" % (arg, name))
-    if not hasattr(obj, "__buffer__") and hasattr(obj, "__dlpack__"):
+    if not PyObject_CheckBuffer(obj) and hasattr(obj, "__dlpack__"):
         PyObject_GetBuffer(_numpy().from_dlpack(obj), v, flags)
         return 0
     if isinstance(why, TypeError):
@@ -354,4 +356,22 @@ cdef int _end_op(object op) except -1:
 
 
 include "_comm.pxi"
+
+# the C entry points this module's libmanycoll copy offers other
+# extensions (the binding benchmark, bench/python): a table of pointers
+cdef extern from *:
+    """
+    typedef struct mc_py_api {
+        int version;
+        int (*allreduce)(mc_comm_t *, const void *, void *, size_t,
+                         mc_dtype_t, mc_op_t);
+        const char *(*last_error)(void);
+    } mc_py_api_t;
+    static mc_py_api_t mc_py_api = {1, mc_allreduce, mc_last_error};
+    """
+    ctypedef struct mc_py_api_t:
+        pass
+    mc_py_api_t mc_py_api
+
+_mc_api = PyCapsule_New(&mc_py_api, b"manycoll.api", NULL)
 include "_cmd.pxi"

@@ -1,0 +1,99 @@
+"""Plots of simulator and model rows (matplotlib, an optional dependency:
+pip install matplotlib).
+
+    rows = manycoll.sim.sweep("scc48", "bcast", sizes=[2**k for k in
+                              range(5, 21)])
+    manycoll.plot.sizes(rows).savefig("bcast.png")
+
+Rows are the dicts of manycoll.sim.run/sweep and manycoll.model.predict;
+lines are grouped by algorithm (and platform, when rows hold several),
+model rows drawn dashed.
+"""
+
+
+def _plt():
+    try:
+        import matplotlib
+        if matplotlib.get_backend().lower() not in ("agg", "pdf", "svg") \
+                and not _has_display():
+            matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise ImportError("manycoll.plot needs matplotlib "
+                          "(pip install matplotlib)") from None
+    return plt
+
+
+def _has_display():
+    import os
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def _key(r, by):
+    return tuple(str(r.get(k, "")) for k in by)
+
+
+def groups(rows, by=None):
+    """{label: rows sorted by bytes}: one per algorithm (plus platform or
+    source where the rows differ in them); rows with an "error" field are
+    left out."""
+    rows = [r for r in rows if "error" not in r]
+    if by is None:
+        by = ["algo"]
+        for k in ("platform", "coll", "ranks", "source"):
+            if len({str(r.get(k, "")) for r in rows}) > 1:
+                by.insert(0, k)
+    out = {}
+    for r in rows:
+        label = " ".join(_key(r, by))
+        out.setdefault(label, []).append(r)
+    for v in out.values():
+        v.sort(key=lambda r: r["bytes"])
+    return out
+
+
+def _draw(ax, rows, field, ylabel, by, logy):
+    for label, rs in groups(rows, by).items():
+        style = "--" if rs[0].get("source") == "model" else "-"
+        ax.plot([r["bytes"] for r in rs], [r[field] for r in rs], style,
+                marker="o", markersize=3, label=label)
+    ax.set_xscale("log", base=2)
+    if logy:
+        ax.set_yscale("log")
+    ax.set_xlabel("message size (bytes)")
+    ax.set_ylabel(ylabel)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize="small")
+    return ax
+
+
+def latency(rows, ax=None, by=None, logy=True):
+    """Latency (lat_us: first call to last return) against message size,
+    one line per algorithm; returns the axes."""
+    if ax is None:
+        ax = _plt().subplots()[1]
+    return _draw(ax, rows, "lat_us", "latency (us)", by, logy)
+
+
+def throughput(rows, ax=None, by=None, logy=False):
+    """Throughput (bw_MBps = bytes / latency) against message size."""
+    if ax is None:
+        ax = _plt().subplots()[1]
+    return _draw(ax, rows, "bw_MBps", "throughput (MB/s)", by, logy)
+
+
+def sizes(rows, title=None, by=None):
+    """A figure of latency and throughput against size, side by side;
+    returns it (fig.savefig("x.png") writes it)."""
+    plt = _plt()
+    fig, (a, b) = plt.subplots(1, 2, figsize=(11, 4.2))
+    latency(rows, a, by)
+    throughput(rows, b, by)
+    if title is None:
+        r0 = next((r for r in rows if "error" not in r), {})
+        title = "%s on %s, %s ranks" % (r0.get("coll", "?"),
+                                        r0.get("platform", "?"),
+                                        r0.get("ranks", "?"))
+    fig.suptitle(title)
+    fig.tight_layout()
+    return fig
