@@ -13,7 +13,7 @@ PYTHON ?= python3
 MC_PYTHON ?= $(shell $(PYTHON) -c 'import Cython' >/dev/null 2>&1 && echo ON || echo OFF)
 PYTHON_EXE := $(shell $(PYTHON) -c 'import sys; print(sys.executable)' 2>/dev/null)
 
-.PHONY: all build build-asan demo test test-fast install clean
+.PHONY: all build build-asan demo test test-fast install clean python-deps
 
 all: build
 
@@ -35,6 +35,13 @@ test-fast: build
 test: build build-asan
 	cd $(BUILD) && ctest --output-on-failure -j 2
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j 2 -LE no-asan
+
+# what the Python package's build and tests need, into $(PYTHON)'s
+# site-packages, and mpi4py for each installed MPI into $(BUILD)
+python-deps:
+	$(PYTHON) -m pip install -q numpy pytest ml_dtypes cython \
+	    "scikit-build-core>=0.10" matplotlib
+	python/tests/build_mpi4py.sh $(PYTHON_EXE) $(BUILD)
 
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)

@@ -2,30 +2,28 @@
 """The cache-coherence min-max models (Ramos & Hoefler, Table 4.1) against
 the same algorithms run on the simulated Xeon Phi (platform xeonphi60),
 2 to 60 cores: barrier (dissemination with the optimiser's m), small
-broadcast and small reduction (the optimiser's trees), 8 bytes.
+broadcast and small reduction (the optimiser's trees), 8 bytes; through
+the Python package (manycoll.model.optimize, manycoll.sim.run).
 
     cc_sim_vs_model.py MANYCOLL [OUT.png] [--ranks 2,4,...]
+
+MANYCOLL (build/manycoll) says which build's package to use when none is
+installed.
 
 Prints, per collective and rank count, the model's [min, max] and the
 simulated latency, and whether it lands inside; draws the bounds as a band
 and the simulation as points (the report's Figures 4.4-4.8 in spirit)."""
-import json
-import subprocess
 import sys
+
+from mcpy import manycoll
 
 CASES = [("barrier", "barrier", "dissemination-m"),
          ("bcast-small", "bcast", "cc-tree"),
          ("reduce-small", "reduce", "cc-tree")]
 
 
-def run(*args):
-    out = subprocess.run(list(args), capture_output=True, text=True,
-                         check=True).stdout
-    return [json.loads(l) for l in out.splitlines() if l.startswith("{")]
-
-
 def main():
-    mc = sys.argv[1]
+    mc = manycoll(sys.argv[1])
     out = sys.argv[2] if len(sys.argv) > 2 and sys.argv[2].endswith(".png") \
         else None
     ranks = list(range(2, 61, 2)) + [3, 5, 7, 9, 15, 31, 47, 59]
@@ -35,14 +33,12 @@ def main():
     ranks = sorted(set(ranks))
     results = {}
     for model_coll, coll, algo in CASES:
-        bounds = {r["ranks"]: r for r in run(
-            mc, "model", "optimize", "--profile", "xeonphi60", "--coll",
-            model_coll, "--ranks", "2-60", "--json")}
+        bounds = {r["ranks"]: r for r in mc.model.optimize(
+            "xeonphi60", model_coll, ranks="2-60")}
         rows = []
         for n in ranks:
-            sim = run(mc, "sim", "--platform", "xeonphi60", "--coll", coll,
-                      "--algo", algo, "--ranks", str(n), "--sizes", "8",
-                      "--json", "--contention", "all")[0]
+            sim = mc.sim.run("xeonphi60", coll, algo=algo, ranks=n,
+                             sizes=[8], contention="all")[0]
             b = bounds[n]
             lat = sim["lat_us"] * 1000
             inside = b["min_ns"] <= lat <= b["max_ns"]

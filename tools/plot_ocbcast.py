@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Redraws Figures 6 and 8 of Petrovic et al., SPAA'12 (OC-Bcast) on scc48:
-model curves from `manycoll model --json` and simulator points from
-`manycoll sim --json`, on the same axes.
+model curves from manycoll.model.predict and simulator points from
+manycoll.sim.run (the Python package), on the same axes.
 
     /usr/bin/python3 tools/plot_ocbcast.py [--manycoll build/manycoll]
                                            [--out docs/papers]
@@ -20,15 +20,15 @@ An algorithm the simulator does not know (yet) is skipped and reported;
 the model curves are drawn regardless. P = 48, root 0, 32-byte lines.
 """
 import argparse
-import json
 import os
-import subprocess
 import sys
 
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+
+from mcpy import manycoll  # noqa: E402
 
 LINE = 32
 OCB = [("ocbcast:k=2", "k=2", "tab:blue"), ("ocbcast:k=7", "k=7", "tab:red"),
@@ -40,35 +40,20 @@ SIM_LINES = [1, 2, 4, 8, 12, 16, 24, 32, 48, 64, 80, 96, 97, 112, 128, 144,
 skipped = []
 
 
-def run(cmd):
-    p = subprocess.run(cmd, capture_output=True, text=True)
-    if p.returncode != 0:
-        return None, p.stderr.strip().splitlines()[-1:] or ["failed"]
-    return [json.loads(l) for l in p.stdout.splitlines()
-            if l.startswith("{")], None
-
-
 def model(mc, algo, sizes, mode="paper"):
-    rows, err = run([mc, "model", "--platform", "scc48", "--coll", "bcast",
-                     "--algo", algo, "--sizes", sizes, "--mode", mode,
-                     "--json"])
-    if rows is None:
-        sys.exit(f"plot_ocbcast: model {algo} failed: {err[0]}")
-    return rows
+    try:
+        return mc.model.predict("scc48", "bcast", algo, sizes, mode=mode)
+    except mc.Error as e:
+        sys.exit(f"plot_ocbcast: model {algo} failed: {e}")
 
 
 def sim(mc, algo, sizes):
     """simulated rows for a list of byte sizes, or None (skipped)"""
-    out = []
-    for i in range(0, len(sizes), 64):  # sim takes 64 sizes at a time
-        chunk = ",".join(str(s) for s in sizes[i:i + 64])
-        rows, err = run([mc, "sim", "--platform", "scc48", "--coll", "bcast",
-                         "--algo", algo, "--sizes", chunk, "--json"])
-        if rows is None:
-            skipped.append(f"sim {algo}: {err[0]}")
-            return None
-        out += rows
-    return out
+    try:
+        return mc.sim.run("scc48", "bcast", algo=algo, sizes=sizes)
+    except mc.Error as e:
+        skipped.append(f"sim {algo}: {e}")
+        return None
 
 
 def lines_of(rows):
@@ -148,17 +133,18 @@ def figure8(mc, out, sim_cache):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--manycoll", default="build/manycoll")
+    ap.add_argument("--manycoll", default="build/manycoll",
+                    help="the build whose Python package to use, when none "
+                         "is installed")
     ap.add_argument("--out", default="docs/papers")
     a = ap.parse_args()
-    if not os.access(a.manycoll, os.X_OK):
-        sys.exit(f"plot_ocbcast: {a.manycoll} is not built (make build)")
+    mc = manycoll(a.manycoll)
     os.makedirs(a.out, exist_ok=True)
     sim_cache = {}
     for algo, _, _ in OCB + BIN:
-        sim_cache[algo] = sim(a.manycoll, algo, [m * LINE for m in SIM_LINES])
-    figure6(a.manycoll, a.out, sim_cache)
-    figure8(a.manycoll, a.out, sim_cache)
+        sim_cache[algo] = sim(mc, algo, [m * LINE for m in SIM_LINES])
+    figure6(mc, a.out, sim_cache)
+    figure8(mc, a.out, sim_cache)
     for s in skipped:
         print(f"skipped {s}")
     print(f"wrote {a.out}/ocbcast_fig6.png, {a.out}/ocbcast_fig8.png")

@@ -1,23 +1,24 @@
 #!/usr/bin/env python3
-"""Runs `manycoll sim --json` for several algorithms of one collective and
+"""Simulates several algorithms of one collective (manycoll.sim.run) and
 prints them side by side: latency (us) and throughput (MB/s) per size.
 
-    sim_table.py MANYCOLL PLATFORM COLL SIZES ALGO [ALGO ...]"""
-import json
-import subprocess
+    sim_table.py MANYCOLL PLATFORM COLL SIZES ALGO [ALGO ...]
+
+MANYCOLL (build/manycoll) says which build's Python package to use when
+none is installed."""
 import sys
+
+from mcpy import manycoll
 
 
 def main():
     mc, plat, coll, sizes = sys.argv[1:5]
     algos = sys.argv[5:]
+    sim = manycoll(mc).sim
     res = {}
     for a in algos:
-        out = subprocess.run([mc, "sim", "--platform", plat, "--coll", coll,
-                              "--algo", a, "--sizes", sizes, "--json"],
-                             capture_output=True, text=True, check=True)
-        res[a] = {r["bytes"]: r for r in map(json.loads,
-                                               out.stdout.splitlines())}
+        res[a] = {r["bytes"]: r for r in sim.run(plat, coll, algo=a,
+                                                 sizes=sizes)}
     w = max(18, max(len(a) for a in algos) + 2)
     print(f"{'bytes':>9}" + "".join(f"{a:>{w}}" for a in algos))
     print(f"{'':>9}" + "".join(f"{'us    MB/s':>{w}}" for _ in algos))

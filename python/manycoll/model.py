@@ -7,7 +7,7 @@ same axes. cc_predict() and optimize(): the cache-coherence min-max models
 of Ramos & Hoefler on a calibration profile (`manycoll model predict` and
 `manycoll model optimize`). See docs/papers/.
 """
-from .sim import _run_cmd
+from .sim import _run_cmd, _sizes
 
 
 def predict(platform, coll="bcast", algo="ocbcast", sizes=(32, 1024, 32768),
@@ -15,9 +15,11 @@ def predict(platform, coll="bcast", algo="ocbcast", sizes=(32, 1024, 32768),
     """Predicted latency (lat_us) and throughput (bw_MBps) of broadcast
     `algo` ("ocbcast[:k=..,chunk=..]", "binomial", "scatter-allgather")
     on `platform` for each size in bytes; mode "paper" (every access at
-    distance 1, as the paper) or "layout" (the platform's distances)."""
+    distance 1, as the paper) or "layout" (the platform's distances).
+    sizes may hold strings in the command's syntax: "96L" (cache lines),
+    "1L-192L" (a range), "3K"."""
     args = ["model", "--platform", platform, "--coll", coll, "--algo", algo,
-            "--sizes", ",".join(str(int(s)) for s in sizes), "--mode", mode,
+            "--sizes", ",".join(_sizes(sizes)), "--mode", mode,
             "--json"]
     if ranks is not None:
         args += ["--ranks", int(ranks)]

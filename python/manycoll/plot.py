@@ -45,7 +45,7 @@ def groups(rows, by=None):
                 by.insert(0, k)
     out = {}
     for r in rows:
-        label = " ".join(_key(r, by))
+        label = " ".join(k for k in _key(r, by) if k)
         out.setdefault(label, []).append(r)
     for v in out.values():
         v.sort(key=lambda r: r["bytes"])

@@ -40,6 +40,14 @@ def _last_line(text):
     return lines[-1] if lines else "failed"
 
 
+def _sizes(sizes):
+    """sizes as the command's list items: ints (bytes), or strings it
+    parses ("3K", "1M"; model also "96L" and ranges "1L-192L")"""
+    if isinstance(sizes, str):
+        sizes = sizes.split(",")
+    return [s.strip() if isinstance(s, str) else str(int(s)) for s in sizes]
+
+
 def _contention_arg(contention):
     if contention is None:
         return None
@@ -66,7 +74,8 @@ def run(platform, coll, algo=None, sizes=(32, 1024, 32768, 1 << 20),
     "mpb", "link", "mc". jitter: a seed for random per-operation jitter.
     iters: repetitions per size (more than 1 needs a simulator that has
     --iters). dtype, op: for reductions (default float64, "sum").
-    check: every core verifies its result (slower)."""
+    check: every core verifies its result (slower). sizes may hold
+    strings the command parses ("3K", "1M") or be one ("32,3K,1M")."""
     args = ["sim", "--platform", platform, "--coll", coll, "--json"]
     if algo is not None:
         args += ["--algo", algo]
@@ -87,14 +96,14 @@ def run(platform, coll, algo=None, sizes=(32, 1024, 32768, 1 << 20),
         args += ["--op", str(op)]
     if check:
         args += ["--check"]
-    sizes = [int(s) for s in sizes]
+    sizes = _sizes(sizes)
     if coll == "barrier":
         sizes = sizes[:1] or [0]
     if not sizes:
         raise ArgumentError("run: argument 'sizes' is empty")
     rows = []
     for i in range(0, len(sizes), _MAX_SIZES):
-        chunk = ",".join(str(s) for s in sizes[i:i + _MAX_SIZES])
+        chunk = ",".join(sizes[i:i + _MAX_SIZES])
         rows += _run_cmd(args + ["--sizes", chunk])
     return rows
 

@@ -1,0 +1,19 @@
+# The Python package's tests (python/tests, pytest), with the package
+# staged in build/python. Not under ASan (the interpreter is not built
+# with it). mpi4py for each MPI comes from `make python-deps`.
+if(MC_PYTHON)
+  set(mc_py_env PYTHONPATH=${CMAKE_BINARY_DIR}/python MC_TUNING=none
+      MC_MPI4PY_DIR=${CMAKE_BINARY_DIR})
+  foreach(t coll errors sim mpi)
+    add_test(NAME python_${t}
+             COMMAND ${CMAKE_COMMAND} -E env ${mc_py_env}
+                     ${Python_EXECUTABLE} -m pytest -q -p no:cacheprovider
+                     ${CMAKE_SOURCE_DIR}/python/tests/test_${t}.py)
+    set_tests_properties(python_${t} PROPERTIES LABELS no-asan TIMEOUT 600)
+  endforeach()
+else()
+  add_test(NAME python COMMAND ${CMAKE_COMMAND} -E echo
+           "python: SKIP: built without the Python package (MC_PYTHON=OFF)")
+  set_tests_properties(python PROPERTIES LABELS no-asan
+                       SKIP_REGULAR_EXPRESSION "SKIP")
+endif()
