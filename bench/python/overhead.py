@@ -5,7 +5,9 @@ ranks, interleaved. Run by bench/python/overhead.sh (docs/benchmarks.md).
 Every round runs each variant for a batch of --calls calls (after a
 barrier, in a rotating order); a batch's time / calls is one sample; the
 report gives each variant's median over the rounds, and the median over
-rounds of (variant - C) measured in the same round.
+rounds of (variant - C) measured in the same round; p25 beside each: on a
+shared machine a batch that lost the CPU is slow, never fast, so the
+lower quartile shows the undisturbed cost.
 
   C          mc_allreduce in a C loop (mc_nb.Comm.c_loop): the floor
   cython     manycoll.Comm.allreduce(x, y)          (the package's binding)
@@ -73,15 +75,22 @@ def report(samples, size, a):
     c = samples["C"]
     print("# 8-byte allreduce, %d ranks, %d rounds x %d calls, %s" %
           (size, a.rounds, a.calls, a.label))
-    print("%-11s %10s %14s" % ("variant", "median us", "minus C (us)"))
+    print("%-11s %10s %8s %14s %8s" % ("variant", "median us", "p25",
+                                       "minus C (us)", "p25"))
     for name, s in samples.items():
-        over = statistics.median(v - cv for v, cv in zip(s, c))
-        print("%-11s %10.3f %14.3f" % (name, statistics.median(s), over))
-        print(json.dumps({"variant": name, "ranks": size, "label": a.label,
-                          "median_us": round(statistics.median(s), 4),
-                          "minus_c_us": round(over, 4),
-                          "python": sys.version.split()[0]}),
-              file=sys.stderr)
+        d = [v - cv for v, cv in zip(s, c)]
+        row = {"variant": name, "ranks": size, "label": a.label,
+               "median_us": statistics.median(s), "p25_us": p25(s),
+               "minus_c_us": statistics.median(d), "minus_c_p25_us": p25(d),
+               "python": sys.version.split()[0]}
+        print("%-11s %10.3f %8.3f %14.3f %8.3f" % (
+            name, row["median_us"], row["p25_us"], row["minus_c_us"],
+            row["minus_c_p25_us"]))
+        print(json.dumps(row), file=sys.stderr)
+
+
+def p25(xs):
+    return statistics.quantiles(xs, n=4)[0]
 
 
 if __name__ == "__main__":
