@@ -28,6 +28,8 @@ def data(rank, n, dt, salt):
     if np.dtype(dt).kind in "iu" and n > 2:
         v[0] = np.iinfo(dt).max  # sums and products that wrap
         v[1] = np.iinfo(dt).min
+    if np.dtype(dt).kind in "if" and n > 3 and rank % 2 == 0:
+        v[3] = -1  # signed min/max differ from unsigned ones
     return v
 
 
