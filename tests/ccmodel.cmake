@@ -5,6 +5,7 @@
 foreach(t test_profile test_ccmodel test_appendix_b)
   add_executable(${t} ${t}.c)
   target_link_libraries(${t} PRIVATE manycoll_static PkgConfig::JANSSON)
+  mc_include_view(${t} util plat model)
 endforeach()
 
 add_test(NAME ccmodel_profile COMMAND $<TARGET_FILE:test_profile>

@@ -5,6 +5,7 @@
 
 add_executable(test_ocbmodel test_ocbmodel.c)
 target_link_libraries(test_ocbmodel PRIVATE manycoll_static)
+mc_include_view(test_ocbmodel util plat sched model)
 add_test(NAME ocbmodel_formulas COMMAND test_ocbmodel)
 
 add_test(NAME ocbmodel_vs_sim

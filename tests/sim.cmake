@@ -3,6 +3,7 @@
 add_executable(test_sim test_sim.c walk.c ${CMAKE_SOURCE_DIR}/tools/check.c)
 target_include_directories(test_sim PRIVATE ${CMAKE_SOURCE_DIR}/tools)
 target_link_libraries(test_sim PRIVATE manycoll_static)
+mc_include_view(test_sim util plat sim tp coll select api)
 
 add_test(NAME sim_walk_scc48 COMMAND test_sim scc48 --level medium --contention none)
 # 64 cores: medium walk, light under ASan+UBSan (scc48 covers medium there)
@@ -25,6 +26,7 @@ set_tests_properties(sim_walk_mesh32x32 PROPERTIES LABELS no-asan)
 
 add_executable(test_sim_model test_sim_model.c)
 target_link_libraries(test_sim_model PRIVATE manycoll_static)
+mc_include_view(test_sim_model util plat sim tp)
 add_test(NAME sim_formulas COMMAND test_sim_model formulas)
 add_test(NAME sim_mpb_contention COMMAND test_sim_model contention)
 add_test(NAME sim_golden COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/sim_golden.py

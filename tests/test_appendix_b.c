@@ -21,8 +21,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
 #include "model/ccopt.h"
+#include "util/error.h"
 
 #define B3_EXACT 39
 #define MAXROWS 64

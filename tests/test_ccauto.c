@@ -1,6 +1,6 @@
 /*
  * The automatic parameters of the cc-* algorithms (src/model/ccauto.h,
- * src/coll/cc_params.c): the built-in model has the numbers of
+ * src/select/auto.c): the built-in model has the numbers of
  * platforms/profiles/xeonphi60.json, and the automatic trees and peers
  * per round are the report's (Section 4.4: 30 threads, broadcast (5,5),
  * reduction (3,3,2); 60 threads, (4,4,3) for both).
@@ -10,7 +10,8 @@
 
 #include "coll/cc.h"
 #include "model/ccauto.h"
-#include "model/profile.h"
+#include "plat/profile.h"
+#include "select/auto.h"
 
 static int fails;
 #define CHECK(c, ...)                                                        \
@@ -47,13 +48,13 @@ static void same_model(void)
 static void tree(int reduce, int n, const int *want, int d)
 {
     mc_params_t p = {{0}};
-    CHECK(mc_cc_auto_tree(reduce, n, &p) == MC_OK, "auto tree");
+    CHECK(mc_auto_tree(reduce, n, &p) == MC_OK, "auto tree");
     for (int i = 0; i < MC_CC_KMAX; i++)
         CHECK(p.v[MC_CC_K1 + i] == (i < d ? want[i] : 0), "%s tree for %d "
               "ranks: k%d = %lld, expected %d", reduce ? "reduce" : "bcast",
               n, i + 1, (long long)p.v[MC_CC_K1 + i], i < d ? want[i] : 0);
     mc_params_t again = {{0}}; /* the cached answer is the same */
-    mc_cc_auto_tree(reduce, n, &again);
+    mc_auto_tree(reduce, n, &again);
     CHECK(again.v[0] == p.v[0] && again.v[2] == p.v[2], "cache");
 }
 
@@ -67,11 +68,11 @@ int main(void)
     tree(0, 2, (const int[]){1}, 1);
     tree(0, 1024, (const int[]){6, 6, 5, 5}, 4); /* 4 levels at most */
     mc_params_t m = {{0}};
-    CHECK(mc_cc_auto_barrier(9, &m) == MC_OK && m.v[0] == 2,
+    CHECK(mc_auto_barrier_m(9, &m) == MC_OK && m.v[0] == 2,
           "barrier m for 9 ranks: %lld, expected 2 (2 rounds)",
           (long long)m.v[0]);
     mc_params_t fixed = {{3}};
-    mc_cc_auto_barrier(9, &fixed);
+    mc_auto_barrier_m(9, &fixed);
     CHECK(fixed.v[0] == 3, "an explicit m is kept");
     if (fails)
         return 1;

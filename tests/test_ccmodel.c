@@ -12,9 +12,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
 #include "model/ccopt.h"
 #include "model/fit.h"
+#include "util/error.h"
 
 static int failures;
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "api/comm.h"
 #include "walk.h"
 
 int main(int argc, char **argv)
@@ -33,7 +33,7 @@ int main(int argc, char **argv)
     /* MC_SINGLE_COPY=0 must turn single copy off (the direct algorithms
      * then run their fallbacks) */
     const char *sc = getenv("MC_SINGLE_COPY");
-    if (sc && !strcmp(sc, "0") && c->tp->single_copy) {
+    if (sc && !strcmp(sc, "0") && c->team.tp->single_copy) {
         fprintf(stderr, "test_coll: MC_SINGLE_COPY=0 but single copy is on\n");
         return 1;
     }
@@ -42,7 +42,7 @@ int main(int argc, char **argv)
         printf("test_coll: %d ranks, %d algorithms, %d cases per rank, "
                "%d wrong (single copy %s)\n",
                mc_comm_size(c), w.algos, w.cases, w.failures,
-               c->tp->single_copy ? "on" : "off");
+               c->team.tp->single_copy ? "on" : "off");
     mc_finalize();
     return rc ? 1 : 0;
 }

@@ -11,8 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
 #include "model/ocbmodel.h"
+#include "util/error.h"
 
 static int failures;
 

@@ -1,5 +1,5 @@
 /*
- * Profiles (src/model/profile.h):
+ * Profiles (src/plat/profile.h):
  *   - the shipped profiles load by name and hold the report's numbers;
  *   - save -> load -> save is byte-identical, for a synthetic profile with
  *     every kind of entry (NAN, samples, points, skips) and for the
@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
-#include "model/profile.h"
+#include "plat/profile.h"
+#include "util/error.h"
 
 static int failures;
 

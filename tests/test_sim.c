@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/api.h"
 #include "sim/engine.h"
 #include "tp/sim.h"
 #include "walk.h"
@@ -72,7 +73,7 @@ int main(int argc, char **argv)
         cores[i] = i;
     mc_sim_domain_t *dom;
     if (mc_sim_create(p, n, &so, &sim) != MC_OK ||
-        mc_sim_domain(sim, NULL, 0, cores, n, &dom) != MC_OK) {
+        mc_sim_tp_domain(sim, NULL, 0, cores, n, &dom) != MC_OK) {
         fprintf(stderr, "test_sim: %s\n", mc_last_error());
         return 2;
     }

@@ -72,12 +72,11 @@ static void expect(probe_t *p, const char *what, int m, int dst, long got,
 static void formulas_main(void *arg)
 {
     probe_t *p = arg;
-    mc_comm_t *c;
-    if (mc_sim_comm_create(p->sim, p->dom, p->core, &c) != MC_OK) {
+    mc_tp_t *tp;
+    if (mc_sim_tp_create(p->sim, p->dom, p->core, &tp) != MC_OK) {
         p->bad++;
         return;
     }
-    mc_tp_t *tp = c->tp;
     static unsigned char buf[128 * 32];
     static const int ms[] = {1, 2, 3, 17, 96, 127, 128};
     int me = p->core, dm = dmem(me);
@@ -106,7 +105,7 @@ static void formulas_main(void *arg)
                    O_GET_MPB + m * Cr_mpb(d) + m * Cw_mpb(1));
         }
     }
-    mc_comm_free(c);
+    tp->ops->destroy(tp);
 }
 
 /* core 47 waits for a flag of its own that core 0 raises: it wakes at the
@@ -116,21 +115,21 @@ static mc_ps_t flag_raised, flag_seen;
 static void flag_writer(void *arg)
 {
     probe_t *p = arg;
-    mc_comm_t *c;
-    mc_sim_comm_create(p->sim, p->dom, p->core, &c);
+    mc_tp_t *tp;
+    mc_sim_tp_create(p->sim, p->dom, p->core, &tp);
     flag_raised = mc_sim_now(p->sim);
-    tp_flag_set(c->tp, 47, mc_alg_flag(c, 0), 1);
-    mc_comm_free(c);
+    tp_flag_set(tp, 47, 0, 1);
+    tp->ops->destroy(tp);
 }
 
 static void flag_waiter(void *arg)
 {
     probe_t *p = arg;
-    mc_comm_t *c;
-    mc_sim_comm_create(p->sim, p->dom, p->core, &c);
-    tp_flag_wait(c->tp, 47, mc_alg_flag(c, 0), 1);
+    mc_tp_t *tp;
+    mc_sim_tp_create(p->sim, p->dom, p->core, &tp);
+    tp_flag_wait(tp, 47, 0, 1);
     flag_seen = mc_sim_now(p->sim);
-    mc_comm_free(c);
+    tp->ops->destroy(tp);
 }
 
 static int setup(const char *cont, int n, mc_platform_t **pl, mc_sim_t **sim,
@@ -143,7 +142,7 @@ static int setup(const char *cont, int n, mc_platform_t **pl, mc_sim_t **sim,
         cores[i] = i;
     if ((!*pl && mc_platform_load("scc48", pl) != MC_OK) ||
         mc_sim_create(*pl, n, &o, sim) != MC_OK ||
-        mc_sim_domain(*sim, NULL, 0, cores, 48, dom) != MC_OK) {
+        mc_sim_tp_domain(*sim, NULL, 0, cores, 48, dom) != MC_OK) {
         fprintf(stderr, "setup: %s\n", mc_last_error());
         return -1;
     }
@@ -199,12 +198,12 @@ typedef struct getter {
 static void getter_main(void *arg)
 {
     getter_t *g = arg;
-    mc_comm_t *c;
-    mc_sim_comm_create(g->p.sim, g->p.dom, g->p.core, &c);
+    mc_tp_t *tp;
+    mc_sim_tp_create(g->p.sim, g->p.dom, g->p.core, &tp);
     mc_ps_t t0 = mc_sim_now(g->p.sim);
-    tp_get_mpb(c->tp, 0, 0, 0, 128 * 32);
+    tp_get_mpb(tp, 0, 0, 0, 128 * 32);
     g->took = mc_sim_now(g->p.sim) - t0;
-    mc_comm_free(c);
+    tp->ops->destroy(tp);
 }
 
 /* n cores (1..n) get 128 lines from core 0 at once: min, mean, max us */

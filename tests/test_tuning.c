@@ -16,9 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "api/api.h"
 #include "select/select.h"
 #include "select/tuning.h"
+#include "util/error.h"
 
 static int fails;
 
@@ -101,9 +102,9 @@ static int describe(void)
     }
     int me = mc_comm_rank(c), n = mc_comm_size(c);
     char b[160], r[160], z[160], after[160];
-    mc_select_describe(c, MC_COLL_BCAST, 8, MC_SUM, b, sizeof b);
-    mc_select_describe(c, MC_COLL_REDUCE, 8, MC_SUM, r, sizeof r);
-    mc_select_describe(c, MC_COLL_BARRIER, 0, MC_SUM, z, sizeof z);
+    mc_comm_describe(c, MC_COLL_BCAST, 8, MC_SUM, b, sizeof b);
+    mc_comm_describe(c, MC_COLL_REDUCE, 8, MC_SUM, r, sizeof r);
+    mc_comm_describe(c, MC_COLL_BARRIER, 0, MC_SUM, z, sizeof z);
     /* what was selected must also run, and be right */
     int64_t x = me + 1, sum = 0, v = me == 0 ? 42 : 0;
     int rc = mc_bcast(c, &v, 1, MC_INT64, 0);
@@ -117,7 +118,7 @@ static int describe(void)
         return 1;
     }
     mc_comm_set_algo(c, "bcast", "binomial");
-    mc_select_describe(c, MC_COLL_BCAST, 8, MC_SUM, after, sizeof after);
+    mc_comm_describe(c, MC_COLL_BCAST, 8, MC_SUM, after, sizeof after);
     if (me == 0)
         printf("bcast 8: %s\nreduce 8: %s\nbarrier: %s\n"
                "bcast 8 after mc_comm_set_algo: %s\n", b, r, z, after);

@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "walk.h"
-#include "internal.h"
+#include "api/comm.h"
 #include "select/registry.h"
+#include "walk.h"
 
 static int rooted(mc_coll_t k)
 {
@@ -204,7 +204,7 @@ static int walk_spec(mc_comm_t *c, const mc_algo_t *a, const char *spec,
     char name[160];
     snprintf(name, sizeof name, "%s/%s", mc_coll_name(a->coll), spec);
     mc_case_t k = {.coll = a->coll, .seed = seed};
-    size_t chunk = c->p2p_chunk;
+    size_t chunk = c->team.p2p_chunk;
     if (a->coll == MC_COLL_BARRIER) {
         for (int i = 0; i < 3; i++)
             if (run_case(c, k, name, w))
@@ -261,7 +261,7 @@ int mc_walk(mc_comm_t *c, mc_walk_t *w)
         /* without single copy such an algorithm runs another registered
          * one, walked in its own right (the fallback itself is walked on
          * shm with MC_SINGLE_COPY=0: tests/CMakeLists.txt) */
-        if ((a->flags & MC_ALGO_SINGLE_COPY) && !c->tp->single_copy &&
+        if ((a->flags & MC_ALGO_SINGLE_COPY) && !c->team.tp->single_copy &&
             !w->algo)
             continue;
         w->algos++;

@@ -29,6 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "api/api.h"
 #include "check.h"
 #include "select/select.h"
 #include "tools.h"
@@ -376,7 +377,7 @@ static int bench_size(const bench_opts_t *o, mc_comm_t *w, mc_case_t *k,
             rc = use_algo(o, w, a);
         if (rc == MC_OK && rank == 0) {
             char algo[128];
-            mc_select_describe(w, k->coll, k->count * d, k->op, algo,
+            mc_comm_describe(w, k->coll, k->count * d, k->op, algo,
                                sizeof algo);
             report(o, w, algo, k->count * d, all, iters, worst + a * iters,
                    a ? worst : NULL);

@@ -17,7 +17,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "model/profile.h"
+#include "plat/profile.h"
 
 #define CALIB_LINE 64
 #define CALIB_MAX_CPUS 64

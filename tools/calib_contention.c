@@ -20,8 +20,8 @@
 #include <string.h>
 
 #include "calib.h"
-#include "internal.h"
 #include "model/fit.h"
+#include "util/error.h"
 
 #define POOL 64 /* pages */
 #define PAGE 4096

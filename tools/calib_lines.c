@@ -22,8 +22,8 @@
 #include <string.h>
 
 #include "calib.h"
-#include "internal.h"
 #include "model/fit.h"
+#include "util/error.h"
 
 #define NL 32          /* lines per chase, as BenchIT */
 #define PAGE 4096

@@ -21,8 +21,8 @@
 #include <string.h>
 
 #include "calib.h"
-#include "internal.h"
 #include "model/fit.h"
+#include "util/error.h"
 
 #define MAXN 128
 

@@ -31,8 +31,8 @@
 #endif
 
 #include "calib.h"
-#include "internal.h"
 #include "model/fit.h"
+#include "util/error.h"
 
 static int use_tsc;
 static double ns_per_tick = 1.0;

@@ -25,9 +25,9 @@
 #include <unistd.h>
 
 #include "calib.h"
-#include "internal.h"
 #include "model/fit.h"
 #include "tools.h"
+#include "util/error.h"
 
 typedef struct opts {
     const char *out, *name;

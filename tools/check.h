@@ -10,7 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "internal.h"
+#include "coll/args.h"
+#include "util/error.h"
 
 /* user ops the cases can use (created on first use) */
 typedef enum {

@@ -19,6 +19,7 @@
 
 #include "select/select.h"
 #include "select/tuning.h"
+#include "tp/shm.h"
 #include "tools.h"
 #include "util/config.h"
 
@@ -86,8 +87,11 @@ int info_tuning(int argc, char **argv)
         return mc_usage_error("info", "-n: expected a rank count >= 1");
     const mc_tuning_t *t;
     mc_ruleset_t rules[MC_COLL_COUNT];
-    if (mc_tuning_get(&t) != MC_OK ||
-        mc_select_init(rules, n, 1, "shm") != MC_OK) {
+    mc_tp_t shm; /* what a job of n ranks here would have */
+    mc_team_t team;
+    if (mc_tuning_get(&t) != MC_OK || mc_shm_describe(n, &shm) != MC_OK ||
+        mc_team_layout(&team, &shm) != MC_OK ||
+        mc_select_init(rules, &team) != MC_OK) {
         fprintf(stderr, "manycoll info: %s\n", mc_last_error());
         return 1;
     }

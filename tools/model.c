@@ -28,9 +28,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
 #include "model_cmd.h"
 #include "tools.h"
+#include "util/error.h"
 
 static int usage(const char *fmt, const char *arg)
 {

@@ -4,7 +4,7 @@
 
 #include "model/ccopt.h"
 #include "model/ocbmodel.h"
-#include "model/profile.h"
+#include "plat/profile.h"
 
 #define MODEL_MAX_RANKS 4096
 

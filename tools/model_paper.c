@@ -23,8 +23,8 @@
  */
 #include <stdio.h>
 
-#include "internal.h"
 #include "model_cmd.h"
+#include "util/error.h"
 
 static const struct {
     const char *name;

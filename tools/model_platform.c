@@ -27,10 +27,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
 #include "model_cmd.h"
 #include "tools.h"
 #include "util/config.h"
+#include "util/error.h"
 
 #define MAX_SIZES 4096
 

@@ -20,8 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
 #include "model_cmd.h"
+#include "util/error.h"
 
 int model_profile(const model_opts_t *o, const mc_profile_t *p)
 {

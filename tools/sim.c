@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/api.h"
 #include "check.h"
 #include "select/select.h"
 #include "sim/engine.h"
@@ -56,7 +57,7 @@ static void core_main(void *arg)
         return;
     }
     if (cj->rank == 0)
-        mc_select_describe(c, j->k.coll, j->k.count * mc_dtype_size(j->k.dt),
+        mc_comm_describe(c, j->k.coll, j->k.count * mc_dtype_size(j->k.dt),
                            mc_case_op(&j->k), j->algo, sizeof j->algo);
     mc_case_bufs_t own, *b = &j->shared;
     if (j->o->check) {
@@ -133,7 +134,7 @@ int mc_sim_run_size(const sim_opts_t *o, const mc_platform_t *p,
     j.cores = calloc((size_t)n, sizeof(core_job_t));
     for (int i = 0; i < n; i++)
         cores[i] = i;
-    rc = mc_sim_domain(j.sim, NULL, 0, cores, n, &j.dom);
+    rc = mc_sim_tp_domain(j.sim, NULL, 0, cores, n, &j.dom);
     if (rc == MC_OK && !o->check) {
         rc = mc_case_alloc(&j.k, 0, n, &j.shared);
         if (rc == MC_OK)

@@ -30,11 +30,12 @@
 
 #include <jansson.h>
 
-#include "internal.h"
+#include "coll/args.h"
 #include "model/ccauto.h"
 #include "select/tuning.h"
 #include "tools.h"
 #include "util/config.h"
+#include "util/error.h"
 
 typedef struct topts {
     const char *profile, *out;

@@ -5,8 +5,9 @@
  */
 #include <string.h>
 
-#include "internal.h"
-#include "select/select.h"
+#include "api/comm.h"
+#include "ops/ops.h"
+#include "util/error.h"
 
 static int check_comm(const mc_comm_t *c, const char *fn)
 {
@@ -43,11 +44,11 @@ static int check_op(mc_op_t op, mc_dtype_t dt, const char *fn)
 
 static int check_root(const mc_comm_t *c, int root, const char *fn)
 {
-    if (root < 0 || root >= c->size)
+    if (root < 0 || root >= c->team.size)
         return mc_error(MC_ERR_ARG,
                         "%s: argument 'root' is %d but the communicator has "
                         "%d ranks",
-                        fn, root, c->size);
+                        fn, root, c->team.size);
     return MC_OK;
 }
 
@@ -71,9 +72,9 @@ static int no_in_place(const void *p, const char *name, const char *fn)
 
 static int run(mc_comm_t *c, mc_args_t *a)
 {
-    c->seq++;
-    const mc_sel_t *s = mc_select(c, a);
-    int rc = s->algo->fn(c, a, &s->params);
+    c->team.seq++;
+    const mc_sel_t *s = mc_select(c->rules, a);
+    int rc = s->algo->fn(&c->team, a, &s->params);
     if (rc < 0)
         c->broken = rc;
     return rc;
@@ -121,7 +122,7 @@ int mc_reduce(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
     MC_CHECK(check_op(op, dt, fn));
     MC_CHECK(check_root(c, root, fn));
     MC_CHECK(check_buf(sbuf, count, "sbuf", fn));
-    int is_root = c->rank == root;
+    int is_root = c->team.rank == root;
     if (is_root) {
         MC_CHECK(check_buf(rbuf, count, "rbuf", fn));
         MC_CHECK(no_in_place(rbuf, "rbuf", fn));
@@ -177,7 +178,7 @@ int mc_allgather(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
     init_args(&a, MC_COLL_ALLGATHER, count, dt);
     a.in_place = sbuf == MC_IN_PLACE;
     a.rbuf = rbuf;
-    a.sbuf = a.in_place ? (char *)rbuf + (size_t)c->rank * a.bytes : sbuf;
+    a.sbuf = a.in_place ? (char *)rbuf + (size_t)c->team.rank * a.bytes : sbuf;
     return run(c, &a);
 }
 
@@ -201,8 +202,8 @@ int mc_alltoall(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
         /* the exchange overwrites blocks it still has to send: send from
          * a copy (this is the one allocation a call may make) */
         void *copy;
-        size_t total = a.bytes * (size_t)c->size;
-        MC_CHECK(mc_scratch(c, total, &copy));
+        size_t total = a.bytes * (size_t)c->team.size;
+        MC_CHECK(mc_scratch(&c->team, total, &copy));
         memcpy(copy, rbuf, total);
         a.sbuf = copy;
     }
@@ -238,7 +239,7 @@ int mc_gather(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
     MC_CHECK(check_dtype(dt, fn));
     MC_CHECK(check_root(c, root, fn));
     MC_CHECK(check_buf(sbuf, count, "sbuf", fn));
-    int is_root = c->rank == root;
+    int is_root = c->team.rank == root;
     if (is_root) {
         MC_CHECK(check_buf(rbuf, count, "rbuf", fn));
         MC_CHECK(no_in_place(rbuf, "rbuf", fn));
@@ -265,7 +266,7 @@ int mc_scatter(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
     MC_CHECK(check_dtype(dt, fn));
     MC_CHECK(check_root(c, root, fn));
     MC_CHECK(check_buf(rbuf, count, "rbuf", fn));
-    int is_root = c->rank == root;
+    int is_root = c->team.rank == root;
     if (is_root) {
         MC_CHECK(check_buf(sbuf, count, "sbuf", fn));
         MC_CHECK(no_in_place(sbuf, "sbuf", fn));

@@ -9,60 +9,19 @@
 #include <sys/random.h>
 #include <unistd.h>
 
-#include "coll/fast.h"
-#include "internal.h"
-#include "select/select.h"
+#include "api/api.h"
+#include "api/comm.h"
 #include "tp/shm.h"
 #include "util/config.h"
-
-#define SCRATCH_MIN (64 * 1024)
+#include "util/error.h"
 
 static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
 static mc_comm_t *live;  /* every communicator not yet freed */
 static mc_comm_t *world; /* from mc_init */
 
-int mc_scratch(mc_comm_t *c, size_t n, void **out)
-{
-    if (n > c->scratch_len) {
-        size_t len = n < 2 * c->scratch_len ? 2 * c->scratch_len : n;
-        len = (len + 63) / 64 * 64;
-        void *p = aligned_alloc(64, len);
-        if (!p)
-            return mc_error(MC_ERR_NOMEM, "out of memory: %zu bytes of "
-                                          "scratch", len);
-        free(c->scratch);
-        c->scratch = p;
-        c->scratch_len = len;
-    }
-    *out = c->scratch;
-    return MC_OK;
-}
-
-/* On a cache-coherent machine the fast paths keep four slots at the end
- * of the MPB (coll/fast.h) for payloads that do not fit a flag line. */
-static void reserve_fast(mc_comm_t *c)
-{
-    size_t mpb = c->tp->mpb_size, line = c->tp->line;
-    c->mpb_avail = mpb;
-    if (!c->tp->cache_coherent)
-        return;
-    size_t slot = mpb / 32 < MC_FAST_MAX_SLOT ? mpb / 32 : MC_FAST_MAX_SLOT;
-    slot = slot / line * line;
-    if (slot < line)
-        return;
-    c->fast_slot = slot;
-    c->fast_off = mpb - 4 * slot;
-    c->mpb_avail = c->fast_off;
-}
-
 static void comm_destroy(mc_comm_t *c)
 {
-    if (c->tp)
-        c->tp->ops->destroy(c->tp);
-    free(c->p2p_sent);
-    free(c->p2p_recv);
-    free(c->fast_seen);
-    free(c->scratch);
+    mc_team_fini(&c->team);
     free(c);
 }
 
@@ -73,33 +32,9 @@ int mc_comm_wrap(mc_tp_t *tp, mc_comm_t **out)
         tp->ops->destroy(tp);
         return mc_error(MC_ERR_NOMEM, "out of memory creating a communicator");
     }
-    c->tp = tp;
-    c->rank = tp->rank;
-    c->size = tp->size;
-    c->p2p_sent = calloc((size_t)c->size, sizeof(uint64_t));
-    c->p2p_recv = calloc((size_t)c->size, sizeof(uint64_t));
-    c->fast_seen = calloc((size_t)c->size, sizeof(uint64_t));
-    int rc = MC_OK;
-    if (!c->p2p_sent || !c->p2p_recv || !c->fast_seen)
-        rc = mc_error(MC_ERR_NOMEM, "out of memory creating a communicator");
-    long long chunk = mc_env_ll("MC_P2P_CHUNK");
-    /* chunks are whole elements of every datatype: multiples of 8 */
-    if (rc == MC_OK && (chunk < 0 || chunk % 8))
-        rc = mc_error(MC_ERR_ARG,
-                      "MC_P2P_CHUNK=%s: must be a multiple of 8 bytes",
-                      mc_env("MC_P2P_CHUNK"));
-    reserve_fast(c);
-    mc_fast_setup(c);
-    size_t mpb = c->mpb_avail / 8 * 8;
-    if (chunk == 0)
-        chunk = (long long)tp->p2p_chunk_hint / 8 * 8;
-    c->p2p_chunk = (chunk <= 0 || (size_t)chunk > mpb) ? mpb : (size_t)chunk;
-    void *scratch;
+    int rc = mc_team_init(&c->team, tp);
     if (rc == MC_OK)
-        rc = mc_scratch(c, SCRATCH_MIN, &scratch);
-    if (rc == MC_OK)
-        rc = mc_select_init(c->rules, c->size, tp->cache_coherent,
-                            tp->ops->name);
+        rc = mc_select_init(c->rules, &c->team);
     if (rc != MC_OK) {
         comm_destroy(c);
         return rc;
@@ -110,6 +45,14 @@ int mc_comm_wrap(mc_tp_t *tp, mc_comm_t **out)
     pthread_mutex_unlock(&live_lock);
     *out = c;
     return MC_OK;
+}
+
+int mc_sim_comm_create(mc_sim_t *sim, mc_sim_domain_t *dom, int rank,
+                       mc_comm_t **out)
+{
+    mc_tp_t *tp;
+    MC_CHECK(mc_sim_tp_create(sim, dom, rank, &tp));
+    return mc_comm_wrap(tp, out);
 }
 
 int mc_comm_create_shm(const char *job, int rank, int size, mc_comm_t **comm)
@@ -223,14 +166,14 @@ int mc_comm_rank(const mc_comm_t *c)
 {
     if (!c)
         return mc_error(MC_ERR_ARG, "mc_comm_rank: argument 'comm' is NULL");
-    return c->rank;
+    return c->team.rank;
 }
 
 int mc_comm_size(const mc_comm_t *c)
 {
     if (!c)
         return mc_error(MC_ERR_ARG, "mc_comm_size: argument 'comm' is NULL");
-    return c->size;
+    return c->team.size;
 }
 
 int mc_comm_set_algo(mc_comm_t *c, const char *coll, const char *spec)
@@ -243,18 +186,12 @@ int mc_comm_set_algo(mc_comm_t *c, const char *coll, const char *spec)
         return mc_error(MC_ERR_ARG, "mc_comm_set_algo: argument 'coll' is "
                                     "NULL");
     MC_CHECK(mc_coll_from_name(coll, &k));
-    if (!spec) {
-        mc_ruleset_t fresh[MC_COLL_COUNT];
-        MC_CHECK(mc_select_init(fresh, c->size, c->tp->cache_coherent,
-                                c->tp->ops->name));
-        c->rules[k] = fresh[k];
-        return MC_OK;
-    }
-    mc_sel_t sel;
-    MC_CHECK(mc_algo_parse(k, spec, "mc_comm_set_algo", &sel));
-    c->rules[k].n = 1;
-    c->rules[k].r[0].max_bytes = SIZE_MAX;
-    c->rules[k].r[0].sel = sel;
-    c->rules[k].r[0].why = "mc_comm_set_algo";
-    return MC_OK;
+    return mc_select_set(c->rules, &c->team, k, spec, "mc_comm_set_algo");
+}
+
+void mc_comm_describe(const mc_comm_t *c, mc_coll_t coll, size_t bytes,
+                      mc_op_t op, char *buf, size_t len)
+{
+    const char *why;
+    mc_select_explain(c->rules, coll, bytes, op, buf, len, &why);
 }

@@ -4,7 +4,8 @@
  */
 #include <stdlib.h>
 
-#include "internal.h"
+#include "api/comm.h"
+#include "util/error.h"
 
 typedef struct member {
     int key;
@@ -32,7 +33,7 @@ int mc_comm_split(mc_comm_t *c, int color, int key, mc_comm_t **out)
                         "%s: argument 'color' is %d; use a value >= 0 or "
                         "MC_UNDEFINED",
                         fn, color);
-    int n = c->size;
+    int n = c->team.size;
     int32_t mine[2] = {color, key};
     int32_t *all = malloc(sizeof(int32_t) * 2 * (size_t)n);
     member_t *m = malloc(sizeof(member_t) * (size_t)n);
@@ -50,12 +51,12 @@ int mc_comm_split(mc_comm_t *c, int color, int key, mc_comm_t **out)
         int *members = (int *)all; /* reuse: cnt <= 2n ints fit */
         for (int i = 0; i < cnt; i++) {
             members[i] = m[i].rank;
-            if (m[i].rank == c->rank)
+            if (m[i].rank == c->team.rank)
                 myrank = i;
         }
         uint64_t id = (c->nsplit << 32) | (uint32_t)color;
         mc_tp_t *sub;
-        rc = c->tp->ops->sub(c->tp, members, cnt, myrank, id, &sub);
+        rc = c->team.tp->ops->sub(c->team.tp, members, cnt, myrank, id, &sub);
         if (rc == MC_OK)
             rc = mc_comm_wrap(sub, out);
     }

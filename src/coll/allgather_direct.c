@@ -16,7 +16,7 @@
 #include "coll/coll.h"
 #include "coll/direct.h"
 
-int mc_allgather_direct(mc_comm_t *c, const mc_args_t *a,
+int mc_allgather_direct(mc_team_t *c, const mc_args_t *a,
                         const mc_params_t *p)
 {
     (void)p;

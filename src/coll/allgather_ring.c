@@ -11,7 +11,7 @@
 #include "coll/p2p.h"
 #include "sched/sched.h"
 
-int mc_allgather_ring(mc_comm_t *c, const mc_args_t *a, const mc_params_t *p)
+int mc_allgather_ring(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
 {
     (void)p;
     int n = c->size, r = c->rank;

@@ -24,7 +24,7 @@
 #include "coll/direct.h"
 #include "sched/sched.h"
 
-int mc_allreduce_direct(mc_comm_t *c, const mc_args_t *a,
+int mc_allreduce_direct(mc_team_t *c, const mc_args_t *a,
                         const mc_params_t *p)
 {
     int np = c->size, me = c->rank;

@@ -11,7 +11,7 @@
  */
 #include "coll/coll.h"
 
-int mc_allreduce_reduce_bcast(mc_comm_t *c, const mc_args_t *a,
+int mc_allreduce_reduce_bcast(mc_team_t *c, const mc_args_t *a,
                               const mc_params_t *p)
 {
     mc_args_t r = *a;

@@ -31,7 +31,7 @@ static size_t blen(const mc_args_t *a, int n, int b)
     return mc_block_len(a->count, n, (b % n + n) % n) * a->dsize;
 }
 
-int mc_allreduce_ring(mc_comm_t *c, const mc_args_t *a, const mc_params_t *p)
+int mc_allreduce_ring(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
 {
     (void)p;
     int n = c->size, r = c->rank;

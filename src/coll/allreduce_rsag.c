@@ -26,7 +26,8 @@
  * When two slots of P elements do not fit the MPB (thousands of ranks),
  * it falls back to reduce-bcast.
  *
- * Flags: in[j] and out[j] are two lines of my own (after the fast paths'),
+ * Flags: in[j] and out[j] are my two lines of the shared range MC_FL_RSAG
+ * (coll/flags.h),
  * the acknowledgements my line (bank 0) in each peer's flags, all values
  * mc_flagval(c, j + 1).
  */
@@ -36,15 +37,21 @@
 #include "sched/sched.h"
 
 typedef struct rsag {
-    mc_comm_t *c;
+    mc_team_t *c;
     const mc_args_t *a;
     size_t chunk;     /* elements per chunk */
     size_t slot;      /* bytes per MPB slot: P chunks */
     void *own;        /* my own chunk of my block, when in place */
 } rsag_t;
 
-static int line_in(const mc_comm_t *c) { return mc_flag_extra(c, 8); }
-static int line_out(const mc_comm_t *c) { return mc_flag_extra(c, 9); }
+static int line_in(const mc_team_t *c)
+{
+    return mc_flag_line(c, MC_FL_RSAG, 0);
+}
+static int line_out(const mc_team_t *c)
+{
+    return mc_flag_line(c, MC_FL_RSAG, 1);
+}
 
 /* elements [*lo, *hi) of chunk j of block b */
 static void piece(const rsag_t *x, int b, size_t j, size_t *lo, size_t *n)
@@ -66,7 +73,7 @@ static size_t at(const rsag_t *x, int q, int b, int s)
 
 static int publish(const rsag_t *x, size_t j, uint64_t val)
 {
-    mc_comm_t *c = x->c;
+    mc_team_t *c = x->c;
     int me = c->rank, s = (int)(j % 2);
     if (j >= 2)
         for (int q = 0; q < c->size; q++)
@@ -88,7 +95,7 @@ static int publish(const rsag_t *x, size_t j, uint64_t val)
 /* my block's chunk j, in rank order, into my output and my slot */
 static int reduce(const rsag_t *x, size_t j, uint64_t val)
 {
-    mc_comm_t *c = x->c;
+    mc_team_t *c = x->c;
     const mc_args_t *a = x->a;
     int me = c->rank, s = (int)(j % 2);
     size_t lo, n;
@@ -122,7 +129,7 @@ static int reduce(const rsag_t *x, size_t j, uint64_t val)
 
 static int gather(const rsag_t *x, size_t j, uint64_t val)
 {
-    mc_comm_t *c = x->c;
+    mc_team_t *c = x->c;
     int me = c->rank, s = (int)(j % 2);
     for (int i = 1; i < c->size; i++) {
         int q = (me + i) % c->size; /* spread the readers over the owners */
@@ -137,7 +144,7 @@ static int gather(const rsag_t *x, size_t j, uint64_t val)
     return MC_OK;
 }
 
-int mc_allreduce_rsag(mc_comm_t *c, const mc_args_t *a, const mc_params_t *p)
+int mc_allreduce_rsag(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
 {
     int n = c->size;
     if (n == 1)

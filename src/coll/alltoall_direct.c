@@ -17,7 +17,7 @@
 #include "coll/coll.h"
 #include "coll/direct.h"
 
-int mc_alltoall_direct(mc_comm_t *c, const mc_args_t *a,
+int mc_alltoall_direct(mc_team_t *c, const mc_args_t *a,
                        const mc_params_t *p)
 {
     (void)p;

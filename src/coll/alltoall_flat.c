@@ -14,7 +14,7 @@
 #include "coll/coll.h"
 #include "coll/fast.h"
 
-static int one(mc_comm_t *c, const mc_args_t *a, size_t off, size_t n,
+static int one(mc_team_t *c, const mc_args_t *a, size_t off, size_t n,
                char *stage)
 {
     int np = c->size;
@@ -38,7 +38,7 @@ static int one(mc_comm_t *c, const mc_args_t *a, size_t off, size_t n,
     return MC_OK;
 }
 
-int mc_alltoall_flat(mc_comm_t *c, const mc_args_t *a, const mc_params_t *p)
+int mc_alltoall_flat(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
 {
     (void)p;
     size_t per = mc_fast_max(c) / (size_t)c->size;

@@ -12,7 +12,7 @@
 #include "coll/coll.h"
 #include "coll/p2p.h"
 
-int mc_alltoall_pairwise(mc_comm_t *c, const mc_args_t *a,
+int mc_alltoall_pairwise(mc_team_t *c, const mc_args_t *a,
                          const mc_params_t *p)
 {
     (void)p;

@@ -17,7 +17,7 @@
 #include "coll/coll.h"
 #include "sched/sched.h"
 
-int mc_barrier_dissemination(mc_comm_t *c, const mc_args_t *a,
+int mc_barrier_dissemination(mc_team_t *c, const mc_args_t *a,
                              const mc_params_t *p)
 {
     (void)a;

@@ -28,17 +28,16 @@
 #include "coll/cc.h"
 #include "sched/sched.h"
 
-int mc_barrier_dissemination_m(mc_comm_t *c, const mc_args_t *a,
+int mc_barrier_dissemination_m(mc_team_t *c, const mc_args_t *a,
                                const mc_params_t *p)
 {
     (void)a;
     int n = c->size, me = c->rank;
     if (n == 1)
         return MC_OK;
-    mc_params_t q = *p;
-    if (q.v[0] == 0) /* not resolved at selection: do it now */
-        MC_CHECK(mc_cc_auto_barrier(n, &q));
-    long m = q.v[0] < n - 1 ? q.v[0] : n - 1;
+    /* m = 0 (automatic) is resolved by the selection; a call that still
+     * sees it (run outside the selection) takes one peer per round */
+    long m = p->v[0] < 1 ? 1 : p->v[0] < n - 1 ? p->v[0] : n - 1;
     uint64_t v = mc_flagval(c, 0);
     mc_cc_fl_t f;
     mc_cc_fl_init(&f, c);

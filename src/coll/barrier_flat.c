@@ -9,7 +9,7 @@
 #include "coll/coll.h"
 #include "coll/fast.h"
 
-int mc_barrier_flat(mc_comm_t *c, const mc_args_t *a, const mc_params_t *p)
+int mc_barrier_flat(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
 {
     (void)a;
     (void)p;

@@ -14,7 +14,7 @@
 #include "coll/p2p.h"
 #include "sched/sched.h"
 
-int mc_bcast_binomial(mc_comm_t *c, const mc_args_t *a, const mc_params_t *p)
+int mc_bcast_binomial(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
 {
     (void)p;
     int n = c->size;

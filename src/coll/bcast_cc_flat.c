@@ -26,7 +26,7 @@
 #include "coll/cc.h"
 #include "sched/sched.h"
 
-static int wait_acks(mc_comm_t *c, const mc_cc_fl_t *f, int root,
+static int wait_acks(mc_team_t *c, const mc_cc_fl_t *f, int root,
                      uint64_t v)
 {
     int n = c->size;
@@ -37,7 +37,7 @@ static int wait_acks(mc_comm_t *c, const mc_cc_fl_t *f, int root,
     return MC_OK;
 }
 
-int mc_bcast_cc_flat(mc_comm_t *c, const mc_args_t *a, const mc_params_t *p)
+int mc_bcast_cc_flat(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
 {
     int n = c->size, me = c->rank, root = a->root;
     if (n == 1)

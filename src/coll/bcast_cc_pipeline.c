@@ -37,7 +37,7 @@
 #include "sched/sched.h"
 
 typedef struct pipe {
-    mc_comm_t *c;
+    mc_team_t *c;
     const mc_args_t *a;
     int n, v, S; /* ranks, my vrank, slices (owners are vranks 1..S) */
     size_t half; /* block size, and the offset of the second buffer */
@@ -67,7 +67,7 @@ static int ack_pos(int reader, int owner)
 /* waits for every reader of my MPB to have acknowledged >= val */
 static int wait_readers(const pipe_t *p, uint64_t val)
 {
-    mc_comm_t *c = p->c;
+    mc_team_t *c = p->c;
     for (int r = 1; r < p->n; r++) {
         if (r == p->v || (p->v == 0 && r > p->S))
             continue;
@@ -81,7 +81,7 @@ static int wait_readers(const pipe_t *p, uint64_t val)
 /* stage 0 of an owner: my slice from the root, into my MPB and rbuf */
 static int take(const pipe_t *p, size_t bi, char *dst, size_t B)
 {
-    mc_comm_t *c = p->c;
+    mc_team_t *c = p->c;
     int root = rank_of(p, 0);
     uint64_t val = mc_flagval(c, (uint32_t)(bi + 1));
     size_t buf = (bi % 2) * p->half, off, len;
@@ -98,7 +98,7 @@ static int take(const pipe_t *p, size_t bi, char *dst, size_t B)
 
 static int block(const pipe_t *p, size_t bi, char *dst, size_t B)
 {
-    mc_comm_t *c = p->c;
+    mc_team_t *c = p->c;
     uint64_t val = mc_flagval(c, (uint32_t)(bi + 1));
     size_t buf = (bi % 2) * p->half, off, len;
     if (p->v == 0) {
@@ -126,7 +126,7 @@ static int block(const pipe_t *p, size_t bi, char *dst, size_t B)
     return MC_OK;
 }
 
-int mc_bcast_cc_pipeline(mc_comm_t *c, const mc_args_t *a,
+int mc_bcast_cc_pipeline(mc_team_t *c, const mc_args_t *a,
                          const mc_params_t *prm)
 {
     int n = c->size;

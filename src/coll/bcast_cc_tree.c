@@ -46,7 +46,7 @@
 #include "sched/sched.h"
 
 typedef struct cct {
-    mc_comm_t *c;
+    mc_team_t *c;
     const mc_args_t *a;
     mc_ktree_t t;
     mc_ktree_node_t nd;
@@ -82,7 +82,7 @@ static void ack(const cct_t *x, uint64_t v)
 
 static int bcast_line(const cct_t *x)
 {
-    mc_comm_t *c = x->c;
+    mc_team_t *c = x->c;
     uint64_t v = mc_flagval(c, 1);
     if (x->parent >= 0)
         MC_CHECK(tp_line_wait(c->tp, x->parent, x->up, v, x->a->rbuf,
@@ -96,7 +96,7 @@ static int bcast_line(const cct_t *x)
 
 static int chunk_mpb(const cct_t *x, size_t i, size_t off, size_t len)
 {
-    mc_comm_t *c = x->c;
+    mc_team_t *c = x->c;
     size_t b = (i % 2) * x->chunk;
     uint64_t v = mc_flagval(c, (uint32_t)(i + 1));
     char *dst = (char *)x->a->rbuf + off;
@@ -135,13 +135,13 @@ static int bcast_mpb(cct_t *x, const mc_params_t *p)
     return wait_acks(x, mc_flagval(x->c, (uint32_t)n));
 }
 
-int mc_bcast_cc_tree(mc_comm_t *c, const mc_args_t *a, const mc_params_t *p)
+int mc_bcast_cc_tree(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
 {
     int n = c->size;
     if (n == 1)
         return MC_OK;
     cct_t x = {.c = c, .a = a};
-    MC_CHECK(mc_cc_tree(p, n, 0, &x.t));
+    MC_CHECK(mc_cc_tree(p, n, &x.t));
     mc_ktree_node(&x.t, mc_vrank(c->rank, a->root, n), &x.nd);
     x.parent = x.nd.parent < 0 ? -1 : mc_unvrank(x.nd.parent, a->root, n);
     mc_cc_fl_init(&x.fl, c);

@@ -15,7 +15,7 @@
 #include "coll/coll.h"
 #include "coll/direct.h"
 
-int mc_bcast_direct(mc_comm_t *c, const mc_args_t *a, const mc_params_t *p)
+int mc_bcast_direct(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
 {
     (void)p;
     if (c->size == 1 || !c->tp->single_copy)

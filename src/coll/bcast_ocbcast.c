@@ -51,7 +51,7 @@
 enum { P_K = 0, P_CHUNK, P_LEAFDIRECT };
 
 typedef struct ocb {
-    mc_comm_t *c;
+    mc_team_t *c;
     int k, v, pos, parent;   /* parent as a rank, -1 at the root */
     int notifier;            /* rank whose line notifies me */
     int first, nch;          /* my children: vranks first .. first+nch-1 */
@@ -89,7 +89,7 @@ static int wait_children(const ocb_t *o, const mc_args_t *a, uint64_t val)
 static int root_chunk(const ocb_t *o, const mc_args_t *a, int i,
                       size_t off, size_t len)
 {
-    mc_comm_t *c = o->c;
+    mc_team_t *c = o->c;
     size_t b = (size_t)(i % 2) * o->chunk;
     if (i >= 2)
         MC_CHECK(wait_children(o, a, mc_flagval(c, (uint32_t)(i - 1))));
@@ -101,7 +101,7 @@ static int root_chunk(const ocb_t *o, const mc_args_t *a, int i,
 static int child_chunk(const ocb_t *o, const mc_args_t *a, int i,
                        size_t off, size_t len)
 {
-    mc_comm_t *c = o->c;
+    mc_team_t *c = o->c;
     size_t b = (size_t)(i % 2) * o->chunk;
     uint64_t val = mc_flagval(c, (uint32_t)(i + 1));
     char *dst = (char *)a->rbuf + off;
@@ -122,7 +122,7 @@ static int child_chunk(const ocb_t *o, const mc_args_t *a, int i,
 }
 
 /* the automatic choices (see the comment at the top) */
-static void configure(ocb_t *o, const mc_comm_t *comm, const mc_params_t *p)
+static void configure(ocb_t *o, const mc_team_t *comm, const mc_params_t *p)
 {
     mc_tp_t *tp = comm->tp;
     int n = comm->size, cc = tp->cache_coherent;
@@ -140,16 +140,17 @@ static void configure(ocb_t *o, const mc_comm_t *comm, const mc_params_t *p)
     o->leafdirect = p->v[P_LEAFDIRECT] == 2 ? cc : (int)p->v[P_LEAFDIRECT];
 }
 
-void mc_bcast_ocbcast_report(const mc_comm_t *c, mc_params_t *p)
+int mc_bcast_ocbcast_resolve(const mc_team_t *c, mc_params_t *p)
 {
     ocb_t o;
     configure(&o, c, p);
     p->v[P_K] = o.k;
     p->v[P_CHUNK] = (int64_t)o.chunk;
     p->v[P_LEAFDIRECT] = o.leafdirect;
+    return MC_OK;
 }
 
-int mc_bcast_ocbcast(mc_comm_t *c, const mc_args_t *a, const mc_params_t *p)
+int mc_bcast_ocbcast(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
 {
     int n = c->size;
     if (n == 1)

@@ -32,7 +32,7 @@ static size_t span(const mc_args_t *a, int n, int lo, int hi)
     return mc_block_start(a->bytes, n, hi) - mc_block_start(a->bytes, n, lo);
 }
 
-int mc_bcast_scatter_allgather(mc_comm_t *c, const mc_args_t *a,
+int mc_bcast_scatter_allgather(mc_team_t *c, const mc_args_t *a,
                                const mc_params_t *p)
 {
     (void)p;

@@ -47,23 +47,23 @@ enum {
     MC_CC_CHUNK = 5   /* bytes per MPB chunk; 0 = automatic */
 };
 
-/* the ack lines: extra lines 48-63 (internal.h, mc_flag_extra) */
-#define MC_CC_ACK_FIRST 48
+/* the shared ack lines: range MC_FL_CC_ACK of coll/flags.h */
 #define MC_CC_ACK_LINES 16
 
-/* Flag indices of a call, worked out once: mc_alg_flag divides, and a
- * small call should not do that at every flag. */
+/* Flag indices of a call, worked out once. */
 typedef struct mc_cc_fl {
-    int alg0; /* first flag of the algorithms' area */
+    int alg0; /* first flag of the per-writer banks */
     int per;  /* flags per line */
     int size;
+    int ack0; /* first flag of the shared ack lines */
 } mc_cc_fl_t;
 
-static inline void mc_cc_fl_init(mc_cc_fl_t *f, const mc_comm_t *c)
+static inline void mc_cc_fl_init(mc_cc_fl_t *f, const mc_team_t *c)
 {
-    f->alg0 = mc_alg_flag(c, 0);
-    f->per = tp_flags_per_line(c->tp);
+    f->alg0 = c->fl_alg0;
+    f->per = c->fl_per;
     f->size = c->size;
+    f->ack0 = mc_flag_line(c, MC_FL_CC_ACK, 0);
 }
 
 /* = mc_flag_from(c, bank, writer) */
@@ -79,8 +79,7 @@ static inline int mc_cc_ack_shared(const mc_cc_fl_t *f, int pos)
 {
     if (pos >= MC_CC_ACK_LINES * f->per)
         return -1;
-    return f->alg0 + (2 * f->size + MC_CC_ACK_FIRST + pos / f->per) * f->per +
-           pos % f->per;
+    return f->ack0 + pos; /* word pos % W of line pos / W */
 }
 
 /* ... for a child whose rank is known */
@@ -90,18 +89,8 @@ static inline int mc_cc_ack(const mc_cc_fl_t *f, int pos, int child)
     return i >= 0 ? i : mc_cc_line(f, 1, child);
 }
 
-/* The tree of a call on n ranks from the fan-outs in p (resolving them
- * first if they are still automatic). */
-int mc_cc_tree(const mc_params_t *p, int n, int reduce, mc_ktree_t *t);
-
-/* The registry's report hooks: the automatic fan-outs / peers per round
- * (built-in model, src/model/ccauto.h) for the communicator's size, so
- * that `manycoll info`/`sim` show what runs. */
-void mc_cc_resolve_bcast(const mc_comm_t *c, mc_params_t *p);
-void mc_cc_resolve_reduce(const mc_comm_t *c, mc_params_t *p);
-void mc_cc_resolve_barrier(const mc_comm_t *c, mc_params_t *p);
-/* the same for n ranks; MC_OK or the optimiser's error */
-int mc_cc_auto_tree(int reduce, int n, mc_params_t *p);
-int mc_cc_auto_barrier(int n, mc_params_t *p);
+/* The tree of a call on n ranks from the fan-outs in p (k1 = 0: one
+ * level, the root's children are everyone). */
+int mc_cc_tree(const mc_params_t *p, int n, mc_ktree_t *t);
 
 #endif

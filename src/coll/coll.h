@@ -1,11 +1,19 @@
-/* Entry points of the algorithms (one file each in src/coll/). */
+/*
+ * Entry points of the algorithms (one file each in src/coll/), and what
+ * every algorithm file needs: the call (args.h), the team (team.h), its
+ * flag layout (flags.h), the transport (tp/tp.h), errors.
+ */
 #ifndef MC_COLL_H
 #define MC_COLL_H
 
-#include "internal.h"
+#include "coll/args.h"
+#include "coll/flags.h"
+#include "coll/team.h"
+#include "tp/tp.h"
+#include "util/error.h"
 
 #define MC_ALGO_DECL(fn)                                                     \
-    int fn(mc_comm_t *c, const mc_args_t *a, const mc_params_t *p)
+    int fn(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
 
 MC_ALGO_DECL(mc_barrier_dissemination);
 MC_ALGO_DECL(mc_barrier_flat);
@@ -19,7 +27,8 @@ MC_ALGO_DECL(mc_reduce_scatter_block_flat);
 MC_ALGO_DECL(mc_bcast_binomial);
 MC_ALGO_DECL(mc_bcast_scatter_allgather);
 MC_ALGO_DECL(mc_bcast_ocbcast);
-void mc_bcast_ocbcast_report(const mc_comm_t *c, mc_params_t *p);
+/* its automatic k, chunk and leafdirect on team c (for the selection) */
+int mc_bcast_ocbcast_resolve(const mc_team_t *c, mc_params_t *p);
 MC_ALGO_DECL(mc_reduce_binomial);
 MC_ALGO_DECL(mc_allreduce_reduce_bcast);
 MC_ALGO_DECL(mc_allreduce_ring);

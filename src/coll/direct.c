@@ -2,13 +2,13 @@
 #include "coll/direct.h"
 #include "coll/fast.h"
 
-int mc_direct_begin(mc_comm_t *c, const mc_args_t *a, mc_direct_t *d)
+int mc_direct_begin(mc_team_t *c, const mc_args_t *a, mc_direct_t *d)
 {
     return mc_direct_begin_at(c, a, d, (uintptr_t)a->sbuf,
                               (uintptr_t)a->rbuf);
 }
 
-int mc_direct_begin_at(mc_comm_t *c, const mc_args_t *a, mc_direct_t *d,
+int mc_direct_begin_at(mc_team_t *c, const mc_args_t *a, mc_direct_t *d,
                        uintptr_t s, uintptr_t r)
 {
     uint64_t addr[2] = {(uint64_t)s, (uint64_t)r};
@@ -18,7 +18,7 @@ int mc_direct_begin_at(mc_comm_t *c, const mc_args_t *a, mc_direct_t *d,
     return mc_fast_publish(c, d->f, addr, sizeof addr);
 }
 
-int mc_direct_addr(mc_comm_t *c, mc_direct_t *d, int peer, int which,
+int mc_direct_addr(mc_team_t *c, mc_direct_t *d, int peer, int which,
                    uintptr_t *addr)
 {
     if (d->peer != peer) {
@@ -32,25 +32,25 @@ int mc_direct_addr(mc_comm_t *c, mc_direct_t *d, int peer, int which,
     return MC_OK;
 }
 
-int mc_direct_signal(mc_comm_t *c, uint64_t *f)
+int mc_direct_signal(mc_team_t *c, uint64_t *f)
 {
     MC_CHECK(mc_fast_begin(c, 1, f));
     return mc_fast_publish(c, *f, NULL, 0);
 }
 
-int mc_direct_wait_signal(mc_comm_t *c, uint64_t f, int peer)
+int mc_direct_wait_signal(mc_team_t *c, uint64_t f, int peer)
 {
     return mc_fast_fetch(c, f, peer, NULL, 0);
 }
 
-int mc_direct_end(mc_comm_t *c, uint64_t f)
+int mc_direct_end(mc_team_t *c, uint64_t f)
 {
     mc_fast_end(c, f);
     return mc_fast_wait_done(c, f);
 }
 
 /* inout = inout op (count elements at byte off of q's sbuf) */
-static int combine_from(mc_comm_t *c, mc_direct_t *d, int q, size_t off,
+static int combine_from(mc_team_t *c, mc_direct_t *d, int q, size_t off,
                         size_t count, char *inout, char *tmp)
 {
     uintptr_t s;
@@ -60,7 +60,7 @@ static int combine_from(mc_comm_t *c, mc_direct_t *d, int q, size_t off,
 }
 
 /* one piece of at most chunk bytes; tmp holds two chunks */
-static int piece(mc_comm_t *c, mc_direct_t *d, size_t off, size_t count,
+static int piece(mc_team_t *c, mc_direct_t *d, size_t off, size_t count,
                  const char *mine, char *out, char *tmp, size_t chunk)
 {
     const mc_args_t *a = d->a;
@@ -86,7 +86,7 @@ static int piece(mc_comm_t *c, mc_direct_t *d, size_t off, size_t count,
     return MC_OK;
 }
 
-int mc_direct_reduce(mc_comm_t *c, mc_direct_t *d, size_t off, size_t count,
+int mc_direct_reduce(mc_team_t *c, mc_direct_t *d, size_t off, size_t count,
                      const char *mine, char *out, char *tmp, size_t chunk)
 {
     size_t ds = d->a->dsize, per = chunk / ds;

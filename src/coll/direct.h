@@ -19,7 +19,7 @@
 #ifndef MC_COLL_DIRECT_H
 #define MC_COLL_DIRECT_H
 
-#include "internal.h"
+#include "coll/coll.h"
 
 typedef struct mc_direct {
     uint64_t f;          /* the fast call that published the addresses */
@@ -29,24 +29,24 @@ typedef struct mc_direct {
 } mc_direct_t;
 
 /* publishes my sbuf and rbuf; d->f is the call */
-int mc_direct_begin(mc_comm_t *c, const mc_args_t *a, mc_direct_t *d);
+int mc_direct_begin(mc_team_t *c, const mc_args_t *a, mc_direct_t *d);
 /* ... or two other addresses of mine (peers read `rbuf` from the second) */
-int mc_direct_begin_at(mc_comm_t *c, const mc_args_t *a, mc_direct_t *d,
+int mc_direct_begin_at(mc_team_t *c, const mc_args_t *a, mc_direct_t *d,
                        uintptr_t s, uintptr_t r);
 /* peer's sbuf (which = 0) or rbuf (which = 1) address */
-int mc_direct_addr(mc_comm_t *c, mc_direct_t *d, int peer, int which,
+int mc_direct_addr(mc_team_t *c, mc_direct_t *d, int peer, int which,
                    uintptr_t *addr);
 /* a fast call without payload: I reached this point; *f is its number */
-int mc_direct_signal(mc_comm_t *c, uint64_t *f);
+int mc_direct_signal(mc_team_t *c, uint64_t *f);
 /* waits until peer reached signal f */
-int mc_direct_wait_signal(mc_comm_t *c, uint64_t f, int peer);
+int mc_direct_wait_signal(mc_team_t *c, uint64_t f, int peer);
 /* ends call f: returns once no peer reads my buffers any more */
-int mc_direct_end(mc_comm_t *c, uint64_t f);
+int mc_direct_end(mc_team_t *c, uint64_t f);
 
 /* out[0..count) = x_0 op x_1 op ... op x_{P-1}, in rank order, where x_q
  * is count elements at byte off of rank q's sbuf (mine from `mine`, which
  * may be a copy); in pieces of `chunk` bytes through scratch `tmp` */
-int mc_direct_reduce(mc_comm_t *c, mc_direct_t *d, size_t off, size_t count,
+int mc_direct_reduce(mc_team_t *c, mc_direct_t *d, size_t off, size_t count,
                      const char *mine, char *out, char *tmp, size_t chunk);
 
 /* the chunk parameter (bytes, 0 = 64K) rounded to whole elements */

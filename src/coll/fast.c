@@ -1,48 +1,62 @@
 /* The shared machinery of the small-message fast paths (see fast.h). */
 #include "coll/fast.h"
+#include "coll/flags.h"
 
 /* the line indices are fixed per communicator (mc_fast_setup) */
-static int slot_line(const mc_comm_t *c, uint64_t f)
+static int slot_line(const mc_team_t *c, uint64_t f)
 {
     return c->fast_line0 + (int)(f % MC_FAST_SLOTS) * c->fast_line_step;
 }
 
-static int progress_line(const mc_comm_t *c)
+static int progress_line(const mc_team_t *c)
 {
     return c->fast_line0 + MC_FAST_SLOTS * c->fast_line_step;
 }
 
 /* payloads up to this size ride in the flag's line (lines of up to 128
  * bytes; the fetch-and-combine path stages them on the stack) */
-static size_t line_max(const mc_comm_t *c)
+static size_t line_max(const mc_team_t *c)
 {
     return c->fast_line_max;
 }
 
-void mc_fast_setup(mc_comm_t *c)
+/* On a cache-coherent machine the fast paths keep MC_FAST_SLOTS slots at
+ * the end of the MPB for payloads that do not fit a flag line; without
+ * coherence (the simulated SCC) they use lines only. */
+static int reserve_slots(mc_team_t *c)
+{
+    size_t mpb = c->tp->mpb_size, line = c->tp->line;
+    if (!c->tp->cache_coherent)
+        return MC_OK;
+    size_t slot = mpb / 32 < MC_FAST_MAX_SLOT ? mpb / 32 : MC_FAST_MAX_SLOT;
+    slot = slot / line * line;
+    if (slot < line)
+        return MC_OK;
+    c->fast_slot = slot;
+    return mc_team_mpb_tail(c, MC_FAST_SLOTS * slot, "coll/fast.c",
+                            &c->fast_off);
+}
+
+int mc_fast_setup(mc_team_t *c)
 {
     size_t p = tp_line_payload(c->tp);
     c->fast_line_max = p < 120 ? p : 120;
-    c->fast_line0 = mc_flag_extra(c, 0);
+    c->fast_line0 = mc_flag_line(c, MC_FL_FAST, 0);
     c->fast_line_step = tp_flags_per_line(c->tp);
+    return reserve_slots(c);
 }
 
-static size_t slot_off(const mc_comm_t *c, uint64_t f)
+static size_t slot_off(const mc_team_t *c, uint64_t f)
 {
     return c->fast_off + (size_t)(f % MC_FAST_SLOTS) * c->fast_slot;
 }
 
-size_t mc_fast_max(const mc_comm_t *c)
+size_t mc_fast_max(const mc_team_t *c)
 {
     return c->fast_slot > line_max(c) ? c->fast_slot : line_max(c);
 }
 
-size_t mc_fast_line_max(const mc_comm_t *c)
-{
-    return line_max(c);
-}
-
-int mc_fast_begin(mc_comm_t *c, int publishes, uint64_t *f)
+int mc_fast_begin(mc_team_t *c, int publishes, uint64_t *f)
 {
     uint64_t me = ++c->fast_seq;
     *f = me;
@@ -51,12 +65,12 @@ int mc_fast_begin(mc_comm_t *c, int publishes, uint64_t *f)
     return mc_fast_wait_done(c, me - MC_FAST_SLOTS);
 }
 
-void mc_fast_end(mc_comm_t *c, uint64_t f)
+void mc_fast_end(mc_team_t *c, uint64_t f)
 {
     tp_flag_set(c->tp, c->rank, progress_line(c), f);
 }
 
-int mc_fast_wait_done(mc_comm_t *c, uint64_t f)
+int mc_fast_wait_done(mc_team_t *c, uint64_t f)
 {
     for (int p = 0; p < c->size; p++) {
         if (p == c->rank || c->fast_seen[p] >= f)
@@ -70,7 +84,7 @@ int mc_fast_wait_done(mc_comm_t *c, uint64_t f)
     return MC_OK;
 }
 
-int mc_fast_publish(mc_comm_t *c, uint64_t f, const void *data, size_t n)
+int mc_fast_publish(mc_team_t *c, uint64_t f, const void *data, size_t n)
 {
     if (n <= line_max(c)) {
         tp_line_set(c->tp, c->rank, slot_line(c, f), f, data, n);
@@ -82,13 +96,13 @@ int mc_fast_publish(mc_comm_t *c, uint64_t f, const void *data, size_t n)
 }
 
 /* a peer that published call f has finished call f - 1 */
-static void saw(mc_comm_t *c, int peer, uint64_t f)
+static void saw(mc_team_t *c, int peer, uint64_t f)
 {
     if (c->fast_seen[peer] < f - 1)
         c->fast_seen[peer] = f - 1;
 }
 
-int mc_fast_fetch_part(mc_comm_t *c, uint64_t f, int peer, size_t off,
+int mc_fast_fetch_part(mc_team_t *c, uint64_t f, int peer, size_t off,
                        void *out, size_t n, size_t total)
 {
     if (total <= line_max(c)) {
@@ -105,12 +119,12 @@ int mc_fast_fetch_part(mc_comm_t *c, uint64_t f, int peer, size_t off,
     return MC_OK;
 }
 
-int mc_fast_fetch(mc_comm_t *c, uint64_t f, int peer, void *out, size_t n)
+int mc_fast_fetch(mc_team_t *c, uint64_t f, int peer, void *out, size_t n)
 {
     return mc_fast_fetch_part(c, f, peer, 0, out, n, n);
 }
 
-int mc_fast_fetch_reduce_part(mc_comm_t *c, uint64_t f, int peer, size_t off,
+int mc_fast_fetch_reduce_part(mc_team_t *c, uint64_t f, int peer, size_t off,
                               void *inout, size_t count, const mc_args_t *a,
                               int in_left, size_t total)
 {
@@ -126,14 +140,14 @@ int mc_fast_fetch_reduce_part(mc_comm_t *c, uint64_t f, int peer, size_t off,
     return MC_OK;
 }
 
-int mc_fast_fetch_reduce(mc_comm_t *c, uint64_t f, int peer, void *inout,
+int mc_fast_fetch_reduce(mc_team_t *c, uint64_t f, int peer, void *inout,
                          size_t count, const mc_args_t *a, int in_left)
 {
     return mc_fast_fetch_reduce_part(c, f, peer, 0, inout, count, a,
                                      in_left, count * a->dsize);
 }
 
-int mc_fast_combine(mc_comm_t *c, uint64_t f, const mc_args_t *a,
+int mc_fast_combine(mc_team_t *c, uint64_t f, const mc_args_t *a,
                     const void *in, void *out, size_t count)
 {
     size_t n = count * a->dsize;

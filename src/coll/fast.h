@@ -21,47 +21,49 @@
  *
  * All ranks count fast calls alike (the selection depends only on the
  * arguments, which are equal on every rank), so f is the same everywhere.
- * The lines are in the algorithms' area after the two per-writer banks,
- * written by their owner only (rule 4 of tp/tp.h).
+ * The lines are the shared range MC_FL_FAST of coll/flags.h, each
+ * written by its owner only (rule 4 of tp/tp.h); the MPB slots are the
+ * tail this file reserves (mc_team_mpb_tail).
  */
 #ifndef MC_COLL_FAST_H
 #define MC_COLL_FAST_H
 
-#include "internal.h"
+#include "coll/coll.h"
 
 #define MC_FAST_SLOTS 4
 #define MC_FAST_MAX_SLOT 2048 /* bytes of the largest MPB slot */
 
-/* fixes the line indices for a new communicator */
-void mc_fast_setup(mc_comm_t *c);
+/* fixes the line indices and reserves the MPB slots of a new team
+ * (mc_team_init) */
+int mc_fast_setup(mc_team_t *c);
 /* largest payload a fast call can carry per rank on this communicator */
-size_t mc_fast_max(const mc_comm_t *c);
+size_t mc_fast_max(const mc_team_t *c);
 
 /* starts fast call f; if `publishes`, waits until the slot is free */
-int mc_fast_begin(mc_comm_t *c, int publishes, uint64_t *f);
+int mc_fast_begin(mc_team_t *c, int publishes, uint64_t *f);
 /* ends fast call f: my progress is f */
-void mc_fast_end(mc_comm_t *c, uint64_t f);
+void mc_fast_end(mc_team_t *c, uint64_t f);
 /* waits until every peer has ended fast call f (mc_fast_end) */
-int mc_fast_wait_done(mc_comm_t *c, uint64_t f);
+int mc_fast_wait_done(mc_team_t *c, uint64_t f);
 /* publishes n bytes (n <= mc_fast_max) in my slot of call f */
-int mc_fast_publish(mc_comm_t *c, uint64_t f, const void *data, size_t n);
+int mc_fast_publish(mc_team_t *c, uint64_t f, const void *data, size_t n);
 /* waits for peer's slot of call f and copies its n bytes to out */
-int mc_fast_fetch(mc_comm_t *c, uint64_t f, int peer, void *out, size_t n);
+int mc_fast_fetch(mc_team_t *c, uint64_t f, int peer, void *out, size_t n);
 /* ... or combines its count elements into inout (peer's data on the left
  * if in_left) */
-int mc_fast_fetch_reduce(mc_comm_t *c, uint64_t f, int peer, void *inout,
+int mc_fast_fetch_reduce(mc_team_t *c, uint64_t f, int peer, void *inout,
                          size_t count, const mc_args_t *a, int in_left);
 
 /* the same for n bytes at offset off of a publication of `total` bytes */
-int mc_fast_fetch_part(mc_comm_t *c, uint64_t f, int peer, size_t off,
+int mc_fast_fetch_part(mc_team_t *c, uint64_t f, int peer, size_t off,
                        void *out, size_t n, size_t total);
-int mc_fast_fetch_reduce_part(mc_comm_t *c, uint64_t f, int peer, size_t off,
+int mc_fast_fetch_reduce_part(mc_team_t *c, uint64_t f, int peer, size_t off,
                               void *inout, size_t count, const mc_args_t *a,
                               int in_left, size_t total);
 
 /* out = x_0 op x_1 op ... op x_{P-1} of fast call f, in rank order (my own
  * x from `in`, or from my slot when the call is in place) */
-int mc_fast_combine(mc_comm_t *c, uint64_t f, const mc_args_t *a,
+int mc_fast_combine(mc_team_t *c, uint64_t f, const mc_args_t *a,
                     const void *in, void *out, size_t count);
 
 #endif

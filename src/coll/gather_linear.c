@@ -7,7 +7,7 @@
 #include "coll/coll.h"
 #include "coll/p2p.h"
 
-int mc_gather_linear(mc_comm_t *c, const mc_args_t *a, const mc_params_t *p)
+int mc_gather_linear(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
 {
     (void)p;
     if (c->rank != a->root)

@@ -1,7 +1,7 @@
 #include "coll/p2p.h"
 
 static inline int sent_flag(int from) { return from; }
-static inline int ready_flag(const mc_comm_t *c, int from)
+static inline int ready_flag(const mc_team_t *c, int from)
 {
     return c->size + from;
 }
@@ -9,7 +9,7 @@ static inline int ready_flag(const mc_comm_t *c, int from)
 static inline size_t min_sz(size_t a, size_t b) { return a < b ? a : b; }
 
 /* data into my MPB, then "sent" at dst (a release by the transport) */
-static int post_chunk(mc_comm_t *c, int dst, const unsigned char *p,
+static int post_chunk(mc_team_t *c, int dst, const unsigned char *p,
                       size_t len, uint64_t *cnt)
 {
     MC_CHECK(tp_put(c->tp, c->rank, 0, p, len));
@@ -19,13 +19,13 @@ static int post_chunk(mc_comm_t *c, int dst, const unsigned char *p,
 }
 
 /* my MPB is free again once dst says it has the chunk */
-static int wait_ready(mc_comm_t *c, int dst, uint64_t cnt)
+static int wait_ready(mc_team_t *c, int dst, uint64_t cnt)
 {
     return tp_flag_wait(c->tp, c->rank, ready_flag(c, dst), cnt);
 }
 
 /* one chunk from src: wait, fetch (copy or combine), acknowledge */
-static int recv_chunk(mc_comm_t *c, int src, unsigned char *dst, size_t len,
+static int recv_chunk(mc_team_t *c, int src, unsigned char *dst, size_t len,
                       const mc_red_t *red)
 {
     uint64_t cnt = ++c->p2p_recv[src];
@@ -39,7 +39,7 @@ static int recv_chunk(mc_comm_t *c, int src, unsigned char *dst, size_t len,
     return MC_OK;
 }
 
-int mc_p2p_send(mc_comm_t *c, int dst, const void *buf, size_t n)
+int mc_p2p_send(mc_team_t *c, int dst, const void *buf, size_t n)
 {
     const unsigned char *p = buf;
     size_t ch = c->p2p_chunk;
@@ -51,7 +51,7 @@ int mc_p2p_send(mc_comm_t *c, int dst, const void *buf, size_t n)
     return MC_OK;
 }
 
-int mc_p2p_recv(mc_comm_t *c, int src, void *buf, size_t n,
+int mc_p2p_recv(mc_team_t *c, int src, void *buf, size_t n,
                 const mc_red_t *red)
 {
     unsigned char *p = buf;
@@ -61,7 +61,7 @@ int mc_p2p_recv(mc_comm_t *c, int src, void *buf, size_t n,
     return MC_OK;
 }
 
-int mc_p2p_sendrecv(mc_comm_t *c, int dst, const void *sbuf, size_t sn,
+int mc_p2p_sendrecv(mc_team_t *c, int dst, const void *sbuf, size_t sn,
                     int src, void *rbuf, size_t rn, const mc_red_t *red)
 {
     const unsigned char *sp = sbuf;
@@ -79,7 +79,7 @@ int mc_p2p_sendrecv(mc_comm_t *c, int dst, const void *sbuf, size_t sn,
     return MC_OK;
 }
 
-int mc_p2p_exchange(mc_comm_t *c, int parity, int dst, const void *sbuf,
+int mc_p2p_exchange(mc_team_t *c, int parity, int dst, const void *sbuf,
                     size_t sn, int src, void *rbuf, size_t rn,
                     const mc_red_t *red)
 {

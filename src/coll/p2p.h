@@ -20,7 +20,7 @@
 #ifndef MC_P2P_H
 #define MC_P2P_H
 
-#include "internal.h"
+#include "coll/coll.h"
 
 /* How a receive combines data into its destination instead of copying:
  * dst = in op dst if in_left, else dst = dst op in. */
@@ -31,14 +31,14 @@ typedef struct mc_red {
     int in_left;
 } mc_red_t;
 
-int mc_p2p_send(mc_comm_t *c, int dst, const void *buf, size_t n);
+int mc_p2p_send(mc_team_t *c, int dst, const void *buf, size_t n);
 /* red == NULL: copy n bytes into buf; else combine them into it */
-int mc_p2p_recv(mc_comm_t *c, int src, void *buf, size_t n,
+int mc_p2p_recv(mc_team_t *c, int src, void *buf, size_t n,
                 const mc_red_t *red);
 /* send sn bytes to dst while receiving rn bytes from src (copied, or
  * combined if red != NULL); deadlock-free for any pattern because each
  * chunk is posted before the matching receive and acknowledged after it */
-int mc_p2p_sendrecv(mc_comm_t *c, int dst, const void *sbuf, size_t sn,
+int mc_p2p_sendrecv(mc_team_t *c, int dst, const void *sbuf, size_t sn,
                     int src, void *rbuf, size_t rn, const mc_red_t *red);
 
 /* RCCE_comm's exchange on a ring: a blocking send to dst and a blocking
@@ -46,7 +46,7 @@ int mc_p2p_sendrecv(mc_comm_t *c, int dst, const void *sbuf, size_t sn,
  * ring of blocking calls cannot deadlock; an odd ring has two even
  * neighbours, which just serialises one step). Two send/receive
  * operations per step, as the OC-Bcast paper's section 5 counts them. */
-int mc_p2p_exchange(mc_comm_t *c, int parity, int dst, const void *sbuf,
+int mc_p2p_exchange(mc_team_t *c, int parity, int dst, const void *sbuf,
                     size_t sn, int src, void *rbuf, size_t rn,
                     const mc_red_t *red);
 

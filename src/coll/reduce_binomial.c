@@ -20,9 +20,10 @@
 
 #include "coll/coll.h"
 #include "coll/p2p.h"
+#include "ops/ops.h"
 #include "sched/sched.h"
 
-int mc_reduce_binomial(mc_comm_t *c, const mc_args_t *a, const mc_params_t *p)
+int mc_reduce_binomial(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
 {
     (void)p;
     int n = c->size, me = c->rank;

@@ -42,13 +42,14 @@
  * Parameters: k1..k4 (0 = automatic), inline, chunk.
  */
 #include "coll/cc.h"
-#include "sched/sched.h"
 #include "coll/p2p.h"
+#include "ops/ops.h"
+#include "sched/sched.h"
 
 #define LINE_MAX_PAYLOAD 248
 
 typedef struct ccr {
-    mc_comm_t *c;
+    mc_team_t *c;
     const mc_args_t *a;
     mc_ktree_t t;
     mc_ktree_node_t nd;
@@ -66,7 +67,7 @@ static int child_rank(const ccr_t *x, int j)
 
 static int reduce_line(const ccr_t *x, void *acc)
 {
-    mc_comm_t *c = x->c;
+    mc_team_t *c = x->c;
     const mc_args_t *a = x->a;
     uint64_t v = mc_flagval(c, 1);
     _Alignas(16) unsigned char tmp[LINE_MAX_PAYLOAD];
@@ -87,7 +88,7 @@ static int reduce_line(const ccr_t *x, void *acc)
 static int chunk_mpb(const ccr_t *x, char *acc, size_t i, size_t off,
                      size_t cnt)
 {
-    mc_comm_t *c = x->c;
+    mc_team_t *c = x->c;
     const mc_args_t *a = x->a;
     uint64_t v = mc_flagval(c, (uint32_t)(i + 1));
     size_t boff = off * a->dsize;
@@ -146,14 +147,14 @@ static int accumulator(const ccr_t *x, int inl, void *small, void **acc)
     return MC_OK;
 }
 
-int mc_reduce_cc_tree(mc_comm_t *c, const mc_args_t *a, const mc_params_t *p)
+int mc_reduce_cc_tree(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
 {
     int n = c->size;
     ccr_t x = {.c = c, .a = a};
     x.troot = mc_op_commutative(a->op) ? a->root : 0;
     if (n == 1)
         return tp_copy(c->tp, a->rbuf, a->sbuf, a->bytes);
-    MC_CHECK(mc_cc_tree(p, n, 1, &x.t));
+    MC_CHECK(mc_cc_tree(p, n, &x.t));
     mc_ktree_node(&x.t, mc_vrank(c->rank, x.troot, n), &x.nd);
     x.parent = x.nd.parent < 0 ? -1 : mc_unvrank(x.nd.parent, x.troot, n);
     mc_cc_fl_init(&x.fl, c);

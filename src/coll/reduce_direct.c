@@ -25,7 +25,7 @@
 #include "coll/direct.h"
 #include "sched/sched.h"
 
-int mc_reduce_direct(mc_comm_t *c, const mc_args_t *a, const mc_params_t *p)
+int mc_reduce_direct(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
 {
     int np = c->size, me = c->rank, root = a->root;
     if (np == 1 || !c->tp->single_copy)

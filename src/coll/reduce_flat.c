@@ -12,7 +12,7 @@
 #include "coll/coll.h"
 #include "coll/fast.h"
 
-static int one(mc_comm_t *c, const mc_args_t *a, const char *in, char *out,
+static int one(mc_team_t *c, const mc_args_t *a, const char *in, char *out,
                size_t count)
 {
     uint64_t f;
@@ -25,7 +25,7 @@ static int one(mc_comm_t *c, const mc_args_t *a, const char *in, char *out,
     return MC_OK;
 }
 
-int mc_reduce_flat(mc_comm_t *c, const mc_args_t *a, const mc_params_t *p)
+int mc_reduce_flat(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
 {
     (void)p;
     size_t per = mc_fast_max(c) / a->dsize;

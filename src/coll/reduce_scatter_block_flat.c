@@ -13,7 +13,7 @@
 #include "coll/coll.h"
 #include "coll/fast.h"
 
-static int one(mc_comm_t *c, const mc_args_t *a, size_t off, size_t cnt,
+static int one(mc_team_t *c, const mc_args_t *a, size_t off, size_t cnt,
                char *stage)
 {
     int np = c->size, me = c->rank;
@@ -45,7 +45,7 @@ static int one(mc_comm_t *c, const mc_args_t *a, size_t off, size_t cnt,
     return MC_OK;
 }
 
-int mc_reduce_scatter_block_flat(mc_comm_t *c, const mc_args_t *a,
+int mc_reduce_scatter_block_flat(mc_team_t *c, const mc_args_t *a,
                                  const mc_params_t *p)
 {
     size_t per = mc_fast_max(c) / (size_t)c->size / a->dsize;

@@ -10,7 +10,7 @@
  */
 #include "coll/coll.h"
 
-int mc_reduce_scatter_block_reduce_scatter(mc_comm_t *c, const mc_args_t *a,
+int mc_reduce_scatter_block_reduce_scatter(mc_team_t *c, const mc_args_t *a,
                                            const mc_params_t *p)
 {
     size_t total = a->bytes * (size_t)c->size;

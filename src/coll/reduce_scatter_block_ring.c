@@ -16,7 +16,7 @@
 #include "coll/p2p.h"
 #include "sched/sched.h"
 
-int mc_reduce_scatter_block_ring(mc_comm_t *c, const mc_args_t *a,
+int mc_reduce_scatter_block_ring(mc_team_t *c, const mc_args_t *a,
                                  const mc_params_t *p)
 {
     (void)p;

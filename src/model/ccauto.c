@@ -1,8 +1,8 @@
 /* Automatic parameters from the built-in xeonphi60 model: see ccauto.h. */
 #include <string.h>
 
-#include "internal.h"
 #include "model/ccauto.h"
+#include "util/error.h"
 
 void mc_ccauto_builtin(mc_ccm_t *m)
 {

@@ -11,8 +11,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "internal.h"
 #include "model/ccmodel.h"
+#include "util/error.h"
 
 int mc_ccm_from_profile(const mc_profile_t *p, const char *state,
                         mc_ccm_t *m)

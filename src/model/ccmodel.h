@@ -16,7 +16,7 @@
 #ifndef MC_MODEL_CCMODEL_H
 #define MC_MODEL_CCMODEL_H
 
-#include "model/profile.h"
+#include "plat/profile.h"
 
 #define MC_CCM_MAX_LEVELS 16
 

@@ -16,8 +16,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "internal.h"
 #include "model/ccopt.h"
+#include "util/error.h"
 
 static const char *const coll_names[MC_CCOPT_COUNT] = {
     [MC_CCOPT_BCAST_SMALL] = "bcast-small",

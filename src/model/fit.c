@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
 #include "model/fit.h"
+#include "util/error.h"
 
 static int cmp_double(const void *a, const void *b)
 {

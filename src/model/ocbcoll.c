@@ -24,9 +24,9 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "internal.h"
 #include "model/ocbmodel.h"
 #include "sched/sched.h"
+#include "util/error.h"
 
 typedef struct ev {
     const mc_platform_t *p;

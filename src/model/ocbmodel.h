@@ -4,7 +4,7 @@
  * RMA-Based Broadcast on the Intel SCC", SPAA'12 (seeds/000_*), section 3
  * (Figure 2, formulas 1-12) and section 5 (Figure 7, formulas 13-16).
  *
- * Everything is a pure function of an mc_platform_t (src/sim/platform.h):
+ * Everything is a pure function of an mc_platform_t (src/plat/platform.h):
  * its Table 1 costs in integer picoseconds, its line size, MPB size,
  * two-sided chunk and flag kind. Times are returned in picoseconds (exact,
  * like the simulator), throughputs in MB/s = bytes per microsecond.
@@ -28,7 +28,7 @@
 
 #include <stddef.h>
 
-#include "sim/platform.h"
+#include "plat/platform.h"
 
 typedef enum { MC_OCB_PAPER = 0, MC_OCB_LAYOUT } mc_ocb_mode_t;
 

@@ -3,8 +3,11 @@
 #include <string.h>
 
 #include "coll/cc.h"
+#include "coll/coll.h"
+#include "select/auto.h"
 #include "select/registry.h"
 #include "util/config.h"
+#include "util/error.h"
 
 /* the parameters of cc-tree (bcast and reduce): slots of src/coll/cc.h */
 #define CC_TREE_PARAMS(chunk_default)                                        \
@@ -39,7 +42,7 @@ const mc_algo_t mc_algos[] = {
              "gets from the parent's MPB, binary notification trees, double "
              "buffering",
      .fn = mc_bcast_ocbcast,
-     .report = mc_bcast_ocbcast_report,
+     .resolve = mc_bcast_ocbcast_resolve,
      .params = {{"k", 0, 0, 1 << 20,
                  "tree fan-out; 0 = automatic (7 with MPBs, min(P-1, 8) "
                  "cache-coherent)"},
@@ -91,7 +94,7 @@ const mc_algo_t mc_algos[] = {
      .desc = "small broadcast on an optimised tree (fan-out per level): "
              "receiver-driven, payload + flag in one line, one shared ack "
              "line per parent; larger messages via the parent's MPB",
-     .fn = mc_bcast_cc_tree, .report = mc_cc_resolve_bcast,
+     .fn = mc_bcast_cc_tree, .resolve = mc_auto_bcast_tree,
      .params = CC_TREE_PARAMS("half the MPB"),
      .variants = {"k1=1", "k1=2,k2=1,inline=0", "k1=3,k2=2,chunk=64",
                   "k1=1,k2=1,k3=1,k4=1", "k1=1000,inline=0"}},
@@ -114,14 +117,14 @@ const mc_algo_t mc_algos[] = {
      .desc = "small reduction on an optimised tree (fan-out per level): "
              "parents combine children's partial results from their lines "
              "or MPBs; rank order for non-commutative ops",
-     .fn = mc_reduce_cc_tree, .report = mc_cc_resolve_reduce,
+     .fn = mc_reduce_cc_tree, .resolve = mc_auto_reduce_tree,
      .params = CC_TREE_PARAMS("the whole MPB"),
      .variants = {"k1=1", "k1=2,k2=2,inline=0", "k1=3,chunk=64",
                   "k1=1000", "k1=1,k2=1,k3=1,k4=1,chunk=1000"}},
     {.coll = MC_COLL_BARRIER, .name = "dissemination-m",
      .desc = "dissemination barrier with m peers per round, "
              "ceil(log_{m+1} P) rounds (Eq. 4.11)",
-     .fn = mc_barrier_dissemination_m, .report = mc_cc_resolve_barrier,
+     .fn = mc_barrier_dissemination_m, .resolve = mc_auto_barrier,
      .params = {{"m", 0, 0, 1 << 16,
                  "peers per round; 0 = automatic (optimiser, built-in "
                  "xeonphi60 model)"}},

@@ -6,9 +6,10 @@
 #ifndef MC_REGISTRY_H
 #define MC_REGISTRY_H
 
-#include "internal.h"
+#include "coll/args.h"
+#include "coll/team.h"
 
-typedef int (*mc_algo_fn)(mc_comm_t *c, const mc_args_t *a,
+typedef int (*mc_algo_fn)(mc_team_t *c, const mc_args_t *a,
                           const mc_params_t *p);
 
 typedef struct mc_param_desc {
@@ -25,16 +26,18 @@ enum {
                                       it runs another registered algorithm */
 };
 
-/* Replaces automatic (0) parameters by the values the algorithm would use
- * on this communicator, for reports such as `manycoll sim` (optional). */
-typedef void (*mc_algo_report_fn)(const mc_comm_t *c, mc_params_t *p);
+/* Replaces automatic parameters (0, or what the help calls automatic) by
+ * the values the algorithm will use on team t; the selection calls it
+ * once per communicator, so calls and reports (`manycoll info --tuning`,
+ * `manycoll sim`) see real values (optional). */
+typedef int (*mc_algo_resolve_fn)(const mc_team_t *t, mc_params_t *p);
 
 typedef struct mc_algo {
     mc_coll_t coll;
     const char *name;
     const char *desc;
     mc_algo_fn fn;
-    mc_algo_report_fn report;
+    mc_algo_resolve_fn resolve;
     unsigned flags;
     mc_param_desc_t params[MC_MAX_PARAMS + 1];
     /* parameter settings the generated tests also run ("k=2,chunk=64"),
@@ -44,6 +47,12 @@ typedef struct mc_algo {
 
 /* The table, closed by an entry with name == NULL. */
 extern const mc_algo_t mc_algos[];
+
+/* An algorithm and its parameter values, as selected for a call. */
+typedef struct mc_sel {
+    const mc_algo_t *algo;
+    mc_params_t params;
+} mc_sel_t;
 
 const mc_algo_t *mc_algo_find(mc_coll_t coll, const char *name);
 /* Parses "name[:k=v,...]" for coll into *out. On error the message lists

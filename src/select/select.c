@@ -4,39 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ops/ops.h"
 #include "select/select.h"
 #include "select/tuning.h"
-
-static const char *const coll_names[MC_COLL_COUNT] = {
-    [MC_COLL_BARRIER] = "barrier",
-    [MC_COLL_BCAST] = "bcast",
-    [MC_COLL_REDUCE] = "reduce",
-    [MC_COLL_ALLREDUCE] = "allreduce",
-    [MC_COLL_ALLGATHER] = "allgather",
-    [MC_COLL_ALLTOALL] = "alltoall",
-    [MC_COLL_REDUCE_SCATTER_BLOCK] = "reduce_scatter_block",
-    [MC_COLL_GATHER] = "gather",
-    [MC_COLL_SCATTER] = "scatter",
-};
-
-const char *mc_coll_name(mc_coll_t coll)
-{
-    return (unsigned)coll < MC_COLL_COUNT ? coll_names[coll] : "?";
-}
-
-int mc_coll_from_name(const char *name, mc_coll_t *out)
-{
-    for (int i = 0; i < MC_COLL_COUNT; i++)
-        if (strcmp(coll_names[i], name) == 0) {
-            *out = (mc_coll_t)i;
-            return MC_OK;
-        }
-    return mc_error(MC_ERR_ARG,
-                    "unknown collective '%s'; valid: barrier, bcast, reduce, "
-                    "allreduce, allgather, alltoall, reduce_scatter_block, "
-                    "gather, scatter",
-                    name);
-}
+#include "util/error.h"
 
 /* Built-in defaults: per collective and kind of machine, the first rule
  * whose max_bytes is >= the message size (bytes per rank block where the
@@ -192,30 +163,71 @@ static int merge(const mc_tuning_t *t, mc_coll_t coll, int size,
     }
 }
 
-int mc_select_init(mc_ruleset_t rules[MC_COLL_COUNT], int size,
-                   int coherent, const char *transport)
+/* the automatic parameters of a selection, for team t */
+static int resolve(const mc_team_t *t, mc_sel_t *s)
 {
-    int kind = coherent ? ON_COHERENT : ON_MPB;
-    const mc_tuning_t *t;
-    MC_CHECK(mc_tuning_get(&t));
-    if (t && (!transport || strcmp(t->transport, transport)))
-        t = NULL; /* a tuning for another transport */
-    for (int c = 0; c < MC_COLL_COUNT; c++) {
-        mc_ruleset_t *rs = &rules[c];
-        memset(rs, 0, sizeof *rs);
-        const char *fb = rank_order_fallback[c];
-        if (fb)
-            MC_CHECK(mc_algo_parse((mc_coll_t)c, fb, "fallback",
-                                   &rs->fallback));
-        int forced = env_rule((mc_coll_t)c, rs);
-        MC_CHECK(forced);
-        if (forced)
-            continue;
+    return s->algo->resolve ? s->algo->resolve(t, &s->params) : MC_OK;
+}
+
+static int resolve_all(const mc_team_t *t, mc_ruleset_t *rs)
+{
+    for (int i = 0; i < rs->n; i++)
+        MC_CHECK(resolve(t, &rs->r[i].sel));
+    return rs->fallback.algo ? resolve(t, &rs->fallback) : MC_OK;
+}
+
+static int init_one(const mc_tuning_t *t, const mc_team_t *team,
+                    mc_coll_t c, mc_ruleset_t *rs)
+{
+    int kind = team->tp->cache_coherent ? ON_COHERENT : ON_MPB;
+    memset(rs, 0, sizeof *rs);
+    const char *fb = rank_order_fallback[c];
+    if (fb)
+        MC_CHECK(mc_algo_parse(c, fb, "fallback", &rs->fallback));
+    int forced = env_rule(c, rs);
+    MC_CHECK(forced);
+    if (!forced) {
         mc_rule_t def[MC_MAX_RULES];
         int ndef;
-        MC_CHECK(defaults((mc_coll_t)c, kind, size, def, &ndef));
-        MC_CHECK(merge(t, (mc_coll_t)c, size, def, ndef, rs));
+        MC_CHECK(defaults(c, kind, team->size, def, &ndef));
+        MC_CHECK(merge(t, c, team->size, def, ndef, rs));
     }
+    return resolve_all(team, rs);
+}
+
+int mc_select_init(mc_ruleset_t rules[MC_COLL_COUNT], const mc_team_t *team)
+{
+    const mc_tuning_t *t;
+    MC_CHECK(mc_tuning_get(&t));
+    const char *transport = team->tp->ops->name;
+    if (t && (!transport || strcmp(t->transport, transport)))
+        t = NULL; /* a tuning for another transport */
+    for (int c = 0; c < MC_COLL_COUNT; c++)
+        MC_CHECK(init_one(t, team, (mc_coll_t)c, &rules[c]));
+    return MC_OK;
+}
+
+int mc_select_set(mc_ruleset_t rules[MC_COLL_COUNT], const mc_team_t *team,
+                  mc_coll_t coll, const char *spec, const char *who)
+{
+    mc_ruleset_t rs = rules[coll];
+    if (!spec) {
+        const mc_tuning_t *t;
+        MC_CHECK(mc_tuning_get(&t));
+        const char *transport = team->tp->ops->name;
+        if (t && (!transport || strcmp(t->transport, transport)))
+            t = NULL;
+        MC_CHECK(init_one(t, team, coll, &rs));
+    } else {
+        mc_sel_t sel;
+        MC_CHECK(mc_algo_parse(coll, spec, who, &sel));
+        rs.n = 1;
+        rs.r[0].max_bytes = SIZE_MAX;
+        rs.r[0].sel = sel;
+        rs.r[0].why = "mc_comm_set_algo";
+        MC_CHECK(resolve_all(team, &rs));
+    }
+    rules[coll] = rs;
     return MC_OK;
 }
 
@@ -231,9 +243,10 @@ static int pick(const mc_ruleset_t *rs, size_t bytes, mc_op_t op)
     return i;
 }
 
-const mc_sel_t *mc_select(const mc_comm_t *c, const mc_args_t *a)
+const mc_sel_t *mc_select(const mc_ruleset_t rules[MC_COLL_COUNT],
+                          const mc_args_t *a)
 {
-    const mc_ruleset_t *rs = &c->rules[a->coll];
+    const mc_ruleset_t *rs = &rules[a->coll];
     int i = pick(rs, a->bytes, a->op);
     return i < 0 ? &rs->fallback : &rs->r[i].sel;
 }
@@ -248,14 +261,4 @@ void mc_select_explain(const mc_ruleset_t rules[MC_COLL_COUNT],
     *why = i < 0 ? "rank-order fallback: the rule's algorithm needs a "
                    "commutative op"
                  : rs->r[i].why ? rs->r[i].why : "(unknown)";
-}
-
-void mc_select_describe(const mc_comm_t *c, mc_coll_t coll, size_t bytes,
-                        mc_op_t op, char *buf, size_t len)
-{
-    mc_args_t a = {.coll = coll, .bytes = bytes, .op = op};
-    mc_sel_t s = *mc_select(c, &a);
-    if (s.algo->report)
-        s.algo->report(c, &s.params);
-    mc_sel_format(&s, buf, len);
 }

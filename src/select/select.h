@@ -5,34 +5,54 @@
  *   3. the tuning file (MC_TUNING), when present,
  *   4. the built-in default rules (select.c): per collective, a list of
  *      (largest message in bytes, algorithm spec), first match wins.
- * Rules are resolved once per communicator; a call does one short scan.
+ * Rules are resolved once per communicator, automatic parameters
+ * included (the registry's resolve hooks); a call does one short scan.
  */
 #ifndef MC_SELECT_H
 #define MC_SELECT_H
 
+#include "coll/args.h"
+#include "coll/team.h"
 #include "select/registry.h"
 
-/* Fills the rules of every collective for a communicator of `size` ranks
- * on a cache-coherent machine or not, over `transport` (tp->ops->name:
- * a tuning file applies to the transport it names): environment, tuning
- * file, defaults. Fails if the tuning file is unreadable or malformed. */
-int mc_select_init(mc_ruleset_t rules[MC_COLL_COUNT], int size,
-                   int coherent, const char *transport);
+/* Selection rules of one collective: the first rule whose max_bytes is >=
+ * the call's message size wins. */
+#define MC_MAX_RULES 8
+typedef struct mc_rule {
+    size_t max_bytes;
+    mc_sel_t sel;
+    const char *why; /* where the rule comes from, for reports */
+} mc_rule_t;
+typedef struct mc_ruleset {
+    int n;
+    mc_rule_t r[MC_MAX_RULES];
+    mc_sel_t fallback; /* for non-commutative ops, if the rule's algorithm
+                        * needs a commutative one */
+} mc_ruleset_t;
+
+/* Fills the rules of every collective for team t (its size, transport,
+ * kind of machine and MPB layout; a tuning file applies to the transport
+ * it names): environment, tuning file, defaults, with their automatic
+ * parameters resolved. Fails if the tuning file is unreadable or
+ * malformed, or a model cannot resolve a parameter. */
+int mc_select_init(mc_ruleset_t rules[MC_COLL_COUNT], const mc_team_t *t);
+
+/* One algorithm for every call of coll ("name:k=v,..."; `who` names the
+ * caller in messages), resolved for team t, or (spec NULL) the rules
+ * mc_select_init gives. */
+int mc_select_set(mc_ruleset_t rules[MC_COLL_COUNT], const mc_team_t *t,
+                  mc_coll_t coll, const char *spec, const char *who);
 
 /* The selection for a call. Falls back to a rank-order algorithm when the
  * chosen one needs a commutative op and op is not. */
-const mc_sel_t *mc_select(const mc_comm_t *c, const mc_args_t *a);
+const mc_sel_t *mc_select(const mc_ruleset_t rules[MC_COLL_COUNT],
+                          const mc_args_t *a);
 
-/* "name:k=v,..." of what a call of coll with `bytes` would run under
- * `rules` (parameters as the rule gives them: 0 = automatic), and why:
- * the rule's origin (mc_comm_set_algo, MC_ALGO_<COLL>, the tuning file
- * and its entry, a built-in default) */
+/* "name:k=v,..." of what a call of coll with `bytes` and op would run
+ * under `rules`, and why: the rule's origin (mc_comm_set_algo,
+ * MC_ALGO_<COLL>, the tuning file and its entry, a built-in default) */
 void mc_select_explain(const mc_ruleset_t rules[MC_COLL_COUNT],
                        mc_coll_t coll, size_t bytes, mc_op_t op, char *buf,
                        size_t len, const char **why);
-
-/* "name:k=v,..." of what a call of coll with `bytes` would run */
-void mc_select_describe(const mc_comm_t *c, mc_coll_t coll, size_t bytes,
-                        mc_op_t op, char *buf, size_t len);
 
 #endif

@@ -20,6 +20,7 @@
 
 #include "select/tuning.h"
 #include "util/config.h"
+#include "util/error.h"
 
 typedef mc_jrd_t rd_t;
 

@@ -25,8 +25,8 @@
  */
 #include <stdlib.h>
 
-#include "internal.h"
 #include "sim/engine_impl.h"
+#include "util/error.h"
 
 mc_ps_t mc_cc_access(const mc_sim_t *s, mc_cc_line_t *ln, int core,
                      int write, mc_ps_t t)

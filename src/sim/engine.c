@@ -5,8 +5,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "internal.h"
 #include "sim/engine_impl.h"
+#include "util/error.h"
 
 static _Thread_local mc_sim_t *self_sim;
 

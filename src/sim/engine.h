@@ -24,8 +24,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "plat/platform.h"
 #include "sim/coro.h"
-#include "sim/platform.h"
 
 typedef struct mc_sim mc_sim_t;
 
@@ -120,8 +120,10 @@ uint64_t mc_sim_flag_read(mc_sim_t *s, uint64_t *addr, int owner);
 mc_cc_line_t *mc_sim_cc_mpb(const mc_sim_t *s, mc_sim_domain_t *d, int rank,
                             size_t off);
 
-/* the domain of a communicator: created by the first member to ask */
+/* the domain of a communicator, `nflags` flag words per rank: created by
+ * the first member to ask */
 int mc_sim_domain(mc_sim_t *s, mc_sim_domain_t *parent, uint64_t key,
-                  const int *cores, int n, mc_sim_domain_t **out);
+                  const int *cores, int n, int nflags,
+                  mc_sim_domain_t **out);
 
 #endif

@@ -6,8 +6,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "internal.h"
 #include "sim/engine_impl.h"
+#include "util/error.h"
 
 static int suspend(mc_sim_t *s)
 {
@@ -247,7 +247,8 @@ int mc_sim_run(mc_sim_t *s)
 /* ---- domains ---- */
 
 int mc_sim_domain(mc_sim_t *s, mc_sim_domain_t *parent, uint64_t key,
-                  const int *cores, int n, mc_sim_domain_t **out)
+                  const int *cores, int n, int nflags,
+                  mc_sim_domain_t **out)
 {
     for (mc_sim_domain_t *d = s->domains; d; d = d->next)
         if (d->parent == parent && d->key == key) {
@@ -260,7 +261,7 @@ int mc_sim_domain(mc_sim_t *s, mc_sim_domain_t *parent, uint64_t key,
     d->n = n;
     d->key = key;
     d->parent = parent;
-    d->nflags = mc_tp_nflags(n, (size_t)s->p->line);
+    d->nflags = nflags;
     d->cores = malloc(sizeof(int) * (size_t)n);
     d->mpb = calloc((size_t)n, s->p->mpb_bytes);
     d->flags = calloc((size_t)n * (size_t)d->nflags, sizeof(uint64_t));

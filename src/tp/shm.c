@@ -36,10 +36,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "ops/ops.h"
 #include "tp/shm.h"
 #include "tp/shm_impl.h"
 #include "util/config.h"
+#include "util/error.h"
 
 
 /* ---- addresses ---- */

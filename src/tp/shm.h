@@ -14,6 +14,11 @@ int mc_shm_segment_name(const char *job, char *buf, size_t len);
 void mc_shm_cleanup_job(const char *job);
 /* Marks every open shm transport of this process as finalized (atexit). */
 void mc_shm_leave_all(void);
+/* What the transport of a job of `size` ranks would be (MPB size, line,
+ * flags, coherence, single copy as far as it can be told without a job),
+ * opening nothing: for reports (`manycoll info --tuning`). Its ops must
+ * not be called. */
+int mc_shm_describe(int size, mc_tp_t *out);
 /* Address of a rank's MPB (tests and tools). */
 void *mc_shm_mpb(mc_tp_t *tp, int rank);
 

@@ -40,6 +40,11 @@ static int yama_scope(void)
     return v;
 }
 
+int mc_shm_direct_possible(void)
+{
+    return mc_env_ll("MC_SINGLE_COPY") != 0 && yama_scope() < 2;
+}
+
 void mc_shm_direct_prepare(shm_tp_t *s)
 {
     shm_rankinfo_t *me = &s->hdr->info[s->base.rank];

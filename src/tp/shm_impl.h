@@ -5,8 +5,9 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
-#include "internal.h"
+#include "ops/ops.h"
 #include "tp/shm.h"
+#include "util/error.h"
 
 #define SHM_MAGIC 0x6c6c6f63796e616dULL /* "manycoll" */
 #define SHM_VERSION 2
@@ -63,6 +64,9 @@ void mc_shm_destroy(mc_tp_t *t);
 /* single copy (shm_direct.c): before joining, after all have joined, and
  * the transport op */
 void mc_shm_direct_prepare(shm_tp_t *s);
+/* 1 unless MC_SINGLE_COPY=0 or the kernel's policy forbids it (a guess:
+ * only the probe of a real job decides) */
+int mc_shm_direct_possible(void);
 int mc_shm_direct_probe(shm_tp_t *s, double timeout);
 int mc_shm_get_direct(mc_tp_t *t, void *dst, int src, uintptr_t addr,
                       size_t n);

@@ -80,14 +80,31 @@ static long default_spin(int size)
 
 /* ---- creating and attaching ---- */
 
-static int create_segment(shm_tp_t *s, int fd, int size)
+/* the MPB size a new segment gets (MC_MPB_SIZE, whole lines) */
+static int mpb_bytes(size_t *out)
 {
     long long mpb = mc_env_ll("MC_MPB_SIZE");
     if (mpb < 256 || mpb > (1LL << 30))
         return mc_error(MC_ERR_ARG,
                         "MC_MPB_SIZE=%s: must be between 256 and 1G bytes",
                         mc_env("MC_MPB_SIZE"));
-    size_t mpb_size = round_up((size_t)mpb, LINE);
+    *out = round_up((size_t)mpb, LINE);
+    return MC_OK;
+}
+
+int mc_shm_describe(int size, mc_tp_t *out)
+{
+    *out = (mc_tp_t){.ops = &mc_shm_ops, .rank = 0, .size = size,
+                     .line = LINE, .nflags = mc_tp_nflags(size, LINE),
+                     .cache_coherent = 1,
+                     .single_copy = size > 1 && mc_shm_direct_possible()};
+    return mpb_bytes(&out->mpb_size);
+}
+
+static int create_segment(shm_tp_t *s, int fd, int size)
+{
+    size_t mpb_size = 0;
+    MC_CHECK(mpb_bytes(&mpb_size));
     size_t nflags = (size_t)mc_tp_nflags(size, LINE);
     size_t flags_bytes = round_up(nflags * 8, LINE);
     size_t stride = round_up(flags_bytes + mpb_size, PAGE);

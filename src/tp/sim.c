@@ -24,9 +24,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "ops/ops.h"
 #include "sim/engine.h"
 #include "tp/sim.h"
+#include "util/error.h"
 
 typedef struct sim_tp {
     mc_tp_t base;
@@ -260,7 +261,7 @@ static int sim_sub(mc_tp_t *tp, const int *members, int n, int myrank,
     for (int i = 0; i < n; i++)
         cores[i] = core_of(t, members[i]);
     mc_sim_domain_t *dom;
-    int rc = mc_sim_domain(t->sim, t->dom, id, cores, n, &dom);
+    int rc = mc_sim_tp_domain(t->sim, t->dom, id, cores, n, &dom);
     free(cores);
     return rc == MC_OK ? make(t->sim, dom, myrank, out) : rc;
 }
@@ -289,10 +290,16 @@ static const mc_tp_ops_t sim_ops = {
     .destroy = sim_destroy,
 };
 
-int mc_sim_comm_create(mc_sim_t *sim, mc_sim_domain_t *dom, int rank,
-                       mc_comm_t **out)
+int mc_sim_tp_domain(mc_sim_t *sim, mc_sim_domain_t *parent, uint64_t key,
+                     const int *cores, int n, mc_sim_domain_t **out)
 {
-    mc_tp_t *tp;
-    MC_CHECK(make(sim, dom, rank, &tp));
-    return mc_comm_wrap(tp, out);
+    int line = mc_sim_platform(sim)->line;
+    return mc_sim_domain(sim, parent, key, cores, n,
+                         mc_tp_nflags(n, (size_t)line), out);
+}
+
+int mc_sim_tp_create(mc_sim_t *sim, mc_sim_domain_t *dom, int rank,
+                     mc_tp_t **out)
+{
+    return make(sim, dom, rank, out);
 }

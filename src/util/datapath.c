@@ -3,8 +3,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "internal.h"
 #include "util/datapath.h"
+#include "util/error.h"
 
 #ifndef MC_SOURCE_DIR
 #define MC_SOURCE_DIR "."

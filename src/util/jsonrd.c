@@ -1,6 +1,6 @@
 #include <string.h>
 
-#include "internal.h"
+#include "util/error.h"
 #include "util/jsonrd.h"
 
 int mc_jrd_bad(const mc_jrd_t *r, const char *key, const char *what)

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
-#include "model/profile.h"
+#include "plat/profile.h"
+#include "util/error.h"
 
 /* strlcpy: copies what fits, always terminates. */
 static void set_str(char *dst, size_t size, const char *src)

@@ -11,11 +11,10 @@
 
 #include <jansson.h>
 
-#include "util/jsonrd.h"
-
-#include "internal.h"
-#include "model/profile.h"
+#include "plat/profile.h"
 #include "util/datapath.h"
+#include "util/error.h"
+#include "util/jsonrd.h"
 
 #define FORMAT_TAG "manycoll-profile/1"
 

@@ -11,8 +11,8 @@
 
 #include <jansson.h>
 
-#include "internal.h"
-#include "model/profile.h"
+#include "plat/profile.h"
+#include "util/error.h"
 
 #define FORMAT_TAG "manycoll-profile/1"
 #define DUMP_FLAGS JSON_REAL_PRECISION(7)

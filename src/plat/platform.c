@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
-#include "model/profile.h"
-#include "sim/platform.h"
+#include "plat/platform.h"
+#include "plat/profile.h"
 #include "util/datapath.h"
+#include "util/error.h"
 
 /* SCC parameters (Petrovic et al., Table 1) for generated meshes */
 static const double scc_costs_us[] = {0.005, 0.126, 0.208, 0.461, 0.069,

@@ -17,7 +17,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "internal.h"
+#include "ops/ops.h"
+#include "util/error.h"
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) &&      \
     !defined(MC_NO_MULTIVERSION)

@@ -1,0 +1,53 @@
+# The layers of src/ (../shared/ARCHITECTURE.md), one object library each.
+# A layer sees include/ (the public header), its own headers and those of
+# the layers it names, nothing else: each target gets an "include view", a
+# directory of links named after the layers it may see, as its only way
+# into src/. So `#include "api/comm.h"` in src/coll/ fails to compile
+# ("No such file or directory"); tests/layers.cmake checks every pair.
+#
+#   util      errors, environment table, data paths, JSON reading
+#   ops       datatypes and reduction kernels
+#   plat      platform and calibration-profile descriptions (data)
+#   sched     pure schedules of (rank, size, params)
+#   sim       the chip simulator's engine and cost model
+#   model     analytic models, optimiser, calibration experiments
+#   tp        the transport interface, shm and the simulator transport
+#   coll      the algorithms and what they share; the team
+#   select    registry, selection rules, tuning files, automatic parameters
+#   api       the public functions and the communicator
+
+set(MC_LAYER_SEES_util "")
+set(MC_LAYER_SEES_ops util)
+set(MC_LAYER_SEES_plat util)
+set(MC_LAYER_SEES_sched "")
+set(MC_LAYER_SEES_sim util plat)
+set(MC_LAYER_SEES_model util plat sched)
+set(MC_LAYER_SEES_tp util ops sim plat)
+set(MC_LAYER_SEES_coll util ops tp sched)
+set(MC_LAYER_SEES_select util ops coll tp sched model plat)
+set(MC_LAYER_SEES_api util ops coll tp select)
+set(MC_LAYERS util ops plat sched sim model tp coll select api)
+
+# mc_include_view(TARGET LAYER...): TARGET sees include/ and these layers
+function(mc_include_view target)
+  set(view ${CMAKE_BINARY_DIR}/views/${target})
+  file(REMOVE_RECURSE ${view})
+  file(MAKE_DIRECTORY ${view})
+  foreach(l ${ARGN})
+    if(NOT IS_DIRECTORY ${CMAKE_SOURCE_DIR}/src/${l})
+      message(FATAL_ERROR "mc_include_view(${target}): no layer src/${l}")
+    endif()
+    file(CREATE_LINK ${CMAKE_SOURCE_DIR}/src/${l} ${view}/${l} SYMBOLIC)
+  endforeach()
+  target_include_directories(${target} PRIVATE ${CMAKE_SOURCE_DIR}/include
+                             ${view})
+endfunction()
+
+# mc_layer(NAME): object library mc_NAME of src/NAME/*.c
+function(mc_layer name)
+  file(GLOB srcs CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/${name}/*.c)
+  add_library(mc_${name} OBJECT ${srcs})
+  mc_include_view(mc_${name} ${name} ${MC_LAYER_SEES_${name}})
+  # the shared library exports the public API only (MC_API in manycoll.h)
+  set_target_properties(mc_${name} PROPERTIES C_VISIBILITY_PRESET hidden)
+endfunction()

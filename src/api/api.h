@@ -1,0 +1,25 @@
+/*
+ * What the API layer offers the tools and tests beyond manycoll.h:
+ * communicators on the simulator's cores, and what a communicator would
+ * run for a call.
+ */
+#ifndef MC_API_API_H
+#define MC_API_API_H
+
+#include <stddef.h>
+
+#include "coll/args.h"
+#include "manycoll.h"
+#include "tp/sim.h"
+
+/* A communicator for `rank` of domain `dom`; call from the core's
+ * program. */
+int mc_sim_comm_create(mc_sim_t *sim, mc_sim_domain_t *dom, int rank,
+                       mc_comm_t **out);
+
+/* "name:k=v,..." of what a call of coll with `bytes` and op would run on
+ * c, with the parameter values it would use */
+void mc_comm_describe(const mc_comm_t *c, mc_coll_t coll, size_t bytes,
+                      mc_op_t op, char *buf, size_t len);
+
+#endif

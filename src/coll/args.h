@@ -1,0 +1,59 @@
+/*
+ * A call as an algorithm sees it: which collective, the arguments with
+ * MC_IN_PLACE resolved (mc_args_t), and the algorithm's parameters
+ * (mc_params_t, named by the algorithm's own table, coll.h).
+ */
+#ifndef MC_COLL_ARGS_H
+#define MC_COLL_ARGS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "manycoll.h"
+
+typedef enum {
+    MC_COLL_BARRIER = 0,
+    MC_COLL_BCAST,
+    MC_COLL_REDUCE,
+    MC_COLL_ALLREDUCE,
+    MC_COLL_ALLGATHER,
+    MC_COLL_ALLTOALL,
+    MC_COLL_REDUCE_SCATTER_BLOCK,
+    MC_COLL_GATHER,
+    MC_COLL_SCATTER,
+    MC_COLL_COUNT
+} mc_coll_t;
+
+/* "bcast", ...; "?" for a value out of range */
+const char *mc_coll_name(mc_coll_t coll);
+/* MC_OK, or MC_ERR_ARG with a message listing the valid names */
+int mc_coll_from_name(const char *name, mc_coll_t *out);
+
+/* Arguments as an algorithm sees them. The API layer has resolved
+ * MC_IN_PLACE: sbuf always points at this rank's input (it may alias rbuf,
+ * e.g. sbuf == rbuf for in-place allreduce, or sbuf == rbuf + rank * bytes
+ * for in-place allgather), and rbuf at its output. Buffers that MPI says are
+ * not significant on this rank are NULL. `bytes` is count * dsize, the
+ * per-rank block for allgather, alltoall, gather, scatter and
+ * reduce_scatter_block. */
+typedef struct mc_args {
+    mc_coll_t coll;
+    const void *sbuf;
+    void *rbuf;
+    size_t count;
+    size_t bytes;
+    size_t dsize;
+    mc_dtype_t dt;
+    mc_op_t op;
+    int root;
+    int in_place;
+} mc_args_t;
+
+/* Values of an algorithm's parameters, in the order of its parameter
+ * table (coll.h: mc_param_desc_t); the selection fills them. */
+#define MC_MAX_PARAMS 6
+typedef struct mc_params {
+    int64_t v[MC_MAX_PARAMS];
+} mc_params_t;
+
+#endif

@@ -1,0 +1,81 @@
+/*
+ * What an algorithm sees of a communicator: its ranks, its transport, the
+ * state the shared machinery keeps between calls (two-sided counters,
+ * fast-path progress, scratch memory) and the layout of its MPB and flag
+ * area. The API's communicator (src/api/comm.h) embeds one as its first
+ * member and adds what only the API needs (selection rules, error state);
+ * the algorithms never see that part.
+ *
+ * MPB of every rank (bytes):
+ *
+ *   [0, mpb_avail)                 general algorithms (two-sided chunks,
+ *                                  OC-Bcast, rsag, the cc-* algorithms)
+ *   [mpb_avail, mpb_size)          tails reserved by their owners with
+ *                                  mc_team_mpb_tail (the fast paths' slots,
+ *                                  coll/fast.c, on cache-coherent machines)
+ *
+ * Flag area: coll/flags.h.
+ */
+#ifndef MC_COLL_TEAM_H
+#define MC_COLL_TEAM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tp/tp.h"
+
+typedef struct mc_team {
+    int rank;
+    int size;
+    mc_tp_t *tp;
+    uint64_t seq;        /* collective calls so far, equal on all ranks */
+    /* two-sided layer (coll/p2p.c) */
+    uint64_t *p2p_sent;  /* [size] chunks sent to each peer */
+    uint64_t *p2p_recv;  /* [size] chunks received from each peer */
+    size_t p2p_chunk;    /* payload bytes per two-sided chunk */
+    /* MPB layout (above) */
+    size_t mpb_avail;    /* MPB bytes [0, mpb_avail) general algorithms use */
+    /* fast paths (coll/fast.c) */
+    size_t fast_off;     /* the fast paths' MPB slots start here ... */
+    size_t fast_slot;    /* ... each this big (0: none, lines only) */
+    uint64_t fast_seq;   /* fast calls so far (coll/fast.h) */
+    uint64_t *fast_seen; /* [size] progress seen of each peer */
+    size_t fast_line_max; /* payload bytes that ride in a flag line */
+    int fast_line0, fast_line_step; /* flag index of slot 0, per slot */
+    /* flag layout (coll/flags.h), fixed at creation */
+    int fl_per;          /* flag words per line */
+    int fl_alg0;         /* first word of the per-writer banks */
+    int fl_shared0;      /* first word of the owners' shared lines */
+    /* private scratch, grown on demand (mc_scratch) */
+    void *scratch;
+    size_t scratch_len;
+} mc_team_t;
+
+/* Sets up a team over tp (which it then owns, also on failure): the
+ * layouts, the two-sided chunk (MC_P2P_CHUNK), scratch. */
+int mc_team_init(mc_team_t *t, mc_tp_t *tp);
+/* Only the layouts of a team over tp, nothing allocated (tp may be a
+ * description: tp/shm.h mc_shm_describe): what the selection needs to
+ * resolve automatic parameters, for reports without a communicator. */
+int mc_team_layout(mc_team_t *t, mc_tp_t *tp);
+/* Frees what mc_team_init made, the transport included. */
+void mc_team_fini(mc_team_t *t);
+
+/* Reserves `bytes` at the end of the general MPB area for an owner (at
+ * creation only): *off is where they start; MC_ERR_INTERNAL with a
+ * message naming `owner` if too little would be left. */
+int mc_team_mpb_tail(mc_team_t *t, size_t bytes, const char *owner,
+                     size_t *off);
+
+/* Private scratch memory of at least n bytes, 64-byte aligned, valid until
+ * the next mc_scratch (grows: the first large call allocates). */
+int mc_scratch(mc_team_t *t, size_t n, void **out);
+
+/* Flag value for step `step` of the current call: grows across calls
+ * (rule 3 of tp/tp.h). */
+static inline uint64_t mc_flagval(const mc_team_t *t, uint32_t step)
+{
+    return (t->seq << 32) | step;
+}
+
+#endif

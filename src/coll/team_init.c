@@ -1,0 +1,65 @@
+/* Creating a team (team.h): the layouts its owners reserve, then memory. */
+#include <stdlib.h>
+
+#include "coll/fast.h"
+#include "coll/flags.h"
+#include "coll/team.h"
+#include "util/config.h"
+#include "util/error.h"
+
+#define SCRATCH_MIN (64 * 1024)
+
+/* payload bytes per two-sided chunk: MC_P2P_CHUNK, else the transport's
+ * hint, at most the general MPB area, whole elements of every datatype */
+static int p2p_setup(mc_team_t *t)
+{
+    long long chunk = mc_env_ll("MC_P2P_CHUNK");
+    int rc = MC_OK;
+    if (chunk < 0 || chunk % 8)
+        rc = mc_error(MC_ERR_ARG,
+                      "MC_P2P_CHUNK=%s: must be a multiple of 8 bytes",
+                      mc_env("MC_P2P_CHUNK"));
+    size_t mpb = t->mpb_avail / 8 * 8;
+    if (chunk == 0)
+        chunk = (long long)t->tp->p2p_chunk_hint / 8 * 8;
+    t->p2p_chunk = (chunk <= 0 || (size_t)chunk > mpb) ? mpb : (size_t)chunk;
+    return rc;
+}
+
+int mc_team_layout(mc_team_t *t, mc_tp_t *tp)
+{
+    *t = (mc_team_t){.tp = tp, .rank = tp->rank, .size = tp->size,
+                     .mpb_avail = tp->mpb_size};
+    MC_CHECK(mc_flags_setup(t));
+    MC_CHECK(mc_fast_setup(t));
+    return p2p_setup(t);
+}
+
+int mc_team_init(mc_team_t *t, mc_tp_t *tp)
+{
+    int rc = mc_team_layout(t, tp);
+    size_t n = (size_t)t->size;
+    t->tp = tp; /* owned from here on, also on failure */
+    t->p2p_sent = calloc(n, sizeof(uint64_t));
+    t->p2p_recv = calloc(n, sizeof(uint64_t));
+    t->fast_seen = calloc(n, sizeof(uint64_t));
+    if (rc == MC_OK && (!t->p2p_sent || !t->p2p_recv || !t->fast_seen))
+        rc = mc_error(MC_ERR_NOMEM, "out of memory creating a communicator");
+    void *scratch;
+    if (rc == MC_OK)
+        rc = mc_scratch(t, SCRATCH_MIN, &scratch);
+    if (rc != MC_OK)
+        mc_team_fini(t);
+    return rc;
+}
+
+void mc_team_fini(mc_team_t *t)
+{
+    if (t->tp)
+        t->tp->ops->destroy(t->tp);
+    free(t->p2p_sent);
+    free(t->p2p_recv);
+    free(t->fast_seen);
+    free(t->scratch);
+    *t = (mc_team_t){0};
+}

@@ -1,0 +1,22 @@
+# The layers are enforced by the build (cmake/layers.cmake): every include
+# that crosses a layer the wrong way fails to compile; every allowed one
+# compiles. Run with `ctest -R layers`.
+set(mc_probe_args -DCC=${CMAKE_C_COMPILER} -DSRC=${CMAKE_SOURCE_DIR}
+    -DVIEWS=${CMAKE_BINARY_DIR}/views
+    -DOUT=${CMAKE_CURRENT_BINARY_DIR}/layer_probes)
+# lists go as "a,b,c": a ';' would split the command's arguments
+string(REPLACE ";" "," mc_l "${MC_LAYERS}")
+list(APPEND mc_probe_args -DLAYERS=${mc_l})
+foreach(l ${MC_LAYERS})
+  string(REPLACE ";" "," mc_l "${MC_LAYER_SEES_${l}}")
+  list(APPEND mc_probe_args -DSEES_${l}=${mc_l})
+endforeach()
+add_test(NAME layers_enforced
+         COMMAND ${CMAKE_COMMAND} ${mc_probe_args}
+                 -P ${CMAKE_SOURCE_DIR}/cmake/layer_probe.cmake)
+
+# the flag-line map and MPB layout (src/coll/flags.h, team.h)
+add_executable(test_flags test_flags.c)
+target_link_libraries(test_flags PRIVATE manycoll_static)
+mc_include_view(test_flags util tp coll)
+add_test(NAME layers_flag_map COMMAND test_flags)
