@@ -20,3 +20,10 @@ add_executable(test_flags test_flags.c)
 target_link_libraries(test_flags PRIVATE manycoll_static)
 mc_include_view(test_flags util tp coll)
 add_test(NAME layers_flag_map COMMAND test_flags)
+
+# the registry's start-up check, and the fallbacks the selection settles
+add_executable(test_registry test_registry.c)
+target_link_libraries(test_registry PRIVATE manycoll_static)
+mc_include_view(test_registry util tp coll select)
+add_test(NAME registry_check COMMAND test_registry)
+

@@ -261,8 +261,8 @@ int mc_walk(mc_comm_t *c, mc_walk_t *w)
         /* without single copy such an algorithm runs another registered
          * one, walked in its own right (the fallback itself is walked on
          * shm with MC_SINGLE_COPY=0: tests/CMakeLists.txt) */
-        if ((a->flags & MC_ALGO_SINGLE_COPY) && !c->team.tp->single_copy &&
-            !w->algo)
+        if ((a->impl->needs & MC_ALGO_SINGLE_COPY) &&
+            !c->team.tp->single_copy && !w->algo)
             continue;
         w->algos++;
         rc = walk_algo(c, a, w->seed, w);

@@ -10,10 +10,17 @@
 
 static void print_algo(const mc_algo_t *a)
 {
+    unsigned needs = a->impl->needs;
     printf("  %-22s %-18s %s%s\n", mc_coll_name(a->coll), a->name, a->desc,
-           (a->flags & MC_ALGO_COMMUTATIVE) ? " [commutative ops only]" : "");
-    for (int i = 0; a->params[i].name; i++) {
-        const mc_param_desc_t *p = &a->params[i];
+           (needs & MC_ALGO_COMMUTATIVE) ? " [commutative ops only]" : "");
+    if (needs)
+        printf("  %-22s %-18s   without %s: %s\n", "", "",
+               (needs & MC_ALGO_COMMUTATIVE) ? "a commutative op"
+                                             : "single copy",
+               a->impl->fallback);
+    const mc_param_desc_t *ps = mc_algo_params(a);
+    for (int i = 0; ps[i].name; i++) {
+        const mc_param_desc_t *p = &ps[i];
         printf("  %-22s %-18s   %s=%lld (%lld..%lld): %s\n", "", "", p->name,
                (long long)p->def, (long long)p->min, (long long)p->max,
                p->help);
@@ -25,8 +32,9 @@ static int print_json(void)
 {
     for (const mc_algo_t *a = mc_algos; a->name; a++) {
         json_t *ps = json_array();
-        for (int i = 0; a->params[i].name; i++) {
-            const mc_param_desc_t *p = &a->params[i];
+        const mc_param_desc_t *pd = mc_algo_params(a);
+        for (int i = 0; pd[i].name; i++) {
+            const mc_param_desc_t *p = &pd[i];
             json_array_append_new(ps, json_pack("{s:s,s:I,s:I,s:I,s:s}",
                 "name", p->name, "default", (json_int_t)p->def,
                 "min", (json_int_t)p->min, "max", (json_int_t)p->max,
@@ -34,7 +42,7 @@ static int print_json(void)
         }
         json_t *o = json_pack("{s:s,s:s,s:s,s:b,s:o}", "coll",
             mc_coll_name(a->coll), "algo", a->name, "desc", a->desc,
-            "commutative_only", (a->flags & MC_ALGO_COMMUTATIVE) != 0,
+            "commutative_only", (a->impl->needs & MC_ALGO_COMMUTATIVE) != 0,
             "params", ps);
         char *txt = json_dumps(o, JSON_COMPACT);
         puts(txt);

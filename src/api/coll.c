@@ -74,7 +74,7 @@ static int run(mc_comm_t *c, mc_args_t *a)
 {
     c->team.seq++;
     const mc_sel_t *s = mc_select(c->rules, a);
-    int rc = s->algo->fn(&c->team, a, &s->params);
+    int rc = s->fn(&c->team, a, &s->params);
     if (rc < 0)
         c->broken = rc;
     return rc;

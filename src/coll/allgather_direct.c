@@ -11,7 +11,8 @@
  * MPB copies per step, P-1 steps). Readers start at different owners.
  * In place my block is already in rbuf (sbuf points there).
  *
- * Without single copy (the simulator, MC_SINGLE_COPY=0): ring.
+ * Fallback, run by the selection without single copy (the simulator,
+ * MC_SINGLE_COPY=0) or on one rank: ring.
  */
 #include "coll/coll.h"
 #include "coll/direct.h"
@@ -21,8 +22,7 @@ int mc_allgather_direct(mc_team_t *c, const mc_args_t *a,
 {
     (void)p;
     int np = c->size, me = c->rank;
-    if (np == 1 || !c->tp->single_copy)
-        return mc_allgather_ring(c, a, &(mc_params_t){{0}});
+    MC_CHECK(mc_direct_usable(c));
     size_t n = a->bytes;
     char *out = a->rbuf;
     mc_direct_t d;
@@ -36,3 +36,9 @@ int mc_allgather_direct(mc_team_t *c, const mc_args_t *a,
     }
     return mc_direct_end(c, d.f);
 }
+
+const mc_algo_impl_t mc_allgather_direct_algo = {
+    .fn = mc_allgather_direct,
+    .needs = MC_ALGO_SINGLE_COPY,
+    .fallback = "ring",
+};

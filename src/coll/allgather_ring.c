@@ -26,3 +26,7 @@ int mc_allgather_ring(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
     }
     return MC_OK;
 }
+
+const mc_algo_impl_t mc_allgather_ring_algo = {
+    .fn = mc_allgather_ring,
+};

@@ -18,19 +18,21 @@
  * blocks of it), and in phase 2 block q only after q's signal, which q
  * gives once it has read everything it needed from me.
  *
- * Without single copy (the simulator, MC_SINGLE_COPY=0): rsag.
+ * Fallback, run by the selection without single copy (the simulator,
+ * MC_SINGLE_COPY=0) or on one rank: rsag.
  */
 #include "coll/coll.h"
 #include "coll/direct.h"
 #include "sched/sched.h"
 
+enum { P_CHUNK = 0, P_COUNT };
+
 int mc_allreduce_direct(mc_team_t *c, const mc_args_t *a,
                         const mc_params_t *p)
 {
     int np = c->size, me = c->rank;
-    if (np == 1 || !c->tp->single_copy)
-        return mc_allreduce_rsag(c, a, &(mc_params_t){{0}});
-    size_t chunk = mc_direct_chunk(a, p), ds = a->dsize;
+    MC_CHECK(mc_direct_usable(c));
+    size_t chunk = mc_direct_chunk(a, p->v[P_CHUNK]), ds = a->dsize;
     char *tmp;
     MC_CHECK(mc_scratch(c, 2 * chunk, (void **)&tmp));
     mc_direct_t d;
@@ -52,3 +54,14 @@ int mc_allreduce_direct(mc_team_t *c, const mc_args_t *a,
     }
     return mc_direct_end(c, done);
 }
+
+static const mc_param_desc_t params[P_COUNT + 1] = {
+    [P_CHUNK] = MC_DIRECT_CHUNK_PARAM,
+};
+
+const mc_algo_impl_t mc_allreduce_direct_algo = {
+    .fn = mc_allreduce_direct,
+    .params = params,
+    .needs = MC_ALGO_SINGLE_COPY,
+    .fallback = "rsag",
+};

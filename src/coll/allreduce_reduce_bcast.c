@@ -22,3 +22,7 @@ int mc_allreduce_reduce_bcast(mc_team_t *c, const mc_args_t *a,
     b.sbuf = b.rbuf;
     return mc_bcast_binomial(c, &b, p);
 }
+
+const mc_algo_impl_t mc_allreduce_reduce_bcast_algo = {
+    .fn = mc_allreduce_reduce_bcast,
+};

@@ -48,3 +48,9 @@ int mc_allreduce_ring(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
                                  blen(a, n, r - s), NULL));
     return MC_OK;
 }
+
+const mc_algo_impl_t mc_allreduce_ring_algo = {
+    .fn = mc_allreduce_ring,
+    .needs = MC_ALGO_COMMUTATIVE,
+    .fallback = "reduce-bcast", /* rank order */
+};

@@ -36,6 +36,8 @@
 #include "coll/coll.h"
 #include "sched/sched.h"
 
+enum { P_CHUNK = 0, P_COUNT };
+
 typedef struct rsag {
     mc_team_t *c;
     const mc_args_t *a;
@@ -150,7 +152,7 @@ int mc_allreduce_rsag(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
     if (n == 1)
         return tp_copy(c->tp, a->rbuf, a->sbuf, a->bytes);
     rsag_t x = {.c = c, .a = a};
-    size_t want = (size_t)p->v[0] ? (size_t)p->v[0] : 65536;
+    size_t want = (size_t)p->v[P_CHUNK] ? (size_t)p->v[P_CHUNK] : 65536;
     size_t fit = c->mpb_avail / (2 * (size_t)n);
     x.chunk = (want < fit ? want : fit) / a->dsize;
     if (x.chunk == 0) /* two slots of P elements do not fit the MPB */
@@ -173,3 +175,14 @@ int mc_allreduce_rsag(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
                                   mc_flagval(c, (uint32_t)rounds)));
     return MC_OK;
 }
+
+static const mc_param_desc_t params[P_COUNT + 1] = {
+    [P_CHUNK] = {"chunk", 0, 0, 1LL << 30,
+                 "bytes per pipelined chunk and block; 0 = 64K (at most "
+                 "what two slots of P chunks leave in the MPB)"},
+};
+
+const mc_algo_impl_t mc_allreduce_rsag_algo = {
+    .fn = mc_allreduce_rsag,
+    .params = params,
+};

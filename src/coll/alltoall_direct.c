@@ -12,7 +12,8 @@
  * each block through an MPB, P-1 dependent steps). In place, the API
  * already sends from a copy of the buffer.
  *
- * Without single copy (the simulator, MC_SINGLE_COPY=0): pairwise.
+ * Fallback, run by the selection without single copy (the simulator,
+ * MC_SINGLE_COPY=0) or on one rank: pairwise.
  */
 #include "coll/coll.h"
 #include "coll/direct.h"
@@ -22,8 +23,7 @@ int mc_alltoall_direct(mc_team_t *c, const mc_args_t *a,
 {
     (void)p;
     int np = c->size, me = c->rank;
-    if (np == 1 || !c->tp->single_copy)
-        return mc_alltoall_pairwise(c, a, &(mc_params_t){{0}});
+    MC_CHECK(mc_direct_usable(c));
     size_t n = a->bytes, mine = (size_t)me * n;
     char *out = a->rbuf;
     mc_direct_t d;
@@ -37,3 +37,9 @@ int mc_alltoall_direct(mc_team_t *c, const mc_args_t *a,
     }
     return mc_direct_end(c, d.f);
 }
+
+const mc_algo_impl_t mc_alltoall_direct_algo = {
+    .fn = mc_alltoall_direct,
+    .needs = MC_ALGO_SINGLE_COPY,
+    .fallback = "pairwise",
+};

@@ -51,3 +51,7 @@ int mc_alltoall_flat(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
                      stage));
     return MC_OK;
 }
+
+const mc_algo_impl_t mc_alltoall_flat_algo = {
+    .fn = mc_alltoall_flat,
+};

@@ -28,3 +28,7 @@ int mc_alltoall_pairwise(mc_team_t *c, const mc_args_t *a,
     }
     return MC_OK;
 }
+
+const mc_algo_impl_t mc_alltoall_pairwise_algo = {
+    .fn = mc_alltoall_pairwise,
+};

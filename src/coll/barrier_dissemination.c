@@ -34,3 +34,7 @@ int mc_barrier_dissemination(mc_team_t *c, const mc_args_t *a,
     }
     return MC_OK;
 }
+
+const mc_algo_impl_t mc_barrier_dissemination_algo = {
+    .fn = mc_barrier_dissemination,
+};

@@ -28,6 +28,8 @@
 #include "coll/cc.h"
 #include "sched/sched.h"
 
+enum { P_M = 0, P_COUNT };
+
 int mc_barrier_dissemination_m(mc_team_t *c, const mc_args_t *a,
                                const mc_params_t *p)
 {
@@ -37,7 +39,7 @@ int mc_barrier_dissemination_m(mc_team_t *c, const mc_args_t *a,
         return MC_OK;
     /* m = 0 (automatic) is resolved by the selection; a call that still
      * sees it (run outside the selection) takes one peer per round */
-    long m = p->v[0] < 1 ? 1 : p->v[0] < n - 1 ? p->v[0] : n - 1;
+    int64_t m = p->v[P_M] < 1 ? 1 : p->v[P_M] < n - 1 ? p->v[P_M] : n - 1;
     uint64_t v = mc_flagval(c, 0);
     mc_cc_fl_t f;
     mc_cc_fl_init(&f, c);
@@ -54,3 +56,15 @@ int mc_barrier_dissemination_m(mc_team_t *c, const mc_args_t *a,
     }
     return MC_OK;
 }
+
+static const mc_param_desc_t params[P_COUNT + 1] = {
+    [P_M] = {"m", 0, 0, 1 << 16,
+             "peers per round; 0 = automatic (optimiser, built-in xeonphi60 "
+             "model)"},
+};
+
+const mc_algo_impl_t mc_barrier_dissemination_m_algo = {
+    .fn = mc_barrier_dissemination_m,
+    .params = params,
+    .model = MC_MODEL_BARRIER_M,
+};

@@ -28,3 +28,7 @@ int mc_bcast_binomial(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
                              a->bytes));
     return MC_OK;
 }
+
+const mc_algo_impl_t mc_bcast_binomial_algo = {
+    .fn = mc_bcast_binomial,
+};

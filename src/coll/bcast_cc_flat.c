@@ -26,6 +26,8 @@
 #include "coll/cc.h"
 #include "sched/sched.h"
 
+enum { P_CHUNK = 0, P_COUNT };
+
 static int wait_acks(mc_team_t *c, const mc_cc_fl_t *f, int root,
                      uint64_t v)
 {
@@ -43,7 +45,7 @@ int mc_bcast_cc_flat(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
     if (n == 1)
         return MC_OK;
     mc_tp_t *tp = c->tp;
-    size_t half = c->mpb_avail / 2, chunk = (size_t)p->v[0];
+    size_t half = c->mpb_avail / 2, chunk = (size_t)p->v[P_CHUNK];
     if (chunk == 0 || chunk > half)
         chunk = half;
     chunk = chunk < tp->line ? tp->line : chunk / tp->line * tp->line;
@@ -72,3 +74,13 @@ int mc_bcast_cc_flat(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
     return me == root ? wait_acks(c, &f, root, mc_flagval(c, (uint32_t)nch))
                       : MC_OK;
 }
+
+static const mc_param_desc_t params[P_COUNT + 1] = {
+    [P_CHUNK] = {"chunk", 0, 0, 1LL << 30,
+                 "bytes per double-buffered chunk; 0 = half the MPB"},
+};
+
+const mc_algo_impl_t mc_bcast_cc_flat_algo = {
+    .fn = mc_bcast_cc_flat,
+    .params = params,
+};

@@ -36,6 +36,8 @@
 #include "coll/cc.h"
 #include "sched/sched.h"
 
+enum { P_BLOCK = 0, P_COUNT };
+
 typedef struct pipe {
     mc_team_t *c;
     const mc_args_t *a;
@@ -133,7 +135,7 @@ int mc_bcast_cc_pipeline(mc_team_t *c, const mc_args_t *a,
     if (n == 1)
         return MC_OK;
     size_t line = c->tp->line, half = c->mpb_avail / 2 / line * line;
-    size_t blk = (size_t)prm->v[0];
+    size_t blk = (size_t)prm->v[P_BLOCK];
     if (blk == 0 || blk > half)
         blk = half;
     blk = blk < line ? line : blk / line * line;
@@ -153,3 +155,13 @@ int mc_bcast_cc_pipeline(mc_team_t *c, const mc_args_t *a,
         return MC_OK;
     return wait_readers(&p, mc_flagval(c, (uint32_t)nblk));
 }
+
+static const mc_param_desc_t params[P_COUNT + 1] = {
+    [P_BLOCK] = {"block", 0, 0, 1LL << 30,
+                 "bytes per double-buffered block; 0 = half the MPB"},
+};
+
+const mc_algo_impl_t mc_bcast_cc_pipeline_algo = {
+    .fn = mc_bcast_cc_pipeline,
+    .params = params,
+};

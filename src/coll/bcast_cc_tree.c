@@ -154,3 +154,16 @@ int mc_bcast_cc_tree(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
         return bcast_line(&x);
     return bcast_mpb(&x, p);
 }
+
+static const mc_param_desc_t params[MC_CC_NPARAMS + 1] = {
+    MC_CC_TREE_PARAMS,
+    [MC_CC_CHUNK] = {"chunk", 0, 0, 1LL << 30,
+                     "bytes per MPB chunk for larger messages; 0 = half the "
+                     "MPB"},
+};
+
+const mc_algo_impl_t mc_bcast_cc_tree_algo = {
+    .fn = mc_bcast_cc_tree,
+    .params = params,
+    .model = MC_MODEL_BCAST_TREE,
+};

@@ -10,7 +10,8 @@
  * cross-core line transfer, a 64 KiB flat broadcast spends most of its
  * time in them.
  *
- * Without single copy (the simulator, MC_SINGLE_COPY=0): flat.
+ * Fallback, run by the selection without single copy (the simulator,
+ * MC_SINGLE_COPY=0) or on one rank: flat.
  */
 #include "coll/coll.h"
 #include "coll/direct.h"
@@ -18,8 +19,7 @@
 int mc_bcast_direct(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
 {
     (void)p;
-    if (c->size == 1 || !c->tp->single_copy)
-        return mc_bcast_flat(c, a, &(mc_params_t){{0}});
+    MC_CHECK(mc_direct_usable(c));
     mc_direct_t d;
     MC_CHECK(mc_direct_begin(c, a, &d));
     if (c->rank != a->root) {
@@ -29,3 +29,9 @@ int mc_bcast_direct(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
     }
     return mc_direct_end(c, d.f);
 }
+
+const mc_algo_impl_t mc_bcast_direct_algo = {
+    .fn = mc_bcast_direct,
+    .needs = MC_ALGO_SINGLE_COPY,
+    .fallback = "flat",
+};

@@ -48,7 +48,19 @@
 #include "coll/coll.h"
 #include "sched/sched.h"
 
-enum { P_K = 0, P_CHUNK, P_LEAFDIRECT };
+enum { P_K = 0, P_CHUNK, P_LEAFDIRECT, P_COUNT };
+
+static const mc_param_desc_t params[P_COUNT + 1] = {
+    [P_K] = {"k", 0, 0, 1 << 20,
+             "tree fan-out; 0 = automatic (7 with MPBs, min(P-1, 8) "
+             "cache-coherent)"},
+    [P_CHUNK] = {"chunk", 0, 0, 1LL << 30,
+                 "bytes per pipelined chunk (K/M suffixes); 0 = automatic "
+                 "(96 lines, at most half the MPB)"},
+    [P_LEAFDIRECT] = {"leafdirect", 2, 0, 2,
+                      "leaves get straight into private memory: 0 no, 1 "
+                      "yes, 2 automatic (yes when cache-coherent)"},
+};
 
 typedef struct ocb {
     mc_team_t *c;
@@ -140,7 +152,8 @@ static void configure(ocb_t *o, const mc_team_t *comm, const mc_params_t *p)
     o->leafdirect = p->v[P_LEAFDIRECT] == 2 ? cc : (int)p->v[P_LEAFDIRECT];
 }
 
-int mc_bcast_ocbcast_resolve(const mc_team_t *c, mc_params_t *p)
+/* the automatic k, chunk and leafdirect on team c */
+static int resolve(const mc_team_t *c, mc_params_t *p)
 {
     ocb_t o;
     configure(&o, c, p);
@@ -177,3 +190,9 @@ int mc_bcast_ocbcast(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
     /* my MPB is free once every child has its last chunk */
     return wait_children(&o, a, mc_flagval(c, (uint32_t)nchunks));
 }
+
+const mc_algo_impl_t mc_bcast_ocbcast_algo = {
+    .fn = mc_bcast_ocbcast,
+    .params = params,
+    .resolve = resolve,
+};

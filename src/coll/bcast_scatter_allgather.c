@@ -58,3 +58,7 @@ int mc_bcast_scatter_allgather(mc_team_t *c, const mc_args_t *a,
     }
     return MC_OK;
 }
+
+const mc_algo_impl_t mc_bcast_scatter_allgather_algo = {
+    .fn = mc_bcast_scatter_allgather,
+};

@@ -38,14 +38,33 @@
 #include "coll/coll.h"
 #include "sched/ktree.h"
 
-/* parameter slots of cc-tree (bcast and reduce) */
+/* parameters of cc-tree (bcast and reduce) */
 enum {
     MC_CC_K1 = 0, /* k1 .. k4: fan-outs, top level first, up to the first
                    * 0; k1 = 0: automatic (resolved at selection) */
     MC_CC_KMAX = 4,
     MC_CC_INLINE = 4, /* 1: data in the notification line when it fits */
-    MC_CC_CHUNK = 5   /* bytes per MPB chunk; 0 = automatic */
+    MC_CC_CHUNK = 5,  /* bytes per MPB chunk; 0 = automatic */
+    MC_CC_NPARAMS
 };
+
+/* the entries of a cc-tree parameter table but the chunk's, whose help
+ * differs between bcast and reduce */
+#define MC_CC_TREE_PARAMS                                                    \
+    [MC_CC_K1] = {"k1", 0, 0, 1 << 16,                                      \
+                  "fan-out of the root; 0 = automatic: the optimiser's "    \
+                  "tree for this rank count (built-in xeonphi60 model, at " \
+                  "most 4 levels)"},                                         \
+    [MC_CC_K1 + 1] = {"k2", 0, 0, 1 << 16,                                  \
+                      "fan-out of level 1 (0: no more levels)"},             \
+    [MC_CC_K1 + 2] = {"k3", 0, 0, 1 << 16,                                  \
+                      "fan-out of level 2 (0: no more levels)"},             \
+    [MC_CC_K1 + 3] = {"k4", 0, 0, 1 << 16,                                  \
+                      "fan-out of level 3 (0: none); if k1.. reach too few " \
+                      "ranks the last fan-out grows"},                       \
+    [MC_CC_INLINE] = {"inline", 1, 0, 1,                                    \
+                      "1: data in the notification line when it fits (56 " \
+                      "bytes on shm); 0: always via the MPB"}
 
 /* the shared ack lines: range MC_FL_CC_ACK of coll/flags.h */
 #define MC_CC_ACK_LINES 16

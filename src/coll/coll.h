@@ -1,7 +1,14 @@
 /*
- * Entry points of the algorithms (one file each in src/coll/), and what
- * every algorithm file needs: the call (args.h), the team (team.h), its
- * flag layout (flags.h), the transport (tp/tp.h), errors.
+ * What every algorithm file needs -- the call (args.h), the team (team.h),
+ * its flag layout (flags.h), the transport (tp/tp.h), errors -- and what
+ * it exports: its entry point and its description (mc_algo_impl_t: its
+ * parameters, what it needs and what runs instead), which the registry
+ * (src/select/registry.c) names in one row.
+ *
+ * Adding an algorithm: write src/coll/<coll>_<algo>.c with a drawing of
+ * its schedule, its parameter table and its mc_<coll>_<algo>_algo; declare
+ * it below; add its row to the registry. The generated tests, `manycoll
+ * info` and the selection take it from there.
  */
 #ifndef MC_COLL_H
 #define MC_COLL_H
@@ -12,8 +19,57 @@
 #include "tp/tp.h"
 #include "util/error.h"
 
+typedef int (*mc_algo_fn)(mc_team_t *c, const mc_args_t *a,
+                          const mc_params_t *p);
+
+/* One parameter ("k" in "ocbcast:k=4"). An algorithm's table is indexed
+ * by its own enum with designated initializers, so the values of
+ * mc_params_t come in that order, and is closed by a NULL name. */
+typedef struct mc_param_desc {
+    const char *name;
+    int64_t def;      /* default; 0 often means "automatic" (see help) */
+    int64_t min;
+    int64_t max;
+    const char *help;
+} mc_param_desc_t;
+
+/* What an algorithm needs that a call or a team may not have. */
+enum {
+    MC_ALGO_COMMUTATIVE = 1u << 0, /* a commutative op */
+    MC_ALGO_SINGLE_COPY = 1u << 1, /* single copy between every pair of
+                                      ranks, and 2 ranks or more
+                                      (coll/direct.h) */
+};
+
+/* Automatic parameters that need a performance model. The algorithms do
+ * not call models; the selection fills these in once per communicator
+ * (src/select/auto.c). */
+typedef enum {
+    MC_MODEL_NONE = 0,
+    MC_MODEL_BCAST_TREE,  /* k1..k4 of cc.h: optimal small-bcast tree */
+    MC_MODEL_REDUCE_TREE, /* k1..k4: optimal small-reduce tree */
+    MC_MODEL_BARRIER_M,   /* parameter 0: peers per dissemination round */
+} mc_model_param_t;
+
+/* What an algorithm file exports besides its entry point. */
+typedef struct mc_algo_impl {
+    mc_algo_fn fn;
+    const mc_param_desc_t *params; /* NULL: no parameters */
+    unsigned needs;                /* MC_ALGO_* */
+    /* the algorithm of the same collective that runs instead when a need
+     * is not met, as a spec ("reduce-bcast", "flat:k=2"): parsed and
+     * resolved by the selection like any other, with its own parameters.
+     * Required when `needs` is set (checked at start-up). */
+    const char *fallback;
+    /* replaces automatic parameters by the values the algorithm will use
+     * on team t, for reports and calls alike (optional) */
+    int (*resolve)(const mc_team_t *t, mc_params_t *p);
+    mc_model_param_t model;
+} mc_algo_impl_t;
+
 #define MC_ALGO_DECL(fn)                                                     \
-    int fn(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
+    int fn(mc_team_t *c, const mc_args_t *a, const mc_params_t *p);        \
+    extern const mc_algo_impl_t fn##_algo
 
 MC_ALGO_DECL(mc_barrier_dissemination);
 MC_ALGO_DECL(mc_barrier_flat);
@@ -27,8 +83,6 @@ MC_ALGO_DECL(mc_reduce_scatter_block_flat);
 MC_ALGO_DECL(mc_bcast_binomial);
 MC_ALGO_DECL(mc_bcast_scatter_allgather);
 MC_ALGO_DECL(mc_bcast_ocbcast);
-/* its automatic k, chunk and leafdirect on team c (for the selection) */
-int mc_bcast_ocbcast_resolve(const mc_team_t *c, mc_params_t *p);
 MC_ALGO_DECL(mc_reduce_binomial);
 MC_ALGO_DECL(mc_allreduce_reduce_bcast);
 MC_ALGO_DECL(mc_allreduce_ring);

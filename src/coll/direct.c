@@ -2,6 +2,16 @@
 #include "coll/direct.h"
 #include "coll/fast.h"
 
+int mc_direct_usable(const mc_team_t *c)
+{
+    if (c->size > 1 && c->tp->single_copy)
+        return MC_OK;
+    return mc_error(MC_ERR_INTERNAL,
+                    "a single-copy algorithm ran on %d rank(s) with single "
+                    "copy %s; the selection runs its fallback instead",
+                    c->size, c->tp->single_copy ? "on" : "off");
+}
+
 int mc_direct_begin(mc_team_t *c, const mc_args_t *a, mc_direct_t *d)
 {
     return mc_direct_begin_at(c, a, d, (uintptr_t)a->sbuf,
@@ -98,9 +108,9 @@ int mc_direct_reduce(mc_team_t *c, mc_direct_t *d, size_t off, size_t count,
     return MC_OK;
 }
 
-size_t mc_direct_chunk(const mc_args_t *a, const mc_params_t *p)
+size_t mc_direct_chunk(const mc_args_t *a, int64_t chunk)
 {
-    size_t want = p->v[0] > 0 ? (size_t)p->v[0] : 65536;
+    size_t want = chunk > 0 ? (size_t)chunk : 65536;
     size_t per = want / a->dsize;
     return (per ? per : 1) * a->dsize;
 }

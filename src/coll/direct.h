@@ -12,9 +12,10 @@
  * A call is a fast call (coll/fast.h), so the addresses ride in one flag
  * line and need no acknowledgement of their own; a second fast call with
  * no payload ("signal") orders two phases (reduce-scatter, then
- * allgather). Callers check c->tp->single_copy first and fall back to an
- * MPB algorithm without it (the simulator, MC_SINGLE_COPY=0, a kernel
- * that forbids it).
+ * allgather). These algorithms need single copy and two ranks or more
+ * (MC_ALGO_SINGLE_COPY): without (the simulator, MC_SINGLE_COPY=0, a
+ * kernel that forbids it, one rank) the selection runs the MPB algorithm
+ * each names as its fallback, with that algorithm's own parameters.
  */
 #ifndef MC_COLL_DIRECT_H
 #define MC_COLL_DIRECT_H
@@ -28,6 +29,9 @@ typedef struct mc_direct {
     int peer;            /* whose addresses addr holds; -1 none */
 } mc_direct_t;
 
+/* MC_OK if the team has single copy and 2 ranks or more (the selection
+ * sees to it), else MC_ERR_INTERNAL */
+int mc_direct_usable(const mc_team_t *c);
 /* publishes my sbuf and rbuf; d->f is the call */
 int mc_direct_begin(mc_team_t *c, const mc_args_t *a, mc_direct_t *d);
 /* ... or two other addresses of mine (peers read `rbuf` from the second) */
@@ -50,6 +54,10 @@ int mc_direct_reduce(mc_team_t *c, mc_direct_t *d, size_t off, size_t count,
                      const char *mine, char *out, char *tmp, size_t chunk);
 
 /* the chunk parameter (bytes, 0 = 64K) rounded to whole elements */
-size_t mc_direct_chunk(const mc_args_t *a, const mc_params_t *p);
+size_t mc_direct_chunk(const mc_args_t *a, int64_t chunk);
+/* ... its entry in the parameter tables of the direct algorithms */
+#define MC_DIRECT_CHUNK_PARAM                                                \
+    {"chunk", 0, 0, 1LL << 30,                                               \
+     "bytes combined per step through a scratch buffer; 0 = 64K"}
 
 #endif

@@ -59,3 +59,7 @@ int mc_reduce_binomial(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
     }
     return MC_OK;
 }
+
+const mc_algo_impl_t mc_reduce_binomial_algo = {
+    .fn = mc_reduce_binomial,
+};

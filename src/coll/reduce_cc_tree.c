@@ -175,3 +175,16 @@ int mc_reduce_cc_tree(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
         return mc_p2p_recv(c, x.troot, a->rbuf, a->bytes, NULL);
     return MC_OK;
 }
+
+static const mc_param_desc_t params[MC_CC_NPARAMS + 1] = {
+    MC_CC_TREE_PARAMS,
+    [MC_CC_CHUNK] = {"chunk", 0, 0, 1LL << 30,
+                     "bytes per MPB chunk for larger messages; 0 = the "
+                     "whole MPB"},
+};
+
+const mc_algo_impl_t mc_reduce_cc_tree_algo = {
+    .fn = mc_reduce_cc_tree,
+    .params = params,
+    .model = MC_MODEL_REDUCE_TREE,
+};

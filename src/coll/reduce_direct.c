@@ -19,18 +19,20 @@
  * as if it were rbuf + the block's offset. In place at the root: as in
  * allreduce_direct.c.
  *
- * Without single copy (the simulator, MC_SINGLE_COPY=0): flat.
+ * Fallback, run by the selection without single copy (the simulator,
+ * MC_SINGLE_COPY=0) or on one rank: flat.
  */
 #include "coll/coll.h"
 #include "coll/direct.h"
 #include "sched/sched.h"
 
+enum { P_CHUNK = 0, P_COUNT };
+
 int mc_reduce_direct(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
 {
     int np = c->size, me = c->rank, root = a->root;
-    if (np == 1 || !c->tp->single_copy)
-        return mc_reduce_flat(c, a, &(mc_params_t){{0}});
-    size_t chunk = mc_direct_chunk(a, p), ds = a->dsize;
+    MC_CHECK(mc_direct_usable(c));
+    size_t chunk = mc_direct_chunk(a, p->v[P_CHUNK]), ds = a->dsize;
     size_t lo = mc_block_start(a->count, np, me) * ds;
     size_t len = mc_block_len(a->count, np, me);
     char *tmp;
@@ -57,3 +59,14 @@ int mc_reduce_direct(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
     }
     return mc_direct_end(c, done);
 }
+
+static const mc_param_desc_t params[P_COUNT + 1] = {
+    [P_CHUNK] = MC_DIRECT_CHUNK_PARAM,
+};
+
+const mc_algo_impl_t mc_reduce_direct_algo = {
+    .fn = mc_reduce_direct,
+    .params = params,
+    .needs = MC_ALGO_SINGLE_COPY,
+    .fallback = "flat",
+};

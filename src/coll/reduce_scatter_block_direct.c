@@ -13,18 +13,20 @@
  * which rank 0 may still be reading: the result goes to scratch and is
  * copied out after the end.
  *
- * Without single copy (the simulator, MC_SINGLE_COPY=0): the flat
+ * Fallback, run by the selection without single copy (the simulator,
+ * MC_SINGLE_COPY=0) or on one rank: the flat
  * algorithm (small) or rank-order reduce-scatter.
  */
 #include "coll/coll.h"
 #include "coll/direct.h"
 
+enum { P_CHUNK = 0, P_COUNT };
+
 int mc_reduce_scatter_block_direct(mc_team_t *c, const mc_args_t *a,
                                    const mc_params_t *p)
 {
-    if (c->size == 1 || !c->tp->single_copy)
-        return mc_reduce_scatter_block_flat(c, a, &(mc_params_t){{0}});
-    size_t chunk = mc_direct_chunk(a, p), n = a->bytes;
+    MC_CHECK(mc_direct_usable(c));
+    size_t chunk = mc_direct_chunk(a, p->v[P_CHUNK]), n = a->bytes;
     char *tmp;
     MC_CHECK(mc_scratch(c, 2 * chunk + (a->in_place ? n : 0),
                         (void **)&tmp));
@@ -39,3 +41,14 @@ int mc_reduce_scatter_block_direct(mc_team_t *c, const mc_args_t *a,
         MC_CHECK(tp_copy(c->tp, a->rbuf, out, n));
     return MC_OK;
 }
+
+static const mc_param_desc_t params[P_COUNT + 1] = {
+    [P_CHUNK] = MC_DIRECT_CHUNK_PARAM,
+};
+
+const mc_algo_impl_t mc_reduce_scatter_block_direct_algo = {
+    .fn = mc_reduce_scatter_block_direct,
+    .params = params,
+    .needs = MC_ALGO_SINGLE_COPY,
+    .fallback = "flat",
+};

@@ -57,3 +57,7 @@ int mc_reduce_scatter_block_flat(mc_team_t *c, const mc_args_t *a,
                      a->count - done < per ? a->count - done : per, stage));
     return MC_OK;
 }
+
+const mc_algo_impl_t mc_reduce_scatter_block_flat_algo = {
+    .fn = mc_reduce_scatter_block_flat,
+};

@@ -30,3 +30,7 @@ int mc_reduce_scatter_block_reduce_scatter(mc_team_t *c, const mc_args_t *a,
     s.sbuf = full;
     return mc_scatter_linear(c, &s, p);
 }
+
+const mc_algo_impl_t mc_reduce_scatter_block_reduce_scatter_algo = {
+    .fn = mc_reduce_scatter_block_reduce_scatter,
+};

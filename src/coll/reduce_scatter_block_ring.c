@@ -34,3 +34,9 @@ int mc_reduce_scatter_block_ring(mc_team_t *c, const mc_args_t *a,
     }
     return tp_copy(c->tp, a->rbuf, acc + (size_t)r * b, b);
 }
+
+const mc_algo_impl_t mc_reduce_scatter_block_ring_algo = {
+    .fn = mc_reduce_scatter_block_ring,
+    .needs = MC_ALGO_COMMUTATIVE,
+    .fallback = "reduce-scatter", /* rank order */
+};

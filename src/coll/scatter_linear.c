@@ -23,3 +23,7 @@ int mc_scatter_linear(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
     }
     return MC_OK;
 }
+
+const mc_algo_impl_t mc_scatter_linear_algo = {
+    .fn = mc_scatter_linear,
+};

@@ -63,17 +63,17 @@ int mc_auto_barrier_m(int n, mc_params_t *p)
     return MC_OK;
 }
 
-int mc_auto_bcast_tree(const mc_team_t *t, mc_params_t *p)
+int mc_auto_model(mc_model_param_t kind, const mc_team_t *t, mc_params_t *p)
 {
-    return mc_auto_tree(0, t->size, p);
-}
-
-int mc_auto_reduce_tree(const mc_team_t *t, mc_params_t *p)
-{
-    return mc_auto_tree(1, t->size, p);
-}
-
-int mc_auto_barrier(const mc_team_t *t, mc_params_t *p)
-{
-    return mc_auto_barrier_m(t->size, p);
+    switch (kind) {
+    case MC_MODEL_BCAST_TREE:
+        return mc_auto_tree(0, t->size, p);
+    case MC_MODEL_REDUCE_TREE:
+        return mc_auto_tree(1, t->size, p);
+    case MC_MODEL_BARRIER_M:
+        return mc_auto_barrier_m(t->size, p);
+    case MC_MODEL_NONE:
+        break;
+    }
+    return MC_OK;
 }

@@ -1,45 +1,21 @@
 /*
- * The algorithm registry: one table row per algorithm (registry.c). The
- * tests, `manycoll info`, the selection and the simulator all walk this
- * table, so adding an algorithm is one file in src/coll/ and one row here.
+ * The algorithm registry: one table row per algorithm (registry.c), naming
+ * the implementation its file exports (coll/coll.h: entry point,
+ * parameters, needs, fallback). The tests, `manycoll info`, the selection
+ * and the simulator all walk this table, so adding an algorithm is one
+ * file in src/coll/ and one row here.
  */
 #ifndef MC_REGISTRY_H
 #define MC_REGISTRY_H
 
 #include "coll/args.h"
-#include "coll/team.h"
-
-typedef int (*mc_algo_fn)(mc_team_t *c, const mc_args_t *a,
-                          const mc_params_t *p);
-
-typedef struct mc_param_desc {
-    const char *name; /* NULL closes the list */
-    int64_t def;      /* default; 0 often means "automatic" (see help) */
-    int64_t min;
-    int64_t max;
-    const char *help;
-} mc_param_desc_t;
-
-enum {
-    MC_ALGO_COMMUTATIVE = 1u << 0, /* needs a commutative op */
-    MC_ALGO_SINGLE_COPY = 1u << 1, /* single copy (coll/direct.h); without
-                                      it runs another registered algorithm */
-};
-
-/* Replaces automatic parameters (0, or what the help calls automatic) by
- * the values the algorithm will use on team t; the selection calls it
- * once per communicator, so calls and reports (`manycoll info --tuning`,
- * `manycoll sim`) see real values (optional). */
-typedef int (*mc_algo_resolve_fn)(const mc_team_t *t, mc_params_t *p);
+#include "coll/coll.h"
 
 typedef struct mc_algo {
     mc_coll_t coll;
     const char *name;
     const char *desc;
-    mc_algo_fn fn;
-    mc_algo_resolve_fn resolve;
-    unsigned flags;
-    mc_param_desc_t params[MC_MAX_PARAMS + 1];
+    const mc_algo_impl_t *impl;
     /* parameter settings the generated tests also run ("k=2,chunk=64"),
      * beyond the defaults; NULL-terminated */
     const char *variants[5];
@@ -48,18 +24,32 @@ typedef struct mc_algo {
 /* The table, closed by an entry with name == NULL. */
 extern const mc_algo_t mc_algos[];
 
-/* An algorithm and its parameter values, as selected for a call. */
+/* An algorithm and its parameter values, as selected for a call; fn is
+ * algo->impl->fn, kept here so a call loads one pointer less. */
 typedef struct mc_sel {
     const mc_algo_t *algo;
+    mc_algo_fn fn;
     mc_params_t params;
 } mc_sel_t;
+
+/* The parameter table of an algorithm (an empty one if it has none). */
+const mc_param_desc_t *mc_algo_params(const mc_algo_t *algo);
+
+/* MC_OK, or MC_ERR_INTERNAL with a message naming the row, if a table
+ * (closed by a NULL name) breaks the rules: names unique per collective,
+ * an implementation with an entry point, at most MC_MAX_PARAMS
+ * parameters with unique names and defaults in range, and for an
+ * algorithm with needs a fallback of the same collective whose chain of
+ * fallbacks reaches one without needs. The selection checks mc_algos
+ * once per process, before its first use. */
+int mc_registry_check(const mc_algo_t *table);
 
 const mc_algo_t *mc_algo_find(mc_coll_t coll, const char *name);
 /* Parses "name[:k=v,...]" for coll into *out. On error the message lists
  * the valid names or parameters; `who` prefixes it (e.g. "MC_ALGO_BCAST"). */
 int mc_algo_parse(mc_coll_t coll, const char *spec, const char *who,
                   mc_sel_t *out);
-/* Index of parameter `name` in algo->params, or -1. */
+/* Index of parameter `name` in the algorithm's table, or -1. */
 int mc_algo_param_index(const mc_algo_t *algo, const char *name);
 /* Writes "name:k=v,..." of a selection (all parameters) to buf. */
 void mc_sel_format(const mc_sel_t *s, char *buf, size_t len);

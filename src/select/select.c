@@ -1,10 +1,12 @@
 #include <ctype.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ops/ops.h"
+#include "select/auto.h"
 #include "select/select.h"
 #include "select/tuning.h"
 #include "util/error.h"
@@ -55,12 +57,6 @@ static const struct {
     {MC_COLL_REDUCE_SCATTER_BLOCK, ON_ANY, 0, SIZE_MAX, "ring"},
     {MC_COLL_GATHER, ON_ANY, 0, SIZE_MAX, "linear"},
     {MC_COLL_SCATTER, ON_ANY, 0, SIZE_MAX, "linear"},
-};
-
-/* the algorithm for a non-commutative op when the selected one can't */
-static const char *const rank_order_fallback[MC_COLL_COUNT] = {
-    [MC_COLL_ALLREDUCE] = "reduce-bcast",
-    [MC_COLL_REDUCE_SCATTER_BLOCK] = "reduce-scatter",
 };
 
 static const char *const env_names[MC_COLL_COUNT] = {
@@ -163,17 +159,73 @@ static int merge(const mc_tuning_t *t, mc_coll_t coll, int size,
     }
 }
 
-/* the automatic parameters of a selection, for team t */
+/* the automatic parameters of a selection, for team t: the algorithm's
+ * own, then those a model gives */
 static int resolve(const mc_team_t *t, mc_sel_t *s)
 {
-    return s->algo->resolve ? s->algo->resolve(t, &s->params) : MC_OK;
+    const mc_algo_impl_t *im = s->algo->impl;
+    if (im->resolve)
+        MC_CHECK(im->resolve(t, &s->params));
+    return mc_auto_model(im->model, t, &s->params);
 }
 
-static int resolve_all(const mc_team_t *t, mc_ruleset_t *rs)
+/* the algorithm's fallback, with its own parameters */
+static int fallback(mc_sel_t *s)
 {
-    for (int i = 0; i < rs->n; i++)
-        MC_CHECK(resolve(t, &rs->r[i].sel));
-    return rs->fallback.algo ? resolve(t, &rs->fallback) : MC_OK;
+    char who[160];
+    snprintf(who, sizeof who, "fallback of %s %s",
+             mc_coll_name(s->algo->coll), s->algo->name);
+    return mc_algo_parse(s->algo->coll, s->algo->impl->fallback, who, s);
+}
+
+/* s as it runs on team t: its fallbacks while t cannot give what it
+ * needs (the registry check bounds the chain), then resolved */
+static int settle(const mc_team_t *t, mc_sel_t *s)
+{
+    int single_copy = t->tp->single_copy && t->size > 1;
+    for (int i = 0; i < 8 && (s->algo->impl->needs & MC_ALGO_SINGLE_COPY) &&
+                    !single_copy;
+         i++)
+        MC_CHECK(fallback(s));
+    return resolve(t, s);
+}
+
+/* the rank-order alternative of rule r, if its algorithm needs a
+ * commutative op: an entry of rs->alt (shared by rules that agree) */
+static int settle_alt(const mc_team_t *t, mc_ruleset_t *rs, mc_rule_t *r)
+{
+    r->alt = -1;
+    if (!(r->sel.algo->impl->needs & MC_ALGO_COMMUTATIVE))
+        return MC_OK;
+    mc_sel_t s = r->sel;
+    for (int i = 0; i < 8 && (s.algo->impl->needs & MC_ALGO_COMMUTATIVE);
+         i++) {
+        MC_CHECK(fallback(&s));
+        MC_CHECK(settle(t, &s));
+    }
+    for (int i = 0; i < rs->nalt; i++)
+        if (rs->alt[i].algo == s.algo &&
+            !memcmp(&rs->alt[i].params, &s.params, sizeof s.params)) {
+            r->alt = i;
+            return MC_OK;
+        }
+    if (rs->nalt == MC_MAX_ALTS)
+        return mc_error(MC_ERR_ARG, "the rules for %s need more than %d "
+                        "different rank-order fallbacks",
+                        mc_coll_name(s.algo->coll), MC_MAX_ALTS);
+    r->alt = rs->nalt;
+    rs->alt[rs->nalt++] = s;
+    return MC_OK;
+}
+
+static int settle_all(const mc_team_t *t, mc_ruleset_t *rs)
+{
+    rs->nalt = 0;
+    for (int i = 0; i < rs->n; i++) {
+        MC_CHECK(settle(t, &rs->r[i].sel));
+        MC_CHECK(settle_alt(t, rs, &rs->r[i]));
+    }
+    return MC_OK;
 }
 
 static int init_one(const mc_tuning_t *t, const mc_team_t *team,
@@ -181,9 +233,6 @@ static int init_one(const mc_tuning_t *t, const mc_team_t *team,
 {
     int kind = team->tp->cache_coherent ? ON_COHERENT : ON_MPB;
     memset(rs, 0, sizeof *rs);
-    const char *fb = rank_order_fallback[c];
-    if (fb)
-        MC_CHECK(mc_algo_parse(c, fb, "fallback", &rs->fallback));
     int forced = env_rule(c, rs);
     MC_CHECK(forced);
     if (!forced) {
@@ -192,16 +241,35 @@ static int init_one(const mc_tuning_t *t, const mc_team_t *team,
         MC_CHECK(defaults(c, kind, team->size, def, &ndef));
         MC_CHECK(merge(t, c, team->size, def, ndef, rs));
     }
-    return resolve_all(team, rs);
+    return settle_all(team, rs);
+}
+
+/* the process's tuning file, if it is for this team's transport */
+static int tuning_for(const mc_team_t *team, const mc_tuning_t **out)
+{
+    const char *transport = team->tp->ops->name;
+    MC_CHECK(mc_tuning_get(out));
+    if (*out && (!transport || strcmp((*out)->transport, transport)))
+        *out = NULL; /* a tuning for another transport */
+    return MC_OK;
+}
+
+/* the registry's rules hold (checked once per process) */
+static int registry_ok(void)
+{
+    static _Atomic int ok;
+    if (atomic_load_explicit(&ok, memory_order_relaxed))
+        return MC_OK;
+    MC_CHECK(mc_registry_check(mc_algos));
+    atomic_store_explicit(&ok, 1, memory_order_relaxed);
+    return MC_OK;
 }
 
 int mc_select_init(mc_ruleset_t rules[MC_COLL_COUNT], const mc_team_t *team)
 {
     const mc_tuning_t *t;
-    MC_CHECK(mc_tuning_get(&t));
-    const char *transport = team->tp->ops->name;
-    if (t && (!transport || strcmp(t->transport, transport)))
-        t = NULL; /* a tuning for another transport */
+    MC_CHECK(registry_ok());
+    MC_CHECK(tuning_for(team, &t));
     for (int c = 0; c < MC_COLL_COUNT; c++)
         MC_CHECK(init_one(t, team, (mc_coll_t)c, &rules[c]));
     return MC_OK;
@@ -210,55 +278,53 @@ int mc_select_init(mc_ruleset_t rules[MC_COLL_COUNT], const mc_team_t *team)
 int mc_select_set(mc_ruleset_t rules[MC_COLL_COUNT], const mc_team_t *team,
                   mc_coll_t coll, const char *spec, const char *who)
 {
-    mc_ruleset_t rs = rules[coll];
+    mc_ruleset_t rs;
     if (!spec) {
         const mc_tuning_t *t;
-        MC_CHECK(mc_tuning_get(&t));
-        const char *transport = team->tp->ops->name;
-        if (t && (!transport || strcmp(t->transport, transport)))
-            t = NULL;
+        MC_CHECK(tuning_for(team, &t));
         MC_CHECK(init_one(t, team, coll, &rs));
     } else {
-        mc_sel_t sel;
-        MC_CHECK(mc_algo_parse(coll, spec, who, &sel));
+        memset(&rs, 0, sizeof rs);
         rs.n = 1;
         rs.r[0].max_bytes = SIZE_MAX;
-        rs.r[0].sel = sel;
         rs.r[0].why = "mc_comm_set_algo";
-        MC_CHECK(resolve_all(team, &rs));
+        MC_CHECK(mc_algo_parse(coll, spec, who, &rs.r[0].sel));
+        MC_CHECK(settle_all(team, &rs));
     }
     rules[coll] = rs;
     return MC_OK;
 }
 
-/* the rule a call picks, or -1 for the rank-order fallback */
-static int pick(const mc_ruleset_t *rs, size_t bytes, mc_op_t op)
+/* the selection of a call: its rule's, or that rule's rank-order
+ * alternative; *r is the rule */
+static const mc_sel_t *pick(const mc_ruleset_t *rs, size_t bytes,
+                            mc_op_t op, const mc_rule_t **r)
 {
     int i = 0;
     while (i < rs->n - 1 && bytes > rs->r[i].max_bytes)
         i++;
-    if ((rs->r[i].sel.algo->flags & MC_ALGO_COMMUTATIVE) &&
-        !mc_op_commutative(op))
-        return -1;
-    return i;
+    *r = &rs->r[i];
+    if (rs->r[i].alt >= 0 && !mc_op_commutative(op))
+        return &rs->alt[rs->r[i].alt];
+    return &rs->r[i].sel;
 }
 
 const mc_sel_t *mc_select(const mc_ruleset_t rules[MC_COLL_COUNT],
                           const mc_args_t *a)
 {
-    const mc_ruleset_t *rs = &rules[a->coll];
-    int i = pick(rs, a->bytes, a->op);
-    return i < 0 ? &rs->fallback : &rs->r[i].sel;
+    const mc_rule_t *r;
+    return pick(&rules[a->coll], a->bytes, a->op, &r);
 }
 
 void mc_select_explain(const mc_ruleset_t rules[MC_COLL_COUNT],
                        mc_coll_t coll, size_t bytes, mc_op_t op, char *buf,
                        size_t len, const char **why)
 {
-    const mc_ruleset_t *rs = &rules[coll];
-    int i = pick(rs, bytes, op);
-    mc_sel_format(i < 0 ? &rs->fallback : &rs->r[i].sel, buf, len);
-    *why = i < 0 ? "rank-order fallback: the rule's algorithm needs a "
-                   "commutative op"
-                 : rs->r[i].why ? rs->r[i].why : "(unknown)";
+    const mc_rule_t *r;
+    const mc_sel_t *s = pick(&rules[coll], bytes, op, &r);
+    mc_sel_format(s, buf, len);
+    *why = s != &r->sel ? "rank-order fallback: the rule's algorithm needs "
+                          "a commutative op"
+           : r->why     ? r->why
+                        : "(unknown)";
 }

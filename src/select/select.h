@@ -16,18 +16,25 @@
 #include "select/registry.h"
 
 /* Selection rules of one collective: the first rule whose max_bytes is >=
- * the call's message size wins. */
+ * the call's message size wins. A rule's selection is settled for the
+ * team: an algorithm whose needs the team cannot meet (single copy) has
+ * been replaced by its fallback, and automatic parameters are resolved.
+ * An algorithm that needs a commutative op has its fallback for the
+ * other ops ready in `alt`. */
 #define MC_MAX_RULES 8
+#define MC_MAX_ALTS 2
 typedef struct mc_rule {
     size_t max_bytes;
     mc_sel_t sel;
+    int alt;         /* index in mc_ruleset_t.alt for a non-commutative
+                      * op, or -1: sel takes any op */
     const char *why; /* where the rule comes from, for reports */
 } mc_rule_t;
 typedef struct mc_ruleset {
     int n;
     mc_rule_t r[MC_MAX_RULES];
-    mc_sel_t fallback; /* for non-commutative ops, if the rule's algorithm
-                        * needs a commutative one */
+    int nalt;
+    mc_sel_t alt[MC_MAX_ALTS];
 } mc_ruleset_t;
 
 /* Fills the rules of every collective for team t (its size, transport,
@@ -43,8 +50,8 @@ int mc_select_init(mc_ruleset_t rules[MC_COLL_COUNT], const mc_team_t *t);
 int mc_select_set(mc_ruleset_t rules[MC_COLL_COUNT], const mc_team_t *t,
                   mc_coll_t coll, const char *spec, const char *who);
 
-/* The selection for a call. Falls back to a rank-order algorithm when the
- * chosen one needs a commutative op and op is not. */
+/* The selection for a call. Falls back to the rule's rank-order
+ * algorithm when its algorithm needs a commutative op and op is not. */
 const mc_sel_t *mc_select(const mc_ruleset_t rules[MC_COLL_COUNT],
                           const mc_args_t *a);
 
