@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "calib.h"
+#include "model/calib.h"
 #include "model/fit.h"
 #include "util/error.h"
 
@@ -34,8 +34,8 @@ typedef struct ppcfg {
 
 /* One pair of threads (T0 and the helper h) and its configurations. */
 typedef struct pp {
-    calib_pair_t sync;
-    calib_helper_t *h;
+    mc_calib_pair_t sync;
+    mc_calib_helper_t *h;
     const char *location;
     ppcfg_t cfg[4 * 14];
     int ncfg, r;
@@ -50,11 +50,11 @@ static void force(char *buf, int lines, char state)
 {
     uint64_t x = 0;
     for (int i = 0; i < lines; i++) {
-        char *l = buf + (size_t)i * CALIB_LINE;
+        char *l = buf + (size_t)i * MC_CALIB_LINE;
         if (state == 'M')
             ((volatile uint64_t *)l)[0] += 1;
         else
-            calib_flush(l);
+            mc_calib_flush(l);
         if (state == 'E' || state == 'S')
             x += ((volatile uint64_t *)l)[0];
     }
@@ -65,7 +65,7 @@ static void touch(const char *buf, int lines)
 {
     uint64_t x = 0;
     for (int i = 0; i < lines; i++)
-        x += ((const volatile uint64_t *)(buf + (size_t)i * CALIB_LINE))[0];
+        x += ((const volatile uint64_t *)(buf + (size_t)i * MC_CALIB_LINE))[0];
     sink = x;
 }
 
@@ -78,21 +78,21 @@ static void touch(const char *buf, int lines)
 static void send_to(char *dst, const char *src, int lines, uint64_t seq)
 {
     for (int i = 0; i < lines - 1; i++)
-        memcpy(dst + (size_t)i * CALIB_LINE, src + (size_t)i * CALIB_LINE,
-               CALIB_LINE);
-    size_t last = (size_t)(lines - 1) * CALIB_LINE;
-    memcpy(dst + last, src + last, CALIB_LINE - 8);
-    __atomic_store_n((uint64_t *)(dst + last + CALIB_LINE - 8), seq,
+        memcpy(dst + (size_t)i * MC_CALIB_LINE, src + (size_t)i * MC_CALIB_LINE,
+               MC_CALIB_LINE);
+    size_t last = (size_t)(lines - 1) * MC_CALIB_LINE;
+    memcpy(dst + last, src + last, MC_CALIB_LINE - 8);
+    __atomic_store_n((uint64_t *)(dst + last + MC_CALIB_LINE - 8), seq,
                      __ATOMIC_RELEASE);
 }
 
 static void wait_canary(const char *buf, int lines, uint64_t seq)
 {
     const uint64_t *c =
-        (const uint64_t *)(buf + (size_t)lines * CALIB_LINE - 8);
+        (const uint64_t *)(buf + (size_t)lines * MC_CALIB_LINE - 8);
     /* acquire: pairs with the sender's release store */
     while (__atomic_load_n(c, __ATOMIC_ACQUIRE) != seq)
-        calib_pause();
+        mc_calib_pause();
 }
 
 /* One round: each configuration once, after an untimed warm-up. */
@@ -104,17 +104,17 @@ static void side(pp_t *p, int me)
         force(p->send[me], c->lines, c->ss);
         force(p->recv[me], c->lines, c->sr == 'S' ? 'E' : c->sr);
         if (c->sr == 'S') { /* the partner reads my recv buffer */
-            calib_pair_sync(&p->sync, me, ++p->round[me]);
+            mc_calib_pair_sync(&p->sync, me, ++p->round[me]);
             touch(p->recv[!me], c->lines);
         }
-        calib_pair_sync(&p->sync, me, ++p->round[me]);
+        mc_calib_pair_sync(&p->sync, me, ++p->round[me]);
         if (me == 0) {
-            uint64_t t0 = calib_tick();
+            uint64_t t0 = mc_calib_tick();
             send_to(p->recv[1], p->send[0], c->lines, seq);
             wait_canary(p->recv[0], c->lines, seq);
-            uint64_t t1 = calib_tick();
+            uint64_t t1 = mc_calib_tick();
             if (i >= 0)
-                c->v[p->r] = (calib_ns(t1 - t0) - p->overhead) / 2;
+                c->v[p->r] = (mc_calib_ns(t1 - t0) - p->overhead) / 2;
         } else {
             wait_canary(p->recv[1], c->lines, seq);
             send_to(p->recv[0], p->send[1], c->lines, seq);
@@ -130,9 +130,9 @@ static void job_side1(void *arg)
 static void pp_round(pp_t *p, int r)
 {
     p->r = r;
-    calib_start(p->h, job_side1, p);
+    mc_calib_start(p->h, job_side1, p);
     side(p, 0);
-    calib_wait(p->h);
+    mc_calib_wait(p->h);
 }
 
 static void pp_free(pp_t *p)
@@ -146,10 +146,10 @@ static void pp_free(pp_t *p)
 }
 
 /* A pair on helper h with n configurations (copied), samples for reps. */
-static pp_t *pp_new(calib_helper_t *h, const char *location,
+static pp_t *pp_new(mc_calib_helper_t *h, const char *location,
                     const ppcfg_t *cfg, int n, int reps)
 {
-    pp_t *p = calib_alloc(sizeof *p);
+    pp_t *p = mc_calib_alloc(sizeof *p);
     if (!p) {
         mc_error(MC_ERR_NOMEM, "ping-pong state");
         return NULL;
@@ -161,8 +161,8 @@ static pp_t *pp_new(calib_helper_t *h, const char *location,
     for (int i = 0; i < n; i++)
         p->cfg[i].v = NULL;
     /* four buffers, a page plus a line apart (no shared pages) */
-    size_t stride = MAXN * CALIB_LINE + 4096 + CALIB_LINE;
-    int ok = (p->mem = calib_alloc(4 * stride)) != NULL;
+    size_t stride = MAXN * MC_CALIB_LINE + 4096 + MC_CALIB_LINE;
+    int ok = (p->mem = mc_calib_alloc(4 * stride)) != NULL;
     for (int i = 0; ok && i < n; i++)
         ok = (p->cfg[i].v = calloc((size_t)reps, sizeof(double))) != NULL;
     if (!ok) {
@@ -172,15 +172,15 @@ static pp_t *pp_new(calib_helper_t *h, const char *location,
     }
     for (int i = 0; i < 4; i++)
         *(i < 2 ? &p->send[i] : &p->recv[i - 2]) = p->mem + i * stride;
-    p->overhead = calib_tick_overhead_ns();
+    p->overhead = mc_calib_tick_overhead_ns();
     return p;
 }
 
 /* ---- single-line ping-pong ---- */
 
 typedef struct single {
-    calib_t *c;
-    calib_helper_t *smt;
+    mc_calib_t *c;
+    mc_calib_helper_t *smt;
     pp_t *loc[3];
 } single_t;
 
@@ -194,18 +194,18 @@ static int single_end(void *st, int rounds)
             char states[4] = {p->cfg[i].ss, '-', p->cfg[i].sr, 0};
             mc_prof_stat_t *e = mc_profile_add_pp(S->c->prof, states,
                                                   p->location);
-            rc = e ? calib_store(e, p->cfg[i].v, rounds) : MC_ERR_ARG;
+            rc = e ? mc_calib_store(e, p->cfg[i].v, rounds) : MC_ERR_ARG;
         }
         pp_free(p);
     }
-    calib_helper_free(S->smt);
+    mc_calib_helper_free(S->smt);
     free(S);
     return rc;
 }
 
 /* S_s in {M, E, I} x S_r in {M, E, S} at each location this machine has
  * (no S_r = S on one core: one cache). */
-static int single_begin(calib_t *c, void **st)
+static int single_begin(mc_calib_t *c, void **st)
 {
     static const char *const locs[3] = {"same-core", "other-core",
                                         "other-socket"};
@@ -220,11 +220,11 @@ static int single_begin(calib_t *c, void **st)
     *st = S;
     S->c = c;
     if (c->topo.smt >= 0)
-        S->smt = calib_helper_new(c->topo.cpu[c->topo.smt]);
-    calib_helper_t *h[3] = {S->smt, c->hb, c->hfar};
+        S->smt = mc_calib_helper_new(c->topo.cpu[c->topo.smt]);
+    mc_calib_helper_t *h[3] = {S->smt, c->hb, c->hfar};
     int rc = MC_OK, nloc = 0;
     for (int l = 0; l < 3 && rc == MC_OK; l++) {
-        if (!h[l] || !calib_can_flush()) {
+        if (!h[l] || !mc_calib_can_flush()) {
             char what[64];
             snprintf(what, sizeof what, "pingpong %s", locs[l]);
             rc = mc_profile_skip(c->prof, what, "%s", h[l] ? "needs clflush "
@@ -244,7 +244,7 @@ static int single_begin(calib_t *c, void **st)
         single_end(S, 0);
         return rc;
     }
-    calib_progress("single-line ping-pong: 9 state pairs at %d location%s",
+    mc_calib_progress("single-line ping-pong: 9 state pairs at %d location%s",
                    nloc, nloc == 1 ? "" : "s");
     return MC_OK;
 }
@@ -258,7 +258,7 @@ static int single_round(void *st, int r)
     return MC_OK;
 }
 
-const calib_family_t calib_pingpong_family = {
+const mc_calib_family_t mc_calib_pingpong_family = {
     .name = "single-line ping-pong",
     .begin = single_begin,
     .round = single_round,
@@ -267,7 +267,7 @@ const calib_family_t calib_pingpong_family = {
 
 /* ---- multi-line ping-pong ---- */
 
-static int store_fit(calib_t *c, const ppcfg_t *cfg, int n, int reps)
+static int store_fit(mc_calib_t *c, const ppcfg_t *cfg, int n, int reps)
 {
     char st[4] = {cfg[0].ss, '-', cfg[0].sr, 0};
     mc_prof_fit_t *f = mc_profile_add_ml(c->prof, st);
@@ -299,7 +299,7 @@ static int store_fit(calib_t *c, const ppcfg_t *cfg, int n, int reps)
 }
 
 typedef struct multi {
-    calib_t *c;
+    mc_calib_t *c;
     pp_t *p;
     int nsizes, nstates;
 } multi_t;
@@ -319,14 +319,14 @@ static int multi_end(void *st, int rounds)
 
 /* 1..128 lines between two cores, the four state pairs of Table 3.1 (E-E
  * only with --quick), each fitted to T_N = o*N + q - p/N on the medians. */
-static int multi_begin(calib_t *c, void **st)
+static int multi_begin(mc_calib_t *c, void **st)
 {
     static const int full[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96,
                                128};
     static const int quick[] = {1, 2, 4, 8, 16, 32, 64, 128};
     static const char *const states[4] = {"E-E", "E-I", "I-E", "I-I"};
     *st = NULL;
-    if (!c->hb || !calib_can_flush())
+    if (!c->hb || !mc_calib_can_flush())
         return mc_profile_skip(c->prof, "multiline", "needs two cores and "
                                "clflush");
     if (c->quick)
@@ -350,7 +350,7 @@ static int multi_begin(calib_t *c, void **st)
         return MC_ERR_NOMEM;
     }
     *st = M;
-    calib_progress("multi-line ping-pong: %d sizes (1..128 lines) x %d state "
+    mc_calib_progress("multi-line ping-pong: %d sizes (1..128 lines) x %d state "
                    "pair%s", M->nsizes, M->nstates, c->quick ? "" : "s");
     return MC_OK;
 }
@@ -363,7 +363,7 @@ static int multi_round(void *st, int r)
     return MC_OK;
 }
 
-const calib_family_t calib_multiline_family = {
+const mc_calib_family_t mc_calib_multiline_family = {
     .name = "multi-line ping-pong",
     .begin = multi_begin,
     .round = multi_round,

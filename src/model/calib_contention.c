@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "calib.h"
+#include "model/calib.h"
 #include "model/fit.h"
 #include "util/error.h"
 
@@ -38,26 +38,26 @@ static volatile uint64_t sink;
 static void job_read_line(void *arg)
 {
     sink = *(volatile const uint64_t *)arg;
-    calib_fence();
+    mc_calib_fence();
 }
 
 static void job_copy(void *arg)
 {
     reader_t *r = arg;
-    while (calib_tick() < r->start)
-        calib_pause();
-    uint64_t t0 = calib_tick();
+    while (mc_calib_tick() < r->start)
+        mc_calib_pause();
+    uint64_t t0 = mc_calib_tick();
     volatile uint64_t *d = (volatile uint64_t *)r->priv;
     const volatile uint64_t *s = (const volatile uint64_t *)r->global;
-    for (int i = 0; i < CALIB_LINE / 8; i++)
+    for (int i = 0; i < MC_CALIB_LINE / 8; i++)
         d[i] = s[i];
-    uint64_t t1 = calib_tick();
-    r->ns = calib_ns(t1 - t0);
+    uint64_t t1 = mc_calib_tick();
+    r->ns = mc_calib_ns(t1 - t0);
 }
 
 typedef struct cont {
-    calib_t *c;
-    calib_helper_t *rd[CALIB_MAX_CPUS]; /* reader helpers; reader 0 is T0 */
+    mc_calib_t *c;
+    mc_calib_helper_t *rd[MC_CALIB_MAX_CPUS]; /* reader helpers; reader 0 is T0 */
     int nmax;             /* readers available */
     char *gpool, *ppool;  /* global lines; private lines per reader */
     double overhead;
@@ -69,33 +69,33 @@ typedef struct cont {
 static double sample(cont_t *k, int n, char gs, char ps, unsigned *seed)
 {
     size_t off = (size_t)(rand_r(seed) % POOL) * PAGE +
-                 (size_t)(rand_r(seed) % (PAGE / CALIB_LINE)) * CALIB_LINE;
+                 (size_t)(rand_r(seed) % (PAGE / MC_CALIB_LINE)) * MC_CALIB_LINE;
     const char *g = k->gpool + off;
-    reader_t r[CALIB_MAX_CPUS];
-    calib_flush(g);
+    reader_t r[MC_CALIB_MAX_CPUS];
+    mc_calib_flush(g);
     if (gs == 'E')
-        calib_call(k->c->hb, job_read_line, (void *)g);
+        mc_calib_call(k->c->hb, job_read_line, (void *)g);
     for (int i = 0; i < n; i++) {
         r[i] = (reader_t){.global = g,
                           .priv = k->ppool + (size_t)i * POOL * PAGE + off};
-        calib_flush(r[i].priv);
+        mc_calib_flush(r[i].priv);
         if (ps == 'E') {
             if (i == 0)
                 job_read_line(r[i].priv);
             else
-                calib_call(k->rd[i], job_read_line, r[i].priv);
+                mc_calib_call(k->rd[i], job_read_line, r[i].priv);
         }
     }
-    uint64_t start = calib_tick() + (uint64_t)(n > 1 ? 50000 + 5000 * n : 0);
+    uint64_t start = mc_calib_tick() + (uint64_t)(n > 1 ? 50000 + 5000 * n : 0);
     for (int i = 1; i < n; i++) {
         r[i].start = start;
-        calib_start(k->rd[i], job_copy, &r[i]);
+        mc_calib_start(k->rd[i], job_copy, &r[i]);
     }
     r[0].start = start;
     job_copy(&r[0]);
     double worst = r[0].ns;
     for (int i = 1; i < n; i++) {
-        calib_wait(k->rd[i]);
+        mc_calib_wait(k->rd[i]);
         worst = fmax(worst, r[i].ns);
     }
     return worst - k->overhead;
@@ -109,7 +109,7 @@ static int store_fit(cont_t *k, const char *st, int inv, double **v, int reps)
     f->has_inv = inv;
     f->inv = inv ? NAN : 0;
     MC_CHECK(mc_prof_fit_alloc(f, k->nmax));
-    double x[CALIB_MAX_CPUS], y[CALIB_MAX_CPUS];
+    double x[MC_CALIB_MAX_CPUS], y[MC_CALIB_MAX_CPUS];
     for (int n = 1; n <= k->nmax; n++) {
         mc_prof_point_t *q = &f->pts[n - 1];
         mc_summary_t s = mc_summarize(v[n - 1], reps);
@@ -156,20 +156,20 @@ static int cont_end(void *st, int rounds)
         free(k->v[i]);
     free(k->v);
     for (int i = 1; i < k->nmax; i++)
-        calib_helper_free(k->rd[i]);
+        mc_calib_helper_free(k->rd[i]);
     free(k->gpool);
     free(k->ppool);
     free(k);
     return rc;
 }
 
-static int cont_begin(calib_t *c, void **st)
+static int cont_begin(mc_calib_t *c, void **st)
 {
     *st = NULL;
-    if (!c->hb || !calib_can_flush())
+    if (!c->hb || !mc_calib_can_flush())
         return mc_profile_skip(c->prof, "contention", "needs an owner and a "
                                "reader on two cores, and clflush");
-    const calib_topo_t *t = &c->topo;
+    const mc_calib_topo_t *t = &c->topo;
     cont_t *k = calloc(1, sizeof *k);
     if (!k)
         return mc_error(MC_ERR_NOMEM, "contention state");
@@ -178,12 +178,12 @@ static int cont_begin(calib_t *c, void **st)
     int rc = MC_OK;
     for (int i = 0; i < t->ncpu && rc == MC_OK; i++)
         if (i != t->a && i != t->b &&
-            !(k->rd[k->nmax++] = calib_helper_new(t->cpu[i]))) {
+            !(k->rd[k->nmax++] = mc_calib_helper_new(t->cpu[i]))) {
             k->nmax--;
             rc = MC_ERR_SYS;
         }
-    k->gpool = calib_alloc((size_t)POOL * PAGE);
-    k->ppool = calib_alloc((size_t)k->nmax * POOL * PAGE);
+    k->gpool = mc_calib_alloc((size_t)POOL * PAGE);
+    k->ppool = mc_calib_alloc((size_t)k->nmax * POOL * PAGE);
     k->v = calloc((size_t)4 * k->nmax, sizeof *k->v);
     if (rc == MC_OK && (!k->gpool || !k->ppool || !k->v))
         rc = mc_error(MC_ERR_NOMEM, "contention buffers");
@@ -195,9 +195,9 @@ static int cont_begin(calib_t *c, void **st)
         return rc;
     }
     k->seed = 777;
-    k->overhead = calib_tick_overhead_ns();
+    k->overhead = mc_calib_tick_overhead_ns();
     *st = k;
-    calib_progress("contention: 1..%d readers of one line, 4 state pairs",
+    mc_calib_progress("contention: 1..%d readers of one line, 4 state pairs",
                    k->nmax);
     return MC_OK;
 }
@@ -215,7 +215,7 @@ static int cont_round(void *st, int r)
     return MC_OK;
 }
 
-const calib_family_t calib_contention_family = {
+const mc_calib_family_t mc_calib_contention_family = {
     .name = "contention",
     .begin = cont_begin,
     .round = cont_round,

@@ -12,7 +12,7 @@
  * ticks to ns with a rate measured against CLOCK_MONOTONIC_RAW. Every
  * interval is started and stopped on the same thread, so TSC offsets
  * between CPUs do not matter. Elsewhere, CLOCK_MONOTONIC_RAW it is, and
- * its cost (calib_tick_overhead_ns) is subtracted.
+ * its cost (mc_calib_tick_overhead_ns) is subtracted.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -30,7 +30,7 @@
 #define HAVE_X86 0
 #endif
 
-#include "calib.h"
+#include "model/calib.h"
 #include "model/fit.h"
 #include "util/error.h"
 
@@ -44,7 +44,7 @@ static uint64_t mono_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-uint64_t calib_tick(void)
+uint64_t mc_calib_tick(void)
 {
 #if HAVE_X86
     if (use_tsc) {
@@ -73,7 +73,7 @@ static int tsc_invariant(void)
     return ok;
 }
 
-int calib_clock_init(int ms)
+int mc_calib_clock_init(int ms)
 {
     use_tsc = HAVE_X86 && tsc_invariant();
     ns_per_tick = 1.0;
@@ -82,10 +82,10 @@ int calib_clock_init(int ms)
     /* rate over two windows; they must agree within 0.1 % */
     double rate[2];
     for (int i = 0; i < 2; i++) {
-        uint64_t n0 = mono_ns(), t0 = calib_tick();
+        uint64_t n0 = mono_ns(), t0 = mc_calib_tick();
         while (mono_ns() - n0 < (uint64_t)ms * 500000u)
             ;
-        uint64_t n1 = mono_ns(), t1 = calib_tick();
+        uint64_t n1 = mono_ns(), t1 = mc_calib_tick();
         rate[i] = (double)(n1 - n0) / (double)(t1 - t0);
     }
     if (!(rate[0] > 0) || rate[0] / rate[1] > 1.001 ||
@@ -97,24 +97,24 @@ int calib_clock_init(int ms)
     return MC_OK;
 }
 
-double calib_ns(uint64_t ticks)
+double mc_calib_ns(uint64_t ticks)
 {
     return (double)ticks * ns_per_tick;
 }
 
-const char *calib_clock_name(void)
+const char *mc_calib_clock_name(void)
 {
     return use_tsc ? "rdtsc (invariant TSC, rate measured against "
                      "CLOCK_MONOTONIC_RAW)"
                    : "clock_gettime(CLOCK_MONOTONIC_RAW)";
 }
 
-double calib_tick_overhead_ns(void)
+double mc_calib_tick_overhead_ns(void)
 {
     double v[201];
     for (int i = 0; i < 201; i++) {
-        uint64_t t0 = calib_tick(), t1 = calib_tick();
-        v[i] = calib_ns(t1 - t0);
+        uint64_t t0 = mc_calib_tick(), t1 = mc_calib_tick();
+        v[i] = mc_calib_ns(t1 - t0);
     }
     return mc_summarize(v, 201).median;
 }
@@ -133,14 +133,14 @@ static uint64_t gcd(uint64_t a, uint64_t b)
     return a;
 }
 
-double calib_clock_step_ns(void)
+double mc_calib_clock_step_ns(void)
 {
     enum { N = 20001, H = 4096 };
     static uint64_t v[N];
     static unsigned hist[H];
     memset(hist, 0, sizeof hist);
     for (int i = 0; i < N; i++)
-        v[i] = calib_tick();
+        v[i] = mc_calib_tick();
     for (int i = 1; i < N; i++)
         if (v[i] > v[i - 1] && v[i] - v[i - 1] < H)
             hist[v[i] - v[i - 1]]++;
@@ -148,18 +148,18 @@ double calib_clock_step_ns(void)
     for (uint64_t d = 1; d < H; d++)
         if (hist[d] >= N / 200)
             g = gcd(d, g);
-    return calib_ns(g ? g : 1);
+    return mc_calib_ns(g ? g : 1);
 }
 
-double calib_now_s(void)
+double mc_calib_now_s(void)
 {
     return 1e-9 * (double)mono_ns();
 }
 
-void calib_sleep_until(double t)
+void mc_calib_sleep_until(double t)
 {
     double left;
-    while ((left = t - calib_now_s()) > 0) {
+    while ((left = t - mc_calib_now_s()) > 0) {
         struct timespec ts = {.tv_sec = (time_t)left,
                               .tv_nsec = (long)((left - (double)(time_t)left)
                                                 * 1e9)};
@@ -167,19 +167,19 @@ void calib_sleep_until(double t)
     }
 }
 
-int calib_can_flush(void)
+int mc_calib_can_flush(void)
 {
     return HAVE_X86;
 }
 
-void calib_fence(void)
+void mc_calib_fence(void)
 {
     atomic_thread_fence(memory_order_seq_cst);
 }
 
 /* clflush writes the line back if dirty and invalidates it in every cache
  * of the coherence domain; the fence orders it before later loads. */
-void calib_flush(const void *p)
+void mc_calib_flush(const void *p)
 {
 #if HAVE_X86
     _mm_clflush(p);
@@ -189,7 +189,7 @@ void calib_flush(const void *p)
 #endif
 }
 
-void *calib_alloc(size_t bytes)
+void *mc_calib_alloc(size_t bytes)
 {
     void *p = NULL;
     size_t page = 4096;
@@ -216,12 +216,12 @@ static int read_int(const char *fmt, int cpu, int def)
     return v;
 }
 
-static int same_l3(const calib_topo_t *t, int i, int j)
+static int same_l3(const mc_calib_topo_t *t, int i, int j)
 {
     return t->l3[i] == t->l3[j] && t->package[i] == t->package[j];
 }
 
-static void count_domains(calib_topo_t *t)
+static void count_domains(mc_calib_topo_t *t)
 {
     t->packages = t->l3domains = 0;
     for (int i = 0; i < t->ncpu; i++) {
@@ -237,7 +237,7 @@ static void count_domains(calib_topo_t *t)
 
 /* Picks T0 (a), T1 on another core of a's L3 domain (b), a third core for
  * the S state (third), a core in another L3 domain (far), a's SMT sibling. */
-static void pick_roles(calib_topo_t *t)
+static void pick_roles(mc_calib_topo_t *t)
 {
     t->a = 0;
     t->b = t->third = t->far = t->smt = -1;
@@ -266,14 +266,14 @@ static void pick_roles(calib_topo_t *t)
     }
 }
 
-int calib_topo_init(calib_topo_t *t)
+int mc_calib_topo_init(mc_calib_topo_t *t)
 {
     memset(t, 0, sizeof *t);
     cpu_set_t set;
     CPU_ZERO(&set);
     if (sched_getaffinity(0, sizeof set, &set) != 0)
         return mc_error(MC_ERR_SYS, "sched_getaffinity: %s", strerror(errno));
-    for (int c = 0; c < CPU_SETSIZE && t->ncpu < CALIB_MAX_CPUS; c++) {
+    for (int c = 0; c < CPU_SETSIZE && t->ncpu < MC_CALIB_MAX_CPUS; c++) {
         if (!CPU_ISSET(c, &set))
             continue;
         int i = t->ncpu++;
@@ -293,7 +293,7 @@ int calib_topo_init(calib_topo_t *t)
     return MC_OK;
 }
 
-int calib_pin_self(int cpu)
+int mc_calib_pin_self(int cpu)
 {
     cpu_set_t set;
     CPU_ZERO(&set);
@@ -307,10 +307,10 @@ int calib_pin_self(int cpu)
 
 /* ---- helper threads ---- */
 
-struct calib_helper {
-    _Alignas(CALIB_LINE) _Atomic uint64_t go;   /* jobs posted */
-    _Alignas(CALIB_LINE) _Atomic uint64_t done; /* jobs finished */
-    _Alignas(CALIB_LINE) calib_job_fn fn;
+struct mc_calib_helper {
+    _Alignas(MC_CALIB_LINE) _Atomic uint64_t go;   /* jobs posted */
+    _Alignas(MC_CALIB_LINE) _Atomic uint64_t done; /* jobs finished */
+    _Alignas(MC_CALIB_LINE) mc_calib_job_fn fn;
     void *arg;
     int cpu, quit, pinned;
     pthread_t th;
@@ -322,7 +322,7 @@ static void wait_until(_Atomic uint64_t *v, uint64_t want)
 {
     for (unsigned spins = 0;
          atomic_load_explicit(v, memory_order_acquire) < want; spins++) {
-        calib_pause();
+        mc_calib_pause();
         if (spins > (1u << 20))
             sched_yield();
     }
@@ -330,8 +330,8 @@ static void wait_until(_Atomic uint64_t *v, uint64_t want)
 
 static void *helper_main(void *arg)
 {
-    calib_helper_t *h = arg;
-    h->pinned = calib_pin_self(h->cpu) == MC_OK;
+    mc_calib_helper_t *h = arg;
+    h->pinned = mc_calib_pin_self(h->cpu) == MC_OK;
     uint64_t seen = 0;
     for (;;) {
         wait_until(&h->go, seen + 1);
@@ -350,9 +350,9 @@ static void noop(void *arg)
     (void)arg;
 }
 
-calib_helper_t *calib_helper_new(int cpu)
+mc_calib_helper_t *mc_calib_helper_new(int cpu)
 {
-    calib_helper_t *h = calib_alloc(sizeof *h);
+    mc_calib_helper_t *h = mc_calib_alloc(sizeof *h);
     if (!h) {
         mc_error(MC_ERR_NOMEM, "helper thread");
         return NULL;
@@ -364,16 +364,16 @@ calib_helper_t *calib_helper_new(int cpu)
         mc_error(MC_ERR_SYS, "pthread_create: %s", strerror(rc));
         return NULL;
     }
-    calib_call(h, noop, NULL); /* the helper has tried to pin itself */
+    mc_calib_call(h, noop, NULL); /* the helper has tried to pin itself */
     if (!h->pinned) {
-        calib_helper_free(h);
+        mc_calib_helper_free(h);
         mc_error(MC_ERR_SYS, "cannot pin a helper thread to cpu %d", cpu);
         return NULL;
     }
     return h;
 }
 
-void calib_start(calib_helper_t *h, calib_job_fn fn, void *arg)
+void mc_calib_start(mc_calib_helper_t *h, mc_calib_job_fn fn, void *arg)
 {
     h->fn = fn;
     h->arg = arg;
@@ -381,18 +381,18 @@ void calib_start(calib_helper_t *h, calib_job_fn fn, void *arg)
     atomic_fetch_add_explicit(&h->go, 1, memory_order_release);
 }
 
-void calib_wait(calib_helper_t *h)
+void mc_calib_wait(mc_calib_helper_t *h)
 {
     wait_until(&h->done, atomic_load_explicit(&h->go, memory_order_relaxed));
 }
 
-void calib_call(calib_helper_t *h, calib_job_fn fn, void *arg)
+void mc_calib_call(mc_calib_helper_t *h, mc_calib_job_fn fn, void *arg)
 {
-    calib_start(h, fn, arg);
-    calib_wait(h);
+    mc_calib_start(h, fn, arg);
+    mc_calib_wait(h);
 }
 
-void calib_helper_free(calib_helper_t *h)
+void mc_calib_helper_free(mc_calib_helper_t *h)
 {
     if (!h)
         return;
@@ -402,7 +402,7 @@ void calib_helper_free(calib_helper_t *h)
     free(h);
 }
 
-void calib_pair_sync(calib_pair_t *p, int me, uint64_t round)
+void mc_calib_pair_sync(mc_calib_pair_t *p, int me, uint64_t round)
 {
     /* release my arrival; acquire the other's, so everything either side
      * did before the barrier is visible after it */
@@ -411,7 +411,7 @@ void calib_pair_sync(calib_pair_t *p, int me, uint64_t round)
     wait_until(me ? &p->arrive0 : &p->arrive1, round);
 }
 
-void calib_progress(const char *fmt, ...)
+void mc_calib_progress(const char *fmt, ...)
 {
     va_list ap;
     fprintf(stderr, "calibrate: ");
@@ -421,7 +421,7 @@ void calib_progress(const char *fmt, ...)
     fputc('\n', stderr);
 }
 
-int calib_store(mc_prof_stat_t *s, const double *v, int n)
+int mc_calib_store(mc_prof_stat_t *s, const double *v, int n)
 {
     mc_summary_t m = mc_summarize(v, n);
     s->mean = m.mean;

@@ -21,13 +21,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "calib.h"
+#include "model/calib.h"
 #include "model/fit.h"
 #include "util/error.h"
 
 #define NL 32          /* lines per chase, as BenchIT */
 #define PAGE 4096
-#define LINES_PER_PAGE (PAGE / CALIB_LINE)
+#define LINES_PER_PAGE (PAGE / MC_CALIB_LINE)
 
 typedef struct lineset {
     char *mem;
@@ -39,7 +39,7 @@ static volatile uint64_t sink;
 
 static int lineset_init(lineset_t *s, unsigned seed)
 {
-    s->mem = calib_alloc((size_t)NL * PAGE);
+    s->mem = mc_calib_alloc((size_t)NL * PAGE);
     if (!s->mem)
         return mc_error(MC_ERR_NOMEM, "%d pages", NL);
     int order[NL];
@@ -54,9 +54,9 @@ static int lineset_init(lineset_t *s, unsigned seed)
     for (int i = 0; i < NL; i++) {
         int off = (int)(rand_r(&seed) % LINES_PER_PAGE);
         char *page = s->mem + (size_t)order[i] * PAGE;
-        s->line[i] = page + off * CALIB_LINE;
+        s->line[i] = page + off * MC_CALIB_LINE;
         s->warm[i] = page + ((off + LINES_PER_PAGE / 2) % LINES_PER_PAGE) *
-                                CALIB_LINE;
+                                MC_CALIB_LINE;
     }
     for (int i = 0; i < NL; i++)
         *(char **)s->line[i] = s->line[(i + 1) % NL];
@@ -67,7 +67,7 @@ static void job_flush(void *arg)
 {
     lineset_t *s = arg;
     for (int i = 0; i < NL; i++)
-        calib_flush(s->line[i]);
+        mc_calib_flush(s->line[i]);
 }
 
 static void job_read(void *arg)
@@ -77,7 +77,7 @@ static void job_read(void *arg)
     for (int i = 0; i < NL; i++)
         x += ((volatile uint64_t *)s->line[i])[1];
     sink = x;
-    calib_fence();
+    mc_calib_fence();
 }
 
 static void job_write(void *arg)
@@ -85,14 +85,14 @@ static void job_write(void *arg)
     lineset_t *s = arg;
     for (int i = 0; i < NL; i++)
         ((volatile uint64_t *)s->line[i])[1] += 1;
-    calib_fence();
+    mc_calib_fence();
 }
 
 /* run fn on helper h, or on this thread if h is NULL */
-static void on(calib_helper_t *h, calib_job_fn fn, void *arg)
+static void on(mc_calib_helper_t *h, mc_calib_job_fn fn, void *arg)
 {
     if (h)
-        calib_call(h, fn, arg);
+        mc_calib_call(h, fn, arg);
     else
         fn(arg);
 }
@@ -100,8 +100,8 @@ static void on(calib_helper_t *h, calib_job_fn fn, void *arg)
 typedef struct lcfg {
     char state;
     const char *loc;
-    calib_helper_t *owner; /* NULL: T0 itself */
-    calib_helper_t *third; /* S only */
+    mc_calib_helper_t *owner; /* NULL: T0 itself */
+    mc_calib_helper_t *third; /* S only */
     double *v;
 } lcfg_t;
 
@@ -121,24 +121,24 @@ static double chase(lineset_t *s, double overhead)
     uint64_t x = 0;
     for (int i = 0; i < NL; i++)
         x += *(volatile char *)s->warm[i];
-    calib_fence();
+    mc_calib_fence();
     char *p = s->line[0];
-    uint64_t t0 = calib_tick();
+    uint64_t t0 = mc_calib_tick();
     for (int i = 0; i < NL; i++)
         p = *(char *volatile *)p;
-    uint64_t t1 = calib_tick();
+    uint64_t t1 = mc_calib_tick();
     sink = x + (uint64_t)(uintptr_t)p;
-    return (calib_ns(t1 - t0) - overhead) / NL;
+    return (mc_calib_ns(t1 - t0) - overhead) / NL;
 }
 
 /* The configurations this machine can run; the others are skipped. */
-static int configs(calib_t *c, lcfg_t *cf)
+static int configs(mc_calib_t *c, lcfg_t *cf)
 {
     static const char states[] = "MESI";
     static const char *const locs[] = {"same-core", "other-core",
                                        "other-socket"};
-    calib_helper_t *owner[3] = {NULL, c->hb, c->hfar};
-    calib_helper_t *third[3] = {c->hb, c->h3, c->hb};
+    mc_calib_helper_t *owner[3] = {NULL, c->hb, c->hfar};
+    mc_calib_helper_t *third[3] = {c->hb, c->h3, c->hb};
     const char *why[3] = {"", "this machine has one CPU available",
         "all CPUs share one socket and L3 domain"};
     int n = 0;
@@ -151,7 +151,7 @@ static int configs(calib_t *c, lcfg_t *cf)
                                          "of T0: %s", locs[l], why[l]));
                 continue;
             }
-            if (states[i] != 'I' && !calib_can_flush()) {
+            if (states[i] != 'I' && !mc_calib_can_flush()) {
                 MC_CHECK(mc_profile_skip(c->prof, what, "needs clflush to "
                                          "force the state (x86 only)"));
                 continue;
@@ -169,7 +169,7 @@ static int configs(calib_t *c, lcfg_t *cf)
 }
 
 typedef struct lines {
-    calib_t *c;
+    mc_calib_t *c;
     lineset_t s;
     lcfg_t cf[12];
     int n;
@@ -184,7 +184,7 @@ static int lines_end(void *st, int rounds)
         char state[2] = {L->cf[i].state, 0};
         mc_prof_stat_t *e = mc_profile_add_line(L->c->prof, state,
                                                 L->cf[i].loc);
-        rc = e ? calib_store(e, L->cf[i].v, rounds) : MC_ERR_ARG;
+        rc = e ? mc_calib_store(e, L->cf[i].v, rounds) : MC_ERR_ARG;
     }
     for (int i = 0; i < L->n; i++)
         free(L->cf[i].v);
@@ -193,7 +193,7 @@ static int lines_end(void *st, int rounds)
     return rc;
 }
 
-static int lines_begin(calib_t *c, void **st)
+static int lines_begin(mc_calib_t *c, void **st)
 {
     lines_t *L = calloc(1, sizeof *L);
     if (!L)
@@ -210,8 +210,8 @@ static int lines_begin(calib_t *c, void **st)
         lines_end(L, 0);
         return rc;
     }
-    L->overhead = calib_tick_overhead_ns();
-    calib_progress("line latency by state and location: %d configurations "
+    L->overhead = mc_calib_tick_overhead_ns();
+    mc_calib_progress("line latency by state and location: %d configurations "
                    "(%d-line pointer chases)", L->n, NL);
     return MC_OK;
 }
@@ -230,7 +230,7 @@ static int lines_round(void *st, int r)
     return MC_OK;
 }
 
-const calib_family_t calib_lines_family = {
+const mc_calib_family_t mc_calib_lines_family = {
     .name = "line latency",
     .begin = lines_begin,
     .round = lines_round,
