@@ -1,10 +1,12 @@
 # The two commands of the README:
 #   make demo   builds, then runs the main job
-#   make test   builds, then runs every test (also under ASan+UBSan)
+#   make test   builds, then runs every test (also under ASan+UBSan), and
+#               builds once more with clang
 # and `make install PREFIX=DIR`.
 
 BUILD ?= build
 ASAN_BUILD ?= build-asan
+CLANG_BUILD ?= build-clang
 PREFIX ?= /usr/local
 JOBS ?= $(shell nproc)
 # the Python package (python/, docs/python.md): built and tested when
@@ -13,18 +15,26 @@ PYTHON ?= python3
 MC_PYTHON ?= $(shell $(PYTHON) -c 'import Cython' >/dev/null 2>&1 && echo ON || echo OFF)
 PYTHON_EXE := $(shell $(PYTHON) -c 'import sys; print(sys.executable)' 2>/dev/null)
 
-.PHONY: all build build-asan demo test test-fast install clean python-deps
+.PHONY: all build build-asan build-clang demo test test-fast install clean python-deps
 
 all: build
 
+# warnings are errors here and in CI (MC_WERROR), not in a user's own
+# cmake build
 build:
-	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMC_WERROR=ON \
 	    -DMC_PYTHON=$(MC_PYTHON) -DPython_EXECUTABLE=$(PYTHON_EXE) >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS)
 
 build-asan:
-	@cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMC_SANITIZE=ON >/dev/null
+	@cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMC_SANITIZE=ON -DMC_WERROR=ON >/dev/null
 	@cmake --build $(ASAN_BUILD) -j $(JOBS)
+
+# the library, tools and tests compiled by clang, warnings as errors (only
+# built: the tests run on the gcc builds)
+build-clang:
+	@cmake -S . -B $(CLANG_BUILD) -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMC_WERROR=ON -DMC_BENCH_MPI=OFF >/dev/null
+	@cmake --build $(CLANG_BUILD) -j $(JOBS)
 
 demo: build
 	@./tools/demo.sh $(BUILD)
@@ -32,7 +42,7 @@ demo: build
 test-fast: build
 	cd $(BUILD) && ctest --output-on-failure -j 2
 
-test: build build-asan
+test: build build-asan build-clang
 	cd $(BUILD) && ctest --output-on-failure -j 2
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j 2 -LE no-asan
 
@@ -47,4 +57,4 @@ install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(CLANG_BUILD)
