@@ -50,7 +50,7 @@ int mc_comm_wrap(mc_tp_t *tp, mc_comm_t **out)
 int mc_sim_comm_create(mc_sim_t *sim, mc_sim_domain_t *dom, int rank,
                        mc_comm_t **out)
 {
-    mc_tp_t *tp;
+    mc_tp_t *tp = NULL; /* set on success; gcc -O3 cannot see that */
     MC_CHECK(mc_sim_tp_create(sim, dom, rank, &tp));
     return mc_comm_wrap(tp, out);
 }
@@ -70,7 +70,7 @@ int mc_comm_create_shm(const char *job, int rank, int size, mc_comm_t **comm)
         return mc_error(MC_ERR_ARG,
                         "%s: argument 'rank' is %d, must be in [0, %d)", fn,
                         rank, size);
-    mc_tp_t *tp;
+    mc_tp_t *tp = NULL; /* set on success; gcc -O3 cannot see that */
     MC_CHECK(mc_shm_open(job, rank, size, &tp));
     return mc_comm_wrap(tp, comm);
 }
