@@ -2,12 +2,35 @@
  * manycoll — collective communication for many-core chips.
  *
  * Public C API. Every function returns a status: MC_OK (0) on success or a
- * negative MC_ERR_* code; after an error, mc_last_error() gives a message
- * naming the bad argument or the failed peer (per thread).
+ * negative MC_ERR_* code (mc_comm_rank and mc_comm_size return the rank
+ * or size instead); after an error, mc_last_error() gives a message
+ * naming the bad argument or the failed peer.
  *
  * Collectives are blocking and follow MPI semantics: every rank of the
- * communicator calls the same collective with matching count, datatype, op
- * and root. `count` is in elements.
+ * communicator calls the same collectives in the same order, with
+ * matching count, datatype, op and root. `count` is in elements. A call
+ * returns when this rank's part is done: its output is complete and its
+ * input buffers may be reused; other ranks may still be in the call.
+ * A call with count 0 returns at once on every rank, without
+ * communicating. Buffers that a collective does not read on a rank (the
+ * receive buffer of reduce and gather away from the root, the send buffer
+ * of scatter away from the root) are ignored there and may be NULL.
+ *
+ * Errors. An argument error (MC_ERR_ARG) is found before anything is sent
+ * and leaves the communicator usable, but the other ranks, which called
+ * with valid arguments, are left waiting: treat it as fatal for the job.
+ * A call that fails while communicating (a dead peer, a timeout) leaves
+ * the communicator unusable: every later collective on it fails with the
+ * same status.
+ *
+ * Threads. mc_init, mc_finalize, mc_comm_create_shm, mc_comm_split and
+ * mc_comm_free are not meant to race with each other or with calls on
+ * the communicators they create or free. Calls on one communicator must
+ * not overlap (use one communicator per thread, e.g. from mc_comm_split);
+ * calls on different communicators share no state but read-only tables,
+ * so different threads may use different communicators at once.
+ * mc_last_error() is per thread. mc_op_create and mc_op_free may be
+ * called from any thread.
  */
 #ifndef MANYCOLL_H
 #define MANYCOLL_H
@@ -18,8 +41,13 @@
 extern "C" {
 #endif
 
+/* The version of this header; mc_version() gives the library's. */
 #define MANYCOLL_VERSION_MAJOR 0
 #define MANYCOLL_VERSION_MINOR 1
+#define MANYCOLL_VERSION_PATCH 0
+#define MANYCOLL_VERSION                                                     \
+    (MANYCOLL_VERSION_MAJOR * 10000 + MANYCOLL_VERSION_MINOR * 100 +         \
+     MANYCOLL_VERSION_PATCH)
 
 /* what the shared library exports (everything else is hidden) */
 #if defined(__GNUC__)
@@ -33,17 +61,26 @@ typedef struct mc_comm mc_comm_t;
 /* Status codes. */
 enum {
     MC_OK = 0,
-    MC_ERR_ARG = -1,         /* an argument is invalid; the message names it */
+    MC_ERR_ARG = -1,         /* an argument is invalid (also an op that is
+                                not defined on the datatype, such as a
+                                bitwise op on floats); the message names it */
     MC_ERR_NOMEM = -2,       /* out of memory */
     MC_ERR_TIMEOUT = -3,     /* a wait exceeded MC_TIMEOUT */
     MC_ERR_PEER_DEAD = -4,   /* a peer process exited or crashed */
-    MC_ERR_UNSUPPORTED = -5, /* valid, but not supported (e.g. op on dtype) */
+    MC_ERR_UNSUPPORTED = -5, /* valid, but not supported here (e.g. a
+                                simulated platform the simulator cannot run) */
     MC_ERR_SYS = -6,         /* a system call failed; the message says which */
     MC_ERR_INTERNAL = -7     /* a bug in manycoll */
 };
 
+/* A fixed name of a status ("invalid argument"). */
 MC_API const char *mc_strerror(int status);
+/* The message of this thread's last error; valid until its next error. */
 MC_API const char *mc_last_error(void);
+
+/* The library's version, as MANYCOLL_VERSION (major * 10000 + minor * 100
+ * + patch): compare it with the header's to detect a mismatch. */
+MC_API int mc_version(void);
 
 /* Datatypes. Integers are two's complement and wrap on overflow. */
 typedef enum {
@@ -80,22 +117,39 @@ MC_API size_t mc_dtype_size(mc_dtype_t dt);
 
 /* User-defined op, MPI style: inout[i] = in[i] op inout[i], where `in` holds
  * the contribution of the lower ranks. Non-commutative ops are reduced in
- * rank order. At most 64 user ops per process. */
+ * rank order. At most 64 user ops per process; an op is the same number
+ * on every rank only if the ranks create their ops in the same order.
+ * mc_op_free must not race with a collective that uses the op. */
 typedef void (*mc_user_fn)(const void *in, void *inout, size_t count,
                            mc_dtype_t dt);
 MC_API int mc_op_create(mc_user_fn fn, int commutative, mc_op_t *op);
 MC_API int mc_op_free(mc_op_t *op);
 
 /* Communicators. */
+
+/* The communicator of every rank of the job that `manycoll run` started
+ * (MC_JOB, MC_RANK, MC_SIZE in the environment); run any other way, a
+ * communicator of this process alone. Collective over the job. A second
+ * call gives the same communicator. */
 MC_API int mc_init(mc_comm_t **world);
+/* Frees every communicator of this process, the world included. */
 MC_API int mc_finalize(void);
+/* The communicator of `size` processes started by another launcher that
+ * all pass the same job name (mc_job_name on one of them, shared by the
+ * launcher), each its own rank. Collective: returns when all have joined
+ * (or fails after MC_TIMEOUT). */
 MC_API int mc_comm_create_shm(const char *job, int rank, int size, mc_comm_t **comm);
 /* Ranks with the same color form a communicator, ordered by (key, rank);
- * a rank passing MC_UNDEFINED as color gets *out = NULL. Collective. */
+ * a rank passing MC_UNDEFINED as color gets *out = NULL. Collective over
+ * comm. */
 #define MC_UNDEFINED (-32766)
 MC_API int mc_comm_split(mc_comm_t *comm, int color, int key, mc_comm_t **out);
+/* Frees this rank's communicator. Not collective and not synchronising:
+ * call it on every rank once none will call a collective on it again. */
 MC_API int mc_comm_free(mc_comm_t *comm);
+/* This rank's number in c, 0 .. size - 1 (or a negative status). */
 MC_API int mc_comm_rank(const mc_comm_t *c);
+/* The number of ranks of c (or a negative status). */
 MC_API int mc_comm_size(const mc_comm_t *c);
 
 /* Writes a fresh, unpredictable job name (for mc_comm_create_shm under
@@ -103,30 +157,61 @@ MC_API int mc_comm_size(const mc_comm_t *c);
 #define MC_JOB_NAME_MAX 64
 MC_API int mc_job_name(char *buf, size_t len);
 
-/* Pass as the send buffer where MPI allows in-place operation. */
+/* Pass as a buffer where MPI allows in-place operation (each collective
+ * below says where). Elsewhere it is an argument error. */
 #define MC_IN_PLACE ((void *)1)
 
-/* Collectives. */
+/* Collectives. P is mc_comm_size(c), r this rank; "block q" of a buffer
+ * is its elements [q * count, (q + 1) * count). Input and output buffers
+ * must not overlap except through MC_IN_PLACE. */
+
+/* Returns once every rank has entered the barrier. */
 MC_API int mc_barrier(mc_comm_t *c);
+/* buf (count elements) of the root goes to buf of every rank. */
 MC_API int mc_bcast(mc_comm_t *c, void *buf, size_t count, mc_dtype_t dt, int root);
+/* rbuf of the root = sbuf of rank 0 op sbuf of rank 1 op ... (count
+ * elements each); rbuf is ignored on the other ranks. In place: the root
+ * passes sbuf = MC_IN_PLACE and its input in rbuf. */
 MC_API int mc_reduce(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
               mc_dtype_t dt, mc_op_t op, int root);
+/* rbuf of every rank = the reduction of every rank's sbuf (count elements);
+ * every rank gets the same bits. In place: sbuf = MC_IN_PLACE, the input
+ * in rbuf. */
 MC_API int mc_allreduce(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
                  mc_dtype_t dt, mc_op_t op);
+/* Block q of rbuf (P * count elements) of every rank = sbuf (count) of
+ * rank q. In place: sbuf = MC_IN_PLACE, this rank's input already in
+ * block r of rbuf. */
 MC_API int mc_allgather(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
                  mc_dtype_t dt);
+/* Block q of rbuf of rank r = block r of sbuf of rank q (both P * count
+ * elements). In place: sbuf = MC_IN_PLACE, the input in rbuf (the call
+ * then copies it to scratch memory, which it may allocate). */
 MC_API int mc_alltoall(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
                 mc_dtype_t dt);
+/* rbuf (count) of rank r = the reduction of block r of every rank's sbuf
+ * (P * count). In place: sbuf = MC_IN_PLACE, the input (P * count) in
+ * rbuf, the result in its first block. */
 MC_API int mc_reduce_scatter_block(mc_comm_t *c, const void *sbuf, void *rbuf,
                             size_t count, mc_dtype_t dt, mc_op_t op);
+/* Block q of rbuf (P * count) of the root = sbuf (count) of rank q; rbuf
+ * is ignored on the other ranks. In place: the root passes sbuf =
+ * MC_IN_PLACE, its own input already in block root of rbuf. */
 MC_API int mc_gather(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
               mc_dtype_t dt, int root);
+/* rbuf (count) of rank q = block q of sbuf (P * count) of the root; sbuf
+ * is ignored on the other ranks. In place: the root passes rbuf =
+ * MC_IN_PLACE and keeps its block in sbuf. */
 MC_API int mc_scatter(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
                mc_dtype_t dt, int root);
 
-/* Algorithm selection for one collective on one communicator, overriding
- * the environment and the tuning file: spec is "name[:k=v,...]" as listed by
- * `manycoll info`, or NULL to return to automatic selection. */
+/* Algorithm selection for one collective ("bcast", "allreduce", ...) on
+ * one communicator, overriding the environment and the tuning file: spec
+ * is "name[:k=v,...]" as listed by `manycoll info`, or NULL to return to
+ * automatic selection. It changes only this rank's choice and does not
+ * communicate, so every rank must make the same call, between the same
+ * two collectives: ranks that run different algorithms in one collective
+ * hang or compute garbage. */
 MC_API int mc_comm_set_algo(mc_comm_t *c, const char *coll, const char *spec);
 
 #ifdef __cplusplus

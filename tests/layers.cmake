@@ -27,3 +27,7 @@ target_link_libraries(test_registry PRIVATE manycoll_static)
 mc_include_view(test_registry util tp coll select)
 add_test(NAME registry_check COMMAND test_registry)
 
+# the public header's version and the library's (mc_version)
+add_executable(test_version test_version.c)
+target_link_libraries(test_version PRIVATE manycoll)
+add_test(NAME api_version COMMAND test_version)
