@@ -96,6 +96,8 @@ static void check(void)
 
 static const mc_tp_ops_t fake_ops = {.name = "fake"};
 
+static const mc_team_t *cur_team; /* the team of the last rules_of */
+
 /* the rules of a team of n ranks that has single copy or not */
 static void rules_of(int n, int single_copy, mc_ruleset_t *rules,
                      mc_tp_t *tp, mc_team_t *t)
@@ -105,6 +107,7 @@ static void rules_of(int n, int single_copy, mc_ruleset_t *rules,
                     .cache_coherent = 1, .single_copy = single_copy};
     CHECK(mc_team_layout(t, tp) == MC_OK, "layout: %s", mc_last_error());
     CHECK(mc_select_init(rules, t) == MC_OK, "select: %s", mc_last_error());
+    cur_team = t;
 }
 
 static const mc_sel_t *sel(const mc_ruleset_t *rules, mc_coll_t coll,
@@ -119,6 +122,9 @@ static void expect(const mc_sel_t *s, mc_coll_t coll, const char *spec,
 {
     mc_sel_t want;
     CHECK(mc_algo_parse(coll, spec, "test", &want) == MC_OK, "%s", spec);
+    if (want.algo->impl->resolve) /* automatic values as they run */
+        CHECK(want.algo->impl->resolve(cur_team, &want.params) == MC_OK,
+              "%s: resolve", spec);
     char got[160], w[160];
     mc_sel_format(s, got, sizeof got);
     mc_sel_format(&want, w, sizeof w);
@@ -149,6 +155,15 @@ static void fallbacks(void)
     mc_select_set(rules, &t, MC_COLL_ALLREDUCE, "direct:chunk=4096", "test");
     expect(sel(rules, MC_COLL_ALLREDUCE, MC_SUM), MC_COLL_ALLREDUCE,
            "direct:chunk=4096", "allreduce direct with single copy");
+    /* automatic parameters show the value that runs, not 0 */
+    mc_select_set(rules, &t, MC_COLL_ALLREDUCE, "direct", "test");
+    char got[160];
+    mc_sel_format(sel(rules, MC_COLL_ALLREDUCE, MC_SUM), got, sizeof got);
+    CHECK(!strcmp(got, "direct:chunk=65536"), "direct resolved: %s", got);
+    mc_select_set(rules, &t, MC_COLL_ALLREDUCE, "rsag", "test");
+    mc_sel_format(sel(rules, MC_COLL_ALLREDUCE, MC_SUM), got, sizeof got);
+    CHECK(strcmp(got, "rsag:chunk=0") && !strncmp(got, "rsag:chunk=", 11),
+          "rsag resolved: %s", got);
     /* ... but not on one rank */
     rules_of(1, 1, rules, &tp, &t);
     mc_select_set(rules, &t, MC_COLL_ALLREDUCE, "direct", "test");
@@ -172,10 +187,33 @@ static void fallbacks(void)
     mc_op_free(&nc);
 }
 
+/* the built-in rules tune has to beat: no 8-byte allgather or
+ * reduce-scatter pays P - 1 process_vm_readv calls above 16 ranks; single
+ * copy from 16 KiB blocks there */
+static void builtin(void)
+{
+    static const mc_coll_t blocks[] = {MC_COLL_ALLGATHER,
+                                       MC_COLL_REDUCE_SCATTER_BLOCK};
+    for (int i = 0; i < 2; i++)
+        for (int n = 17; n <= 4096; n *= 2) {
+            const char *s8 = mc_select_builtin(blocks[i], 1, n, 8);
+            const char *s16k = mc_select_builtin(blocks[i], 1, n, 16384);
+            CHECK(s8 && strcmp(s8, "direct"), "%s at %d ranks, 8 bytes: %s",
+                  mc_coll_name(blocks[i]), n, s8 ? s8 : "none");
+            CHECK(s16k && !strcmp(s16k, "direct"),
+                  "%s at %d ranks, 16 KiB: %s", mc_coll_name(blocks[i]), n,
+                  s16k ? s16k : "none");
+        }
+    const char *b = mc_select_builtin(MC_COLL_BARRIER, 0, 48, 0);
+    CHECK(b && !strcmp(b, "dissemination"), "barrier on an MPB chip: %s",
+          b ? b : "none");
+}
+
 int main(void)
 {
     check();
     fallbacks();
+    builtin();
     if (fails)
         return 1;
     printf("test_registry: the registry passes its check, bad tables are "

@@ -62,6 +62,7 @@ static const mc_param_desc_t params[P_COUNT + 1] = {
 const mc_algo_impl_t mc_allreduce_direct_algo = {
     .fn = mc_allreduce_direct,
     .params = params,
+    .resolve = mc_direct_resolve,
     .needs = MC_ALGO_SINGLE_COPY,
     .fallback = "rsag",
 };

@@ -146,15 +146,22 @@ static int gather(const rsag_t *x, size_t j, uint64_t val)
     return MC_OK;
 }
 
+/* bytes per chunk: `want` (0: 64K), at most what two slots of P chunks
+ * leave in the MPB */
+static size_t rsag_chunk(const mc_team_t *c, int64_t want)
+{
+    size_t w = want > 0 ? (size_t)want : 65536;
+    size_t fit = c->mpb_avail / (2 * (size_t)c->size);
+    return w < fit ? w : fit;
+}
+
 int mc_allreduce_rsag(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
 {
     int n = c->size;
     if (n == 1)
         return tp_copy(c->tp, a->rbuf, a->sbuf, a->bytes);
     rsag_t x = {.c = c, .a = a};
-    size_t want = (size_t)p->v[P_CHUNK] ? (size_t)p->v[P_CHUNK] : 65536;
-    size_t fit = c->mpb_avail / (2 * (size_t)n);
-    x.chunk = (want < fit ? want : fit) / a->dsize;
+    x.chunk = rsag_chunk(c, p->v[P_CHUNK]) / a->dsize;
     if (x.chunk == 0) /* two slots of P elements do not fit the MPB */
         return mc_allreduce_reduce_bcast(c, a, p);
     x.slot = (size_t)n * x.chunk * a->dsize;
@@ -182,7 +189,15 @@ static const mc_param_desc_t params[P_COUNT + 1] = {
                  "what two slots of P chunks leave in the MPB)"},
 };
 
+/* the chunk that runs (0 when two slots do not fit: reduce-bcast runs) */
+static int resolve(const mc_team_t *t, mc_params_t *p)
+{
+    p->v[P_CHUNK] = (int64_t)rsag_chunk(t, p->v[P_CHUNK]);
+    return MC_OK;
+}
+
 const mc_algo_impl_t mc_allreduce_rsag_algo = {
     .fn = mc_allreduce_rsag,
     .params = params,
+    .resolve = resolve,
 };

@@ -45,10 +45,7 @@ int mc_bcast_cc_flat(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
     if (n == 1)
         return MC_OK;
     mc_tp_t *tp = c->tp;
-    size_t half = c->mpb_avail / 2, chunk = (size_t)p->v[P_CHUNK];
-    if (chunk == 0 || chunk > half)
-        chunk = half;
-    chunk = chunk < tp->line ? tp->line : chunk / tp->line * tp->line;
+    size_t chunk = mc_cc_half_chunk(c, p->v[P_CHUNK]);
     size_t nch = (a->bytes + chunk - 1) / chunk;
     mc_cc_fl_t f;
     mc_cc_fl_init(&f, c);
@@ -80,7 +77,14 @@ static const mc_param_desc_t params[P_COUNT + 1] = {
                  "bytes per double-buffered chunk; 0 = half the MPB"},
 };
 
+static int resolve(const mc_team_t *t, mc_params_t *p)
+{
+    p->v[P_CHUNK] = (int64_t)mc_cc_half_chunk(t, p->v[P_CHUNK]);
+    return MC_OK;
+}
+
 const mc_algo_impl_t mc_bcast_cc_flat_algo = {
     .fn = mc_bcast_cc_flat,
     .params = params,
+    .resolve = resolve,
 };

@@ -134,11 +134,7 @@ int mc_bcast_cc_pipeline(mc_team_t *c, const mc_args_t *a,
     int n = c->size;
     if (n == 1)
         return MC_OK;
-    size_t line = c->tp->line, half = c->mpb_avail / 2 / line * line;
-    size_t blk = (size_t)prm->v[P_BLOCK];
-    if (blk == 0 || blk > half)
-        blk = half;
-    blk = blk < line ? line : blk / line * line;
+    size_t line = c->tp->line, blk = mc_cc_half_chunk(c, prm->v[P_BLOCK]);
     pipe_t p = {.c = c, .a = a, .n = n, .v = mc_vrank(c->rank, a->root, n),
                 .half = blk};
     mc_cc_fl_init(&p.fl, c);
@@ -161,7 +157,14 @@ static const mc_param_desc_t params[P_COUNT + 1] = {
                  "bytes per double-buffered block; 0 = half the MPB"},
 };
 
+static int resolve(const mc_team_t *t, mc_params_t *p)
+{
+    p->v[P_BLOCK] = (int64_t)mc_cc_half_chunk(t, p->v[P_BLOCK]);
+    return MC_OK;
+}
+
 const mc_algo_impl_t mc_bcast_cc_pipeline_algo = {
     .fn = mc_bcast_cc_pipeline,
     .params = params,
+    .resolve = resolve,
 };

@@ -121,11 +121,7 @@ static int chunk_mpb(const cct_t *x, size_t i, size_t off, size_t len)
 
 static int bcast_mpb(cct_t *x, const mc_params_t *p)
 {
-    mc_tp_t *tp = x->c->tp;
-    size_t half = x->c->mpb_avail / 2, chunk = (size_t)p->v[MC_CC_CHUNK];
-    if (chunk == 0 || chunk > half)
-        chunk = half;
-    x->chunk = chunk < tp->line ? tp->line : chunk / tp->line * tp->line;
+    x->chunk = mc_cc_half_chunk(x->c, p->v[MC_CC_CHUNK]);
     size_t bytes = x->a->bytes, n = (bytes + x->chunk - 1) / x->chunk;
     for (size_t i = 0; i < n; i++) {
         size_t off = i * x->chunk;
@@ -162,8 +158,15 @@ static const mc_param_desc_t params[MC_CC_NPARAMS + 1] = {
                      "MPB"},
 };
 
+static int resolve(const mc_team_t *t, mc_params_t *p)
+{
+    p->v[MC_CC_CHUNK] = (int64_t)mc_cc_half_chunk(t, p->v[MC_CC_CHUNK]);
+    return MC_OK;
+}
+
 const mc_algo_impl_t mc_bcast_cc_tree_algo = {
     .fn = mc_bcast_cc_tree,
     .params = params,
+    .resolve = resolve,
     .model = MC_MODEL_BCAST_TREE,
 };

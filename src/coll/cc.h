@@ -112,4 +112,9 @@ static inline int mc_cc_ack(const mc_cc_fl_t *f, int pos, int child)
  * level, the root's children are everyone). */
 int mc_cc_tree(const mc_params_t *p, int n, mc_ktree_t *t);
 
+/* The double-buffered chunk of the cc algorithms on team c: `want` bytes
+ * (0 or more than half the MPB: half the MPB), whole lines, at least one.
+ * Their resolvers store it, so reports show the value that runs. */
+size_t mc_cc_half_chunk(const mc_team_t *c, int64_t want);
+
 #endif

@@ -7,6 +7,13 @@
  */
 #include "coll/cc.h"
 
+size_t mc_cc_half_chunk(const mc_team_t *c, int64_t want)
+{
+    size_t half = c->mpb_avail / 2, line = c->tp->line;
+    size_t chunk = want <= 0 || (size_t)want > half ? half : (size_t)want;
+    return chunk < line ? line : chunk / line * line;
+}
+
 int mc_cc_tree(const mc_params_t *p, int n, mc_ktree_t *t)
 {
     int k[MC_CC_KMAX], d = 0;

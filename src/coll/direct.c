@@ -108,6 +108,14 @@ int mc_direct_reduce(mc_team_t *c, mc_direct_t *d, size_t off, size_t count,
     return MC_OK;
 }
 
+int mc_direct_resolve(const mc_team_t *t, mc_params_t *p)
+{
+    (void)t;
+    if (p->v[0] <= 0)
+        p->v[0] = 65536;
+    return MC_OK;
+}
+
 size_t mc_direct_chunk(const mc_args_t *a, int64_t chunk)
 {
     size_t want = chunk > 0 ? (size_t)chunk : 65536;

@@ -55,6 +55,10 @@ int mc_direct_reduce(mc_team_t *c, mc_direct_t *d, size_t off, size_t count,
 
 /* the chunk parameter (bytes, 0 = 64K) rounded to whole elements */
 size_t mc_direct_chunk(const mc_args_t *a, int64_t chunk);
+
+/* resolver of the direct algorithms whose parameter 0 is the chunk:
+ * 0 becomes the 64K that runs */
+int mc_direct_resolve(const mc_team_t *t, mc_params_t *p);
 /* ... its entry in the parameter tables of the direct algorithms */
 #define MC_DIRECT_CHUNK_PARAM                                                \
     {"chunk", 0, 0, 1LL << 30,                                               \

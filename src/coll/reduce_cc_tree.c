@@ -183,8 +183,18 @@ static const mc_param_desc_t params[MC_CC_NPARAMS + 1] = {
                      "whole MPB"},
 };
 
+/* the chunk that runs: 0 or more than the MPB is the whole MPB */
+static int resolve(const mc_team_t *t, mc_params_t *p)
+{
+    int64_t mpb = (int64_t)t->mpb_avail;
+    if (p->v[MC_CC_CHUNK] <= 0 || p->v[MC_CC_CHUNK] > mpb)
+        p->v[MC_CC_CHUNK] = mpb;
+    return MC_OK;
+}
+
 const mc_algo_impl_t mc_reduce_cc_tree_algo = {
     .fn = mc_reduce_cc_tree,
     .params = params,
+    .resolve = resolve,
     .model = MC_MODEL_REDUCE_TREE,
 };

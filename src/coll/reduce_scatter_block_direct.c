@@ -49,6 +49,7 @@ static const mc_param_desc_t params[P_COUNT + 1] = {
 const mc_algo_impl_t mc_reduce_scatter_block_direct_algo = {
     .fn = mc_reduce_scatter_block_direct,
     .params = params,
+    .resolve = mc_direct_resolve,
     .needs = MC_ALGO_SINGLE_COPY,
     .fallback = "flat",
 };

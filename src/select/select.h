@@ -42,6 +42,13 @@ typedef struct mc_ruleset {
  * it names): environment, tuning file, defaults, with their automatic
  * parameters resolved. Fails if the tuning file is unreadable or
  * malformed, or a model cannot resolve a parameter. */
+/* The algorithm spec the built-in rules give coll at `size` ranks and
+ * `bytes` on a cache-coherent machine (coherent != 0) or an MPB chip,
+ * before fallbacks and tuning; NULL if none. What `manycoll tune` has to
+ * beat. */
+const char *mc_select_builtin(mc_coll_t coll, int coherent, int size,
+                              size_t bytes);
+
 int mc_select_init(mc_ruleset_t rules[MC_COLL_COUNT], const mc_team_t *t);
 
 /* One algorithm for every call of coll ("name:k=v,..."; `who` names the

@@ -9,13 +9,19 @@
  *   bcast     up to a line's payload: cc-tree, optimal tree (Eq. 4.7);
  *             above: cc-flat, or cc-pipeline where its model (Eq. 4.8) is
  *             more than 5 % below the flat tree's (Eq. 4.10), judged at
- *             the top of each power-of-two size range; the choice at
- *             max_bytes holds above it
+ *             the top of each power-of-two size range up to max_bytes
  *   reduce    up to a line's payload: cc-tree, optimal tree (Eq. 4.13);
  *             above: no rule (the built-in defaults)
  *
- * Consecutive rank counts with the same choice share one rule. The
- * result is written as a tuning file (tuning.h reads it).
+ * A candidate becomes a rule only where it beats the built-in rule of
+ * src/select/select.c (mc_select_builtin): where the same models cover
+ * the built-in algorithm (the flat fast paths up to a line, dissemination)
+ * and predict the candidate's best case 5 % lower. Where no model covers
+ * the built-in algorithm (direct, the fast paths' MPB slots, ocbcast,
+ * binomial) the measured built-in rule stays, so a tuned machine is never
+ * predicted slower than an untuned one. Consecutive rank counts with the
+ * same choice share one rule. The result is written as a tuning file
+ * (tuning.h reads it).
  */
 #ifndef MC_SELECT_TUNEGEN_H
 #define MC_SELECT_TUNEGEN_H
@@ -32,14 +38,15 @@ typedef struct mc_tune_row {
     int rlo, rhi;
     size_t blo, bhi; /* SIZE_MAX: open */
     char spec[128];
-    char model[128];
+    char model[192];
     mc_ccm_range_t t;
 } mc_tune_row_t;
 
 typedef struct mc_tune_plan {
     int lo, hi;      /* the rank counts it covers */
     char profile[64];
-    char notes[512]; /* the models used, and what the profile lacked */
+    char notes[768]; /* the models used, what the profile lacked, and
+                        how many candidates left a built-in rule */
     int n, cap;
     mc_tune_row_t *r; /* by collective, rank count, size */
 } mc_tune_plan_t;
