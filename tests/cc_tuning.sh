@@ -71,9 +71,14 @@ MC_TUNING="$d/t.json" MC_ALGO_BCAST=binomial "$mc" info --tuning -n 16 \
 has "$d/env" "bcast +8  binomial +MC_ALGO_BCAST"
 has "$d/env" "reduce +8  cc-tree"
 
-# 5. the default location, when MC_TUNING is unset
+# 5. the default location, when MC_TUNING is unset; tune writes it only
+#    when asked (--install)
 XDG_CONFIG_HOME="$d/xdg" "$mc" tune --profile xeonphi60 --ranks 14-16 \
-    2> "$d/tune.err" || fail "tune to the default location"
+    2> "$d/noask.err" && fail "tune without -o or --install"
+test -e "$d/xdg/manycoll/tuning.json" && fail "tune wrote without --install"
+has "$d/noask.err" "say where: -o FILE"
+XDG_CONFIG_HOME="$d/xdg" "$mc" tune --profile xeonphi60 --ranks 14-16 \
+    --install 2> "$d/tune.err" || fail "tune to the default location"
 test -f "$d/xdg/manycoll/tuning.json" || fail "no $d/xdg/manycoll/tuning.json"
 has "$d/tune.err" "written to $d/xdg/manycoll/tuning.json"
 (unset MC_TUNING; XDG_CONFIG_HOME="$d/xdg" "$mc" info --tuning -n 16) \

@@ -1,11 +1,13 @@
 /*
- * manycoll tune --profile P [-o FILE] [--ranks LO-HI] [--max-bytes B]
+ * manycoll tune --profile P (-o FILE | --install) [--ranks LO-HI]
+ *               [--max-bytes B]
  *
  * Writes the tuning file the library reads at start (docs/tuning.md):
  * the rules the library's policy makes from the profile's models
- * (src/select/tunegen.h). Without -o the file goes to the default
- * location ($XDG_CONFIG_HOME/manycoll/tuning.json, else
- * ~/.config/manycoll/tuning.json); -o - is stdout.
+ * (src/select/tunegen.h). -o - is stdout. Only --install writes the
+ * default location ($XDG_CONFIG_HOME/manycoll/tuning.json, else
+ * ~/.config/manycoll/tuning.json), which every program of the user then
+ * reads: never without being asked.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -21,14 +23,15 @@
 
 typedef struct topts {
     const char *profile, *out;
-    int lo, hi;
+    int lo, hi, install;
     size_t max_bytes;
 } topts_t;
 
 static int usage(const char *msg, const char *arg)
 {
     return mc_usage_error("tune", "%s%s (usage: manycoll tune --profile P "
-                          "[-o FILE] [--ranks LO-HI] [--max-bytes B])", msg,
+                          "-o FILE|--install [--ranks LO-HI] "
+                          "[--max-bytes B])", msg,
                           arg);
 }
 
@@ -38,6 +41,10 @@ static int parse(int argc, char **argv, topts_t *o)
     o->max_bytes = 1 << 20;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--install")) {
+            o->install = 1;
+            continue;
+        }
         if (!v)
             return usage("option needs a value: ", a);
         i++;
@@ -62,6 +69,10 @@ static int parse(int argc, char **argv, topts_t *o)
     }
     if (!o->profile)
         return usage("missing --profile P", "");
+    if (!o->out == !o->install)
+        return usage(o->out ? "-o and --install: choose one" :
+                     "say where: -o FILE, -o - (stdout), or --install (the "
+                     "default location every program reads)", "");
     return 0;
 }
 
@@ -109,7 +120,7 @@ static int tune(const topts_t *o, mc_profile_t *p, const char *cmd)
     mc_tune_plan_t t = {0};
     MC_CHECK(mc_profile_load(o->profile, p));
     int rc = mc_tune_plan(p, o->lo, o->hi, o->max_bytes, &t);
-    if (rc == MC_OK && !o->out)
+    if (rc == MC_OK && o->install)
         rc = mc_tuning_default_path(path, sizeof path);
     if (rc == MC_OK)
         rc = output(&t, o->out ? o->out : path, cmd);
