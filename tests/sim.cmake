@@ -1,6 +1,6 @@
 # The simulator: the generated walk on simulated chips (with jitter), the
 # cost formulas, the contention experiment, golden outputs.
-add_executable(test_sim test_sim.c walk.c ${CMAKE_SOURCE_DIR}/tools/check.c)
+add_executable(test_sim test_sim.c walk.c ${MC_CHECK_SOURCES})
 target_include_directories(test_sim PRIVATE ${CMAKE_SOURCE_DIR}/tools)
 target_link_libraries(test_sim PRIVATE manycoll_static)
 
