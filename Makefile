@@ -1,7 +1,9 @@
 # The two commands of the README:
 #   make demo   builds, then runs the main job
 #   make test   builds, then runs every test (also under ASan+UBSan)
-# and `make install PREFIX=DIR`.
+# and `make install PREFIX=DIR`. `make golden` rewrites the simulator's
+# golden outputs (tests/sim_golden.py); `make mutants` puts deliberate bugs
+# back one at a time and checks that the tests catch each (tests/mutants/).
 
 BUILD ?= build
 ASAN_BUILD ?= build-asan
@@ -13,7 +15,8 @@ PYTHON ?= python3
 MC_PYTHON ?= $(shell $(PYTHON) -c 'import Cython' >/dev/null 2>&1 && echo ON || echo OFF)
 PYTHON_EXE := $(shell $(PYTHON) -c 'import sys; print(sys.executable)' 2>/dev/null)
 
-.PHONY: all build build-asan demo test test-fast install clean python-deps
+.PHONY: all build build-asan demo test test-fast install clean python-deps \
+	golden mutants
 
 all: build
 
@@ -42,6 +45,9 @@ python-deps:
 	$(PYTHON) -m pip install -q numpy pytest ml_dtypes cython \
 	    "scikit-build-core>=0.10" matplotlib
 	python/tests/build_mpi4py.sh $(PYTHON_EXE) $(BUILD)
+
+golden: build
+	python3 tests/sim_golden.py $(BUILD)/manycoll --update
 
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
