@@ -1,9 +1,10 @@
 # The two commands of the README:
 #   make demo   builds, then runs the main job
 #   make test   builds, then runs every test (also under ASan+UBSan)
-# and `make install PREFIX=DIR`. `make golden` rewrites the simulator's
-# golden outputs (tests/sim_golden.py); `make mutants` puts deliberate bugs
-# back one at a time and checks that the tests catch each (tests/mutants/).
+# and `make install PREFIX=DIR`. `make golden` rewrites the golden outputs
+# (tests/sim_golden.py, tests/select_golden.py); `make mutants` puts
+# deliberate bugs back one at a time, in a scratch copy, and checks that
+# the tests catch each (tests/mutants/run.py; not part of `make test`).
 
 BUILD ?= build
 ASAN_BUILD ?= build-asan
@@ -48,6 +49,10 @@ python-deps:
 
 golden: build
 	python3 tests/sim_golden.py $(BUILD)/manycoll --update
+	python3 tests/select_golden.py $(BUILD)/manycoll --update
+
+mutants:
+	python3 tests/mutants/run.py
 
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
