@@ -12,7 +12,8 @@ exactly once). The tree (tracked and untracked files, not ignored ones) is
 copied to a scratch directory under /tmp and built there; the real tree is
 never touched. The scratch build first runs every mutant's tests without
 any mutant (all must pass), then, for each mutant: apply, build, run its
-tests (ctest -R, stopping at the first failure), undo.
+tests one at a time in the order listed (cheapest first) until one fails,
+undo.
 
 A mutant is
   killed          its tests fail
@@ -208,10 +209,13 @@ def run_one(m, tree, bdir, log, full):
         try:
             if build(bdir, log):
                 status, note = "DID NOT BUILD", note + " (see the log)"
-            elif ctest(bdir, None if full else m.tests, log):
-                status = "killed"
             else:
                 status = "SURVIVED"
+                for t in [None] if full else m.tests:
+                    if ctest(bdir, None if full else [t], log):
+                        status = "killed"
+                        note += f" (by {t or 'the full run'})"
+                        break
         finally:
             with open(path, "w") as f:
                 f.write(orig)
