@@ -194,7 +194,7 @@ def main():
 
 
 def run_one(m, tree, bdir, log, full):
-    t = time.time()
+    t0 = time.time()
     rel, note = locate(tree, m)
     if rel is None:
         status = "COULD NOT APPLY"
@@ -211,15 +211,15 @@ def run_one(m, tree, bdir, log, full):
                 status, note = "DID NOT BUILD", note + " (see the log)"
             else:
                 status = "SURVIVED"
-                for t in [None] if full else m.tests:
-                    if ctest(bdir, None if full else [t], log):
+                for test in [None] if full else m.tests:
+                    if ctest(bdir, None if full else [test], log):
                         status = "killed"
-                        note += f" (by {t or 'the full run'})"
+                        note += f" (by {test or 'the full run'})"
                         break
         finally:
             with open(path, "w") as f:
                 f.write(orig)
-    dt = time.time() - t
+    dt = time.time() - t0
     print(f"  {status:15s} {m.name:32s} {dt:6.0f} s  {m.what}{note}",
           flush=True)
     return status
