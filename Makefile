@@ -2,7 +2,10 @@
 #   make demo   builds, then runs the main job
 #   make test   builds, then runs every test (also under ASan+UBSan), and
 #               builds once more with clang
-# and `make install PREFIX=DIR`.
+# and `make install PREFIX=DIR`. `make golden` rewrites the golden outputs
+# (tests/sim_golden.py, tests/select_golden.py); `make mutants` puts
+# deliberate bugs back one at a time, in a scratch copy, and checks that
+# the tests catch each (tests/mutants/run.py; not part of `make test`).
 
 BUILD ?= build
 ASAN_BUILD ?= build-asan
@@ -15,7 +18,8 @@ PYTHON ?= python3
 MC_PYTHON ?= $(shell $(PYTHON) -c 'import Cython' >/dev/null 2>&1 && echo ON || echo OFF)
 PYTHON_EXE := $(shell $(PYTHON) -c 'import sys; print(sys.executable)' 2>/dev/null)
 
-.PHONY: all build build-asan build-clang demo test test-fast install clean python-deps
+.PHONY: all build build-asan build-clang demo test test-fast install clean \
+	python-deps golden mutants
 
 all: build
 
@@ -52,6 +56,13 @@ python-deps:
 	$(PYTHON) -m pip install -q numpy pytest ml_dtypes cython \
 	    "scikit-build-core>=0.10" matplotlib
 	python/tests/build_mpi4py.sh $(PYTHON_EXE) $(BUILD)
+
+golden: build
+	python3 tests/sim_golden.py $(BUILD)/manycoll --update
+	python3 tests/select_golden.py $(BUILD)/manycoll --update
+
+mutants:
+	python3 tests/mutants/run.py
 
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)

@@ -23,15 +23,15 @@ set_tests_properties(ccmodel_calibrate_quick PROPERTIES TIMEOUT 60)
 
 # the command line of the optimiser
 add_test(NAME ccmodel_optimize_barrier
-         COMMAND ${MC_CMD} model optimize --profile xeonphi60 --coll barrier
-                 --ranks 2-60 --json)
-set_tests_properties(ccmodel_optimize_barrier PROPERTIES
-  PASS_REGULAR_EXPRESSION "\"ranks\": 60, \"m\": 4, \"rounds\": 3, \"min_ns\": 3562.800")
+         COMMAND python3 ${MC_EXPECT_OUTPUT} --rows 59
+                 "\"ranks\": 60, \"m\": 4, \"rounds\": 3, \"min_ns\": 3562.800"
+                 -- ${MC_CMD} model optimize --profile xeonphi60 --coll
+                 barrier --ranks 2-60 --json)
 add_test(NAME ccmodel_optimize_bcast
-         COMMAND ${MC_CMD} model optimize --profile xeonphi60
-                 --coll bcast-small --ranks 30,60 --json)
-set_tests_properties(ccmodel_optimize_bcast PROPERTIES
-  PASS_REGULAR_EXPRESSION "\"ranks\": 30, \"d\": 2, \"k\": \\[5, 5\\].*\n.*\"ranks\": 60, \"d\": 3, \"k\": \\[4, 4, 3\\]")
+         COMMAND python3 ${MC_EXPECT_OUTPUT} --rows 2
+                 "\"ranks\": 30, \"d\": 2, \"k\": \\[5, 5\\].*\n.*\"ranks\": 60, \"d\": 3, \"k\": \\[4, 4, 3\\]"
+                 -- ${MC_CMD} model optimize --profile xeonphi60 --coll
+                 bcast-small --ranks 30,60 --json)
 add_test(NAME ccmodel_missing_fit
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/expect_run.sh 1
                  "no contention fit" -- ${MC_CMD} model optimize
@@ -47,6 +47,6 @@ add_test(NAME ccmodel_platform_reserved
 # (Table 2.6, E-E on middle-distance cores: 479.1 ns = 8.603 + 235.796 +
 # 234.702, Table 1.6)
 add_test(NAME ccmodel_pingpong_estimate
-         COMMAND ${MC_CMD} model pingpong --profile xeonphi60 --json)
-set_tests_properties(ccmodel_pingpong_estimate PROPERTIES
-  PASS_REGULAR_EXPRESSION "\"states\": \"E-E\", \"location\": \"middle-core\", \"measured_ns\": 497.100, \"full_ns\": 479.1")
+         COMMAND python3 ${MC_EXPECT_OUTPUT} --rows 18
+                 "\"states\": \"E-E\", \"location\": \"middle-core\", \"measured_ns\": 497.100, \"full_ns\": 479.1"
+                 -- ${MC_CMD} model pingpong --profile xeonphi60 --json)

@@ -14,19 +14,19 @@ add_test(NAME ocbmodel_vs_sim
 
 # the command line: Table 2 as JSON, one prediction with the sim's fields
 add_test(NAME ocbmodel_table2_cmd
-         COMMAND ${MC_CMD} model --platform scc48 --table2 --json)
-set_tests_properties(ocbmodel_table2_cmd PROPERTIES
-  PASS_REGULAR_EXPRESSION "\"algo\":\"ocbcast:k=7\",\"paper_MBps\":34.30,.*\"ours_MBps\":32.98")
+         COMMAND python3 ${MC_EXPECT_OUTPUT} --rows 8
+                 "\"algo\":\"ocbcast:k=7\",\"paper_MBps\":34.30,.*\"ours_MBps\":32.98"
+                 -- ${MC_CMD} model --platform scc48 --table2 --json)
 add_test(NAME ocbmodel_predict_cmd
-         COMMAND ${MC_CMD} model --platform scc48 --coll bcast
-                 --algo binomial --sizes 1L --json)
-set_tests_properties(ocbmodel_predict_cmd PROPERTIES
-  PASS_REGULAR_EXPRESSION "\"platform\":\"scc48\",\"coll\":\"bcast\",\"algo\":\"binomial\",\"ranks\":48,\"root\":0,\"bytes\":32,\"lat_us\":22.3680,\"bw_MBps\":1.4306,\"done_min_us\":15.1550,\"done_max_us\":22.3680,\"done_stdev_us\":[0-9.]+,\"events\":0,\"events_per_s\":0,\"source\":\"model\",\"mode\":\"paper\"")
+         COMMAND python3 ${MC_EXPECT_OUTPUT} --rows 1
+                 "\"platform\":\"scc48\",\"coll\":\"bcast\",\"algo\":\"binomial\",\"ranks\":48,\"root\":0,\"bytes\":32,\"lat_us\":22.3680,\"bw_MBps\":1.4306,\"done_min_us\":15.1550,\"done_max_us\":22.3680,\"done_stdev_us\":[0-9.]+,\"events\":0,\"events_per_s\":0,\"source\":\"model\",\"mode\":\"paper\""
+                 -- ${MC_CMD} model --platform scc48 --coll bcast --algo
+                 binomial --sizes 1L --json)
 add_test(NAME ocbmodel_sizes_lines
-         COMMAND ${MC_CMD} model --platform scc48 --coll bcast
-                 --algo ocbcast:k=7,chunk=96L --unit lines --sizes 1-192/191)
-set_tests_properties(ocbmodel_sizes_lines PROPERTIES
-  PASS_REGULAR_EXPRESSION "\n32 [^\n]*chunk=3072[^\n]*\n6144 ")
+         COMMAND python3 ${MC_EXPECT_OUTPUT} --rows 2
+                 "\n32 [^\n]*chunk=3072[^\n]*\n6144 "
+                 -- ${MC_CMD} model --platform scc48 --coll bcast --algo
+                 ocbcast:k=7,chunk=96L --unit lines --sizes 1-192/191)
 add_test(NAME ocbmodel_bad_algo
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/expect_run.sh 2
                  "algo: unknown algorithm 'x'" --

@@ -1,18 +1,29 @@
 #!/usr/bin/env python3
 """Expected-output tests of `manycoll sim`: simulated time is deterministic,
-so the numbers of a few runs are fixed (tests/data/sim_golden.json), and a
+so the numbers of every run are fixed (tests/data/sim_golden.json), and a
 run repeated gives the same output bit for bit.
 
-    sim_golden.py MANYCOLL [--update]
+The runs are a few hand-picked ones (contention models, jitter, a 64-core
+mesh) and, generated from the registry (`manycoll info --json`), every
+registered algorithm with its defaults and with each of its registered
+variants, on a chip with MPBs (scc48) and a cache-coherent one (xeonphi60),
+13 ranks, root 12, a few sizes, results checked. A new algorithm or
+variant has no golden numbers until they are generated: the test fails and
+says so.
 
---update rewrites the golden file from the current simulator: do it only
-when a change of the cost model is intended, and say so in the commit."""
+    sim_golden.py MANYCOLL [--update | --hand-picked]
+
+--update (`make golden`) rewrites the golden file from the current
+simulator: do it for a new algorithm or variant, or when a change of the
+cost model is intended, and say so in the commit. --hand-picked runs only
+the hand-picked runs (the ASan+UBSan build: the generated ones check
+numbers, which the normal build does)."""
 import json
 import os
 import subprocess
 import sys
 
-CASES = [
+HAND_PICKED = [
     "--platform scc48 --coll bcast --algo binomial --sizes 32,8K",
     "--platform scc48 --coll bcast --algo scatter-allgather --sizes 32K "
     "--contention none",
@@ -21,44 +32,103 @@ CASES = [
     "--platform mesh8x8 --coll alltoall --sizes 1K --contention all",
     "--platform scc48 --coll reduce --sizes 1K --root 47 --jitter 3",
 ]
+# the generated runs: small chips, a few sizes (one line, several MPB
+# chunks on scc48's 8 KiB MPBs)
+PLATFORMS = ["scc48", "xeonphi60"]
+GENERATED = "--platform {plat} --ranks 13 --root 12 --coll {coll} " \
+            "--algo {spec} --sizes 8,1000,20000"
 # fields that must not change (wall-clock ones are left out)
 FIELDS = ["algo", "bytes", "lat_us", "bw_MBps", "done_min_us",
           "done_max_us", "done_stdev_us", "events", "ops", "lines"]
 GOLDEN = os.path.join(os.path.dirname(__file__), "data", "sim_golden.json")
+REGENERATE = "run `make golden` (tests/sim_golden.py MANYCOLL --update) " \
+             "and commit tests/data/sim_golden.json"
+
+
+def registry(mc):
+    """(coll, spec) of every algorithm and each of its variants"""
+    out = subprocess.run([mc, "info", "--json"], capture_output=True,
+                         text=True, check=True).stdout
+    specs = []
+    for line in out.splitlines():
+        a = json.loads(line)
+        if "algo" not in a:
+            continue  # an environment variable
+        specs.append((a["coll"], a["algo"]))
+        specs += [(a["coll"], f"{a['algo']}:{v}") for v in a["variants"]]
+    if not specs:
+        raise SystemExit("sim_golden: `manycoll info --json` lists no "
+                         "algorithms")
+    return specs
+
+
+def cases(mc, hand_picked_only):
+    if hand_picked_only:
+        return HAND_PICKED
+    generated = [GENERATED.format(plat=p, coll=c, spec=s)
+                 for c, s in registry(mc) for p in PLATFORMS]
+    return HAND_PICKED + generated
 
 
 def run(mc, case):
-    out = subprocess.run([mc, "sim", "--json", "--check"] + case.split(),
-                         capture_output=True, text=True, check=True).stdout
+    p = subprocess.run([mc, "sim", "--json", "--check"] + case.split(),
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        raise SystemExit(f"FAIL: manycoll sim {case}: exit status "
+                         f"{p.returncode}\n{p.stderr}")
     return [{k: json.loads(line)[k] for k in FIELDS}
-            for line in out.splitlines() if line.startswith("{")]
+            for line in p.stdout.splitlines() if line.startswith("{")]
+
+
+def write(got):
+    """one case per line, so that a change shows as a small diff"""
+    with open(GOLDEN, "w") as f:
+        f.write("{\n")
+        keys = sorted(got)
+        for i, k in enumerate(keys):
+            f.write(f" {json.dumps(k)}: {json.dumps(got[k], sort_keys=True)}"
+                    f"{',' if i + 1 < len(keys) else ''}\n")
+        f.write("}\n")
 
 
 def main():
     mc = sys.argv[1]
+    hand = "--hand-picked" in sys.argv
     got = {}
-    for case in CASES:
+    for case in cases(mc, hand):
         first, second = run(mc, case), run(mc, case)
         if first != second:
             print(f"NOT DETERMINISTIC: {case}\n  {first}\n  {second}")
             return 1
+        if not first:
+            print(f"FAIL: manycoll sim {case} printed no results")
+            return 1
         got[case] = first
-    if "--update" in sys.argv:
-        with open(GOLDEN, "w") as f:
-            json.dump(got, f, indent=1, sort_keys=True)
-            f.write("\n")
-        print(f"wrote {GOLDEN}")
+    if "--update" in sys.argv and not hand:
+        write(got)
+        print(f"wrote {GOLDEN}: {len(got)} runs")
         return 0
     with open(GOLDEN) as f:
         want = json.load(f)
     bad = 0
-    for case in CASES:
-        if got[case] != want.get(case):
+    for case in got:
+        if case not in want:
+            bad += 1
+            print(f"NO GOLDEN NUMBERS: manycoll sim {case}\n"
+                  f"  (a new algorithm or variant?) {REGENERATE}")
+        elif got[case] != want[case]:
             bad += 1
             print(f"CHANGED: manycoll sim {case}\n  now:    {got[case]}\n"
-                  f"  golden: {want.get(case)}")
-    print(f"sim_golden: {len(CASES)} runs, each repeated identically; "
-          f"{len(CASES) - bad} match the golden numbers")
+                  f"  golden: {want[case]}")
+    for case in [] if hand else want:
+        if case not in got:
+            bad += 1
+            print(f"STALE: the golden file has manycoll sim {case}, which "
+                  f"no registered algorithm or variant runs; {REGENERATE}")
+    ok = sum(1 for c in got if want.get(c) == got[c])
+    print(f"sim_golden: {len(got)} runs ({len(HAND_PICKED)} hand-picked, "
+          f"{len(got) - len(HAND_PICKED)} from the registry), each repeated "
+          f"identically; {ok} match the golden numbers")
     return 1 if bad else 0
 
 

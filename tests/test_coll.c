@@ -37,7 +37,15 @@ int main(int argc, char **argv)
         fprintf(stderr, "test_coll: MC_SINGLE_COPY=0 but single copy is on\n");
         return 1;
     }
+    /* the barrier's arrival record: a segment of the test's own */
+    mc_arrivals_t arr;
+    if (mc_arrivals_open(mc_comm_rank(c), mc_comm_size(c), w.seed, &arr)) {
+        fprintf(stderr, "test_coll: cannot create the arrival record\n");
+        return 1;
+    }
+    w.arrivals = &arr;
     int rc = mc_walk(c, &w);
+    mc_arrivals_close(&arr);
     if (mc_comm_rank(c) == 0)
         printf("test_coll: %d ranks, %d algorithms, %d cases per rank, "
                "%d wrong (single copy %s)\n",

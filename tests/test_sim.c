@@ -19,8 +19,21 @@ typedef struct job {
     mc_sim_domain_t *dom;
     int rank;
     mc_walk_t w;
+    mc_arrivals_t arr;
     int rc;
 } job_t;
+
+/* the barrier's arrival record in virtual time (tools/arrivals.c) */
+static int64_t sim_clock(void)
+{
+    return (int64_t)mc_sim_now(mc_sim_self());
+}
+
+static void sim_pause(uint64_t ns)
+{
+    mc_sim_op_t op = {.name = "pause", .fixed = (mc_ps_t)ns * 1000};
+    mc_sim_do(mc_sim_self(), &op);
+}
 
 static void core_main(void *arg)
 {
@@ -77,8 +90,12 @@ int main(int argc, char **argv)
         fprintf(stderr, "test_sim: %s\n", mc_last_error());
         return 2;
     }
+    mc_arrival_slot_t *slots = calloc((size_t)n, sizeof *slots);
     for (int i = 0; i < n; i++) {
-        jobs[i] = (job_t){sim, dom, i, w, 0};
+        jobs[i] = (job_t){.sim = sim, .dom = dom, .rank = i, .w = w};
+        mc_arrivals_view(slots, i, n, w.seed, sim_clock, sim_pause,
+                         &jobs[i].arr);
+        jobs[i].w.arrivals = &jobs[i].arr;
         mc_sim_spawn(sim, i, core_main, &jobs[i]);
     }
     int rc = mc_sim_run(sim);
@@ -96,5 +113,6 @@ int main(int argc, char **argv)
     mc_platform_free(p);
     free(cores);
     free(jobs);
+    free(slots);
     return bad ? 1 : 0;
 }

@@ -5,8 +5,10 @@
  * datatype with every valid op (builtin and user, commutative and not),
  * counts around the two-sided chunk boundary and 1 MiB + 3, roots 0 and
  * P-1, in place and not (the full walk; lighter walks for big simulated
- * chips drop some of these, see walk.h). Every result is checked against
- * a scalar reference (tools/check.c). A new algorithm is tested by adding
+ * chips drop some of these, see walk.h); barriers many times back to back
+ * with jitter. Every result is checked against a scalar reference, every
+ * send buffer is checked unchanged, and every barrier against an arrival
+ * record of the test's own (tools/check.c, check_verify.c, arrivals.c). A new algorithm is tested by adding
  * its registry row; nothing here names one.
  */
 #include <stdio.h>
@@ -57,6 +59,7 @@ static int run_case(mc_comm_t *c, mc_case_t k, const char *algo,
                 fprintf(stderr, "test_coll: out of memory\n");
                 return -1;
             }
+            b.arrivals = w->arrivals;
             mc_case_fill(&k, rank, n, &b);
             int rc = mc_case_run(c, &k, &b);
             char msg[600];
@@ -206,7 +209,10 @@ static int walk_spec(mc_comm_t *c, const mc_algo_t *a, const char *spec,
     mc_case_t k = {.coll = a->coll, .seed = seed};
     size_t chunk = c->team.p2p_chunk;
     if (a->coll == MC_COLL_BARRIER) {
-        for (int i = 0; i < 3; i++)
+        /* back to back, each entered after a random pause (arrivals.c) */
+        int nb = w->level > MC_WALK_TINY ? MC_WALK_BARRIERS
+                                         : MC_WALK_BARRIERS_TINY;
+        for (int i = 0; i < nb; i++)
             if (run_case(c, k, name, w))
                 return -1;
         return 0;

@@ -26,7 +26,16 @@ typedef struct mc_walk {
     int level;
     int algos, cases, failures; /* results */
     int skipped; /* cases whose buffers would exceed MC_WALK_MEM_BUDGET */
+    /* where barrier cases count arrivals (check.h), set by the caller:
+     * without it every barrier case fails */
+    mc_arrivals_t *arrivals;
 } mc_walk_t;
+
+/* back-to-back barriers per barrier algorithm and variant, each checked:
+ * 40, or 6 in the tiny walk (a flat barrier of 1024 simulated cores reads
+ * a million flags) */
+#define MC_WALK_BARRIERS 40
+#define MC_WALK_BARRIERS_TINY 6
 
 /* the level named tiny, light, medium or full; -2 for any other name */
 int mc_walk_level(const char *name);

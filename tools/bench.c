@@ -45,6 +45,7 @@ typedef struct bench_opts {
     size_t sizes[MAX_SIZES];
     int nsizes;
     int iters, warmup, check, json, cold;
+    mc_arrivals_t *arrivals; /* --check of a barrier (check.h) */
 } bench_opts_t;
 
 static const char default_sizes[] = "8,64,512,4K,32K,256K,1M";
@@ -331,6 +332,7 @@ static int run_iters(const bench_opts_t *o, mc_comm_t *w, mc_case_t *k,
     for (int i = -warm; i < iters && rc == MC_OK; i++) {
         for (int a = 0; a < na && rc == MC_OK; a++) {
             mc_case_bufs_t *b = bufset(bs, (i + warm) * na + a);
+            b->arrivals = o->arrivals;
             rc = use_algo(o, w, a);
             if (rc == MC_OK)
                 rc = mc_barrier(w);
@@ -419,9 +421,18 @@ int cmd_bench_rank(int argc, char **argv)
                       : "warm (one buffer set)",
                "bytes", "avg", "min",
                "max", "p50", "p90", "p99", "slowest", "ratio", "algorithm");
+    /* --check of a barrier: the arrival record, without the pauses */
+    mc_arrivals_t arr = {0};
+    if (o.check && k.coll == MC_COLL_BARRIER) {
+        if (mc_arrivals_open(mc_comm_rank(w), mc_comm_size(w), 1, &arr))
+            return 1;
+        arr.pause_ns = NULL;
+        o.arrivals = &arr;
+    }
     int nsizes = k.coll == MC_COLL_BARRIER ? 1 : o.nsizes;
     for (int s = 0; s < nsizes && rc == MC_OK; s++)
         rc = bench_size(&o, w, &k, o.sizes[s]);
+    mc_arrivals_close(&arr);
     if (rc != MC_OK)
         fprintf(stderr, "manycoll bench: rank %d: %s\n", mc_comm_rank(w),
                 mc_last_error());

@@ -1,5 +1,6 @@
 /*
- * Collective test cases: inputs, scalar reference, verification.
+ * Collective test cases: inputs, the scalar reference, buffers, running a
+ * case (verification: check_verify.c).
  *
  * Inputs are a hash of (seed, contributor, index), shaped per op so that
  * results are exact in every datatype (small integers for float sums,
@@ -7,17 +8,13 @@
  * overflow and must wrap. The reference combines contributions in rank
  * order with scalar code that shares nothing with the library's kernels.
  */
-#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
-
-#define GUARD 64
-#define GUARD_BYTE 0xA5
-#define POISON_BYTE 0x5A
+#include "check_impl.h"
 
 static const char *const dt_names[MC_DTYPE_COUNT] = {
     "int8", "int16", "int32", "int64", "uint8",
@@ -105,7 +102,7 @@ mc_op_t mc_case_op(const mc_case_t *k)
     return uop_handle[k->uop];
 }
 
-static int is_float(mc_dtype_t dt)
+int chk_is_float(mc_dtype_t dt)
 {
     return dt == MC_FLOAT32 || dt == MC_FLOAT64;
 }
@@ -122,20 +119,13 @@ int mc_case_valid(const mc_case_t *k)
                k->dt == MC_UINT64 || k->dt == MC_FLOAT64;
     if (k->uop != MC_UOP_NONE)
         return 1;
-    return !(is_float(k->dt) && k->op >= MC_BAND);
+    return !(chk_is_float(k->dt) && k->op >= MC_BAND);
 }
-
 /* ---- scalar values ---- */
 
-typedef union num {
-    uint64_t u;
-    int64_t i;
-    double f;
-} num_t;
-
-static num_t load(mc_dtype_t dt, const void *p, size_t idx)
+chk_num_t chk_load(mc_dtype_t dt, const void *p, size_t idx)
 {
-    num_t v;
+    chk_num_t v;
     switch (dt) {
     case MC_INT8: v.i = ((const int8_t *)p)[idx]; break;
     case MC_INT16: v.i = ((const int16_t *)p)[idx]; break;
@@ -152,7 +142,7 @@ static num_t load(mc_dtype_t dt, const void *p, size_t idx)
 }
 
 /* integers are stored by truncating the two's complement bits */
-static void store(mc_dtype_t dt, void *p, size_t idx, num_t v)
+void chk_store(mc_dtype_t dt, void *p, size_t idx, chk_num_t v)
 {
     switch (dt) {
     case MC_INT8: case MC_UINT8: ((uint8_t *)p)[idx] = (uint8_t)v.u; break;
@@ -182,7 +172,7 @@ static int op_class(const mc_case_t *k)
 }
 
 /* the input element `idx` of contributor `who` */
-static num_t gen(const mc_case_t *k, uint64_t who, size_t idx)
+chk_num_t chk_gen(const mc_case_t *k, uint64_t who, size_t idx)
 {
     /* the per-contributor half of the hash, kept between calls: callers
      * walk one contributor's elements in a row */
@@ -193,9 +183,9 @@ static num_t gen(const mc_case_t *k, uint64_t who, size_t idx)
         last_base = mix(key);
     }
     uint64_t h = mix(last_base ^ idx);
-    num_t v;
+    chk_num_t v;
     int cls = op_class(k);
-    if (is_float(k->dt)) {
+    if (chk_is_float(k->dt)) {
         static const double prod_vals[4] = {1.0, 2.0, 0.5, -1.0};
         if (cls == MC_PROD)
             v.f = prod_vals[h % 4];
@@ -213,15 +203,15 @@ static num_t gen(const mc_case_t *k, uint64_t who, size_t idx)
         v.u = h % 3;
     else
         v.u = h; /* full width: exercises signed vs unsigned compares */
-    num_t t; /* normalise through the type (sign-extends signed types) */
+    chk_num_t t; /* normalise through the type (sign-extends signed types) */
     unsigned char tmp[8];
-    store(k->dt, tmp, 0, v);
-    t = load(k->dt, tmp, 0);
+    chk_store(k->dt, tmp, 0, v);
+    t = chk_load(k->dt, tmp, 0);
     return t;
 }
 
 /* acc = acc op x, as the MPI standard defines it for each type */
-static num_t combine(const mc_case_t *k, num_t a, num_t b)
+static chk_num_t combine(const mc_case_t *k, chk_num_t a, chk_num_t b)
 {
     mc_dtype_t dt = k->dt;
     if (k->uop == MC_UOP_FIRST)
@@ -229,8 +219,8 @@ static num_t combine(const mc_case_t *k, num_t a, num_t b)
     if (k->uop == MC_UOP_LAST)
         return b;
     int op = k->uop == MC_UOP_SUM ? MC_SUM : (int)k->op;
-    num_t r;
-    if (is_float(dt)) {
+    chk_num_t r;
+    if (chk_is_float(dt)) {
         int f32 = dt == MC_FLOAT32;
         switch (op) {
         case MC_SUM: r.f = f32 ? (double)((float)a.f + (float)b.f) : a.f + b.f; break;
@@ -255,15 +245,15 @@ static num_t combine(const mc_case_t *k, num_t a, num_t b)
     return r;
 }
 
-static num_t reduce_one(const mc_case_t *k, int size, size_t idx)
+static chk_num_t reduce_one(const mc_case_t *k, int size, size_t idx)
 {
-    num_t acc = gen(k, 0, idx);
+    chk_num_t acc = chk_gen(k, 0, idx);
     for (int r = 1; r < size; r++)
-        acc = combine(k, acc, gen(k, (uint64_t)r, idx));
+        acc = combine(k, acc, chk_gen(k, (uint64_t)r, idx));
     /* bring the result to the type's width (and sign) */
     unsigned char tmp[8];
-    store(k->dt, tmp, 0, acc);
-    return load(k->dt, tmp, 0);
+    chk_store(k->dt, tmp, 0, acc);
+    return chk_load(k->dt, tmp, 0);
 }
 
 /* The expected reduction of one case, computed once: on a simulated chip
@@ -274,10 +264,10 @@ static struct {
     mc_case_t k;
     int size;
     size_t n;
-    num_t *v;
+    chk_num_t *v;
 } memo;
 
-static num_t reduced(const mc_case_t *k, int size, size_t idx)
+chk_num_t chk_reduced(const mc_case_t *k, int size, size_t idx)
 {
     size_t n = k->coll == MC_COLL_REDUCE_SCATTER_BLOCK
                    ? k->count * (size_t)size
@@ -289,7 +279,7 @@ static num_t reduced(const mc_case_t *k, int size, size_t idx)
                     m->seed == k->seed;
     if (!memo.v || memo.size != size || memo.n != n || !same_case) {
         free(memo.v);
-        memo.v = malloc(n * sizeof(num_t));
+        memo.v = malloc(n * sizeof(chk_num_t));
         if (!memo.v)
             return reduce_one(k, size, idx);
         for (size_t i = 0; i < n; i++)
@@ -299,15 +289,6 @@ static num_t reduced(const mc_case_t *k, int size, size_t idx)
         memo.n = n;
     }
     return memo.v[idx];
-}
-
-static int same(mc_dtype_t dt, num_t got, num_t want)
-{
-    if (!is_float(dt))
-        return got.u == want.u;
-    if (got.f == want.f)
-        return 1;
-    return fabs(got.f - want.f) <= 1e-6 * fabs(want.f);
 }
 
 /* ---- buffers ---- */
@@ -350,6 +331,7 @@ int mc_case_alloc(const mc_case_t *k, int rank, int size, mc_case_bufs_t *b)
     lens(k, size, &s, &r);
     b->slen = s * d;
     b->rlen = r * d;
+    b->arrivals = NULL;
     b->sbuf = guarded(b->slen);
     b->rbuf = guarded(b->rlen);
     if (!b->sbuf || !b->rbuf) {
@@ -370,53 +352,105 @@ static void fill(const mc_case_t *k, void *p, uint64_t who, size_t from,
                  size_t n, size_t at)
 {
     for (size_t i = 0; i < n; i++)
-        store(k->dt, p, at + i, gen(k, who, from + i));
+        chk_store(k->dt, p, at + i, chk_gen(k, who, from + i));
 }
 
 /* contributor ids of alltoall blocks and of the scatter root's input */
-static uint64_t a2a_who(int src, int dst, int size)
+uint64_t chk_a2a_who(int src, int dst, int size)
 {
     return 1000u + (uint64_t)src * (uint64_t)size + (uint64_t)dst;
 }
-static uint64_t scatter_who(int root) { return 5000000u + (uint64_t)root; }
+uint64_t chk_scatter_who(int root) { return 5000000u + (uint64_t)root; }
+
+/* Element i of the send buffer as mc_case_fill leaves it: 1 and its value,
+ * or 0 where the buffer holds poison (not significant on this rank). The
+ * one description of the send buffer, for filling it and for checking
+ * after the call that it is unchanged. */
+int chk_send_elem(const mc_case_t *k, int rank, int size, size_t i,
+                  chk_num_t *v)
+{
+    size_t n = k->count;
+    int root = rank == k->root;
+    switch (k->coll) {
+    case MC_COLL_REDUCE: case MC_COLL_ALLREDUCE: case MC_COLL_ALLGATHER:
+    case MC_COLL_GATHER:
+        /* in place, the input is in rbuf; the send buffer is filled all
+         * the same (and must stay so) */
+        *v = chk_gen(k, (uint64_t)rank, i);
+        return 1;
+    case MC_COLL_ALLTOALL:
+        if (k->in_place)
+            return 0;
+        *v = chk_gen(k, chk_a2a_who(rank, (int)(i / n), size), i % n);
+        return 1;
+    case MC_COLL_REDUCE_SCATTER_BLOCK:
+        if (k->in_place)
+            return 0;
+        *v = chk_gen(k, (uint64_t)rank, i);
+        return 1;
+    case MC_COLL_SCATTER:
+        if (!root)
+            return 0;
+        *v = chk_gen(k, chk_scatter_who(rank), i);
+        return 1;
+    default: return 0;
+    }
+}
+
+static void fill_send(const mc_case_t *k, int rank, int size,
+                      mc_case_bufs_t *b)
+{
+    size_t d = mc_dtype_size(k->dt);
+    chk_num_t v;
+    for (size_t i = 0; i < b->slen / d; i++) {
+        if (chk_send_elem(k, rank, size, i, &v))
+            chk_store(k->dt, b->sbuf, i, v);
+        else
+            memset((unsigned char *)b->sbuf + i * d, POISON_BYTE, d);
+    }
+}
 
 void mc_case_fill(const mc_case_t *k, int rank, int size, mc_case_bufs_t *b)
 {
     size_t n = k->count;
-    memset(b->sbuf, POISON_BYTE, b->slen);
+    fill_send(k, rank, size, b);
     memset(b->rbuf, POISON_BYTE, b->rlen);
     int root = rank == k->root;
     switch (k->coll) {
-    case MC_COLL_BARRIER: break;
     case MC_COLL_BCAST:
         if (root)
             fill(k, b->rbuf, (uint64_t)rank, 0, n, 0);
         break;
     case MC_COLL_REDUCE: case MC_COLL_ALLREDUCE:
-        fill(k, b->sbuf, (uint64_t)rank, 0, n, 0);
         if (k->in_place && (root || k->coll == MC_COLL_ALLREDUCE))
             fill(k, b->rbuf, (uint64_t)rank, 0, n, 0);
         break;
     case MC_COLL_ALLGATHER: case MC_COLL_GATHER:
-        fill(k, b->sbuf, (uint64_t)rank, 0, n, 0);
         if (k->in_place && (root || k->coll == MC_COLL_ALLGATHER))
             fill(k, b->rbuf, (uint64_t)rank, 0, n, (size_t)rank * n);
         break;
     case MC_COLL_ALLTOALL:
-        for (int d = 0; d < size; d++)
-            fill(k, k->in_place ? b->rbuf : b->sbuf,
-                 a2a_who(rank, d, size), 0, n, (size_t)d * n);
+        if (k->in_place)
+            for (int d = 0; d < size; d++)
+                fill(k, b->rbuf, chk_a2a_who(rank, d, size), 0, n,
+                     (size_t)d * n);
         break;
     case MC_COLL_REDUCE_SCATTER_BLOCK:
-        fill(k, k->in_place ? b->rbuf : b->sbuf, (uint64_t)rank, 0,
-             n * (size_t)size, 0);
-        break;
-    case MC_COLL_SCATTER:
-        if (root)
-            fill(k, b->sbuf, scatter_who(rank), 0, n * (size_t)size, 0);
+        if (k->in_place)
+            fill(k, b->rbuf, (uint64_t)rank, 0, n * (size_t)size, 0);
         break;
     default: break;
     }
+}
+
+static int run_barrier(mc_comm_t *c, mc_arrivals_t *a)
+{
+    if (!a)
+        return mc_barrier(c);
+    mc_arrivals_enter(a);
+    int rc = mc_barrier(c);
+    mc_arrivals_exit(a);
+    return rc;
 }
 
 int mc_case_run(mc_comm_t *c, const mc_case_t *k, mc_case_bufs_t *b)
@@ -426,7 +460,7 @@ int mc_case_run(mc_comm_t *c, const mc_case_t *k, mc_case_bufs_t *b)
     mc_op_t op = mc_case_op(k);
     size_t n = k->count;
     switch (k->coll) {
-    case MC_COLL_BARRIER: return mc_barrier(c);
+    case MC_COLL_BARRIER: return run_barrier(c, b->arrivals);
     case MC_COLL_BCAST: return mc_bcast(c, b->rbuf, n, k->dt, k->root);
     case MC_COLL_REDUCE:
         return mc_reduce(c, root ? s : b->sbuf, b->rbuf, n, k->dt, op,
@@ -456,129 +490,3 @@ void mc_case_describe(const mc_case_t *k, char *buf, size_t len)
              k->root, k->in_place ? " in-place" : "", k->seed);
 }
 
-/* compares n elements of p (from element `at`) with want(i) */
-typedef num_t (*want_fn)(const mc_case_t *k, int rank, int size, int block,
-                         size_t i);
-
-static int expect(const mc_case_t *k, int rank, int size, int block,
-                  const void *p, size_t at, size_t n, want_fn want,
-                  const char *what, char *msg, size_t len)
-{
-    for (size_t i = 0; i < n; i++) {
-        num_t got = load(k->dt, p, at + i), w = want(k, rank, size, block, i);
-        if (!same(k->dt, got, w)) {
-            char d[160];
-            mc_case_describe(k, d, sizeof d);
-            snprintf(msg, len,
-                     "%s: rank %d of %d: %s[%zu] = %#llx (%g), expected "
-                     "%#llx (%g)",
-                     d, rank, size, what, at + i, (unsigned long long)got.u,
-                     is_float(k->dt) ? got.f : (double)got.i,
-                     (unsigned long long)w.u,
-                     is_float(k->dt) ? w.f : (double)w.i);
-            return 1;
-        }
-    }
-    return 0;
-}
-
-static num_t w_root(const mc_case_t *k, int rank, int size, int block,
-                   size_t i)
-{
-    (void)block;
-    (void)rank, (void)size;
-    return gen(k, (uint64_t)k->root, i);
-}
-static num_t w_reduced(const mc_case_t *k, int rank, int size, int block,
-                   size_t i)
-{
-    (void)block;
-    (void)rank;
-    return reduced(k, size, i);
-}
-static num_t w_block(const mc_case_t *k, int rank, int size, int block,
-                   size_t i)
-{
-    (void)block;
-    (void)rank, (void)size;
-    return gen(k, (uint64_t)block, i);
-}
-static num_t w_a2a(const mc_case_t *k, int rank, int size, int block,
-                   size_t i)
-{
-    (void)block;
-    return gen(k, a2a_who(block, rank, size), i);
-}
-static num_t w_rsb(const mc_case_t *k, int rank, int size, int block,
-                   size_t i)
-{
-    (void)block;
-    return reduced(k, size, (size_t)rank * k->count + i);
-}
-static num_t w_scatter(const mc_case_t *k, int rank, int size, int block,
-                   size_t i)
-{
-    (void)block;
-    (void)size;
-    return gen(k, scatter_who(k->root), (size_t)rank * k->count + i);
-}
-
-static int verify_blocks(const mc_case_t *k, int rank, int size,
-                         const void *p, want_fn want, char *msg, size_t len)
-{
-    for (int b = 0; b < size; b++)
-        if (expect(k, rank, size, b, p, (size_t)b * k->count, k->count, want,
-                   "rbuf", msg, len))
-            return 1;
-    return 0;
-}
-
-static int guards_ok(const mc_case_bufs_t *b)
-{
-    const unsigned char *s = b->sbuf, *r = b->rbuf;
-    for (int i = 0; i < GUARD; i++)
-        if (s[b->slen + i] != GUARD_BYTE || r[b->rlen + i] != GUARD_BYTE)
-            return 0;
-    return 1;
-}
-
-int mc_case_verify(const mc_case_t *k, int rank, int size,
-                   const mc_case_bufs_t *b, char *msg, size_t len)
-{
-    size_t n = k->count;
-    int root = rank == k->root;
-    if (!guards_ok(b)) {
-        char d[160];
-        mc_case_describe(k, d, sizeof d);
-        snprintf(msg, len, "%s: rank %d wrote past the end of a buffer", d,
-                 rank);
-        return 1;
-    }
-    switch (k->coll) {
-    case MC_COLL_BCAST:
-        return expect(k, rank, size, 0, b->rbuf, 0, n, w_root, "buf", msg, len);
-    case MC_COLL_REDUCE:
-        if (!root)
-            return 0;
-        /* fallthrough */
-    case MC_COLL_ALLREDUCE:
-        return expect(k, rank, size, 0, b->rbuf, 0, n, w_reduced, "rbuf", msg,
-                      len);
-    case MC_COLL_GATHER:
-        if (!root)
-            return 0;
-        /* fallthrough */
-    case MC_COLL_ALLGATHER:
-        return verify_blocks(k, rank, size, b->rbuf, w_block, msg, len);
-    case MC_COLL_ALLTOALL:
-        return verify_blocks(k, rank, size, b->rbuf, w_a2a, msg, len);
-    case MC_COLL_REDUCE_SCATTER_BLOCK:
-        return expect(k, rank, size, 0, b->rbuf, 0, n, w_rsb, "rbuf", msg, len);
-    case MC_COLL_SCATTER:
-        if (root && k->in_place)
-            return 0;
-        return expect(k, rank, size, 0, b->rbuf, 0, n, w_scatter, "rbuf", msg,
-                      len);
-    default: return 0;
-    }
-}

@@ -7,6 +7,7 @@
 #ifndef MC_CHECK_H
 #define MC_CHECK_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -33,9 +34,65 @@ typedef struct mc_case {
     uint32_t seed;
 } mc_case_t;
 
+/*
+ * The arrival record of barrier cases, outside the library's own flags:
+ * before each barrier a rank counts it in its own slot, and after the
+ * barrier returns it checks that every rank's count has reached its own
+ * (no rank left before every rank had entered) and is at most one ahead.
+ * On a simulated chip the slots also hold virtual entry times, and each
+ * rank checks that every entry is no later than its exit: over all ranks,
+ * max entry <= min exit. Jitter: in most barriers one rank, the same on
+ * every rank, arrives late by four times what a barrier takes, and some
+ * others pause a little, so ranks arrive in different orders and far
+ * apart. tools/arrivals.c.
+ */
+typedef struct mc_arrival_slot {
+    _Atomic uint64_t entered; /* barriers this rank has entered */
+    int64_t entry_ps[2];      /* virtual entry time of barrier e at [e % 2] */
+    char pad[40];             /* one cache line per rank */
+} mc_arrival_slot_t;
+
+typedef struct mc_arrivals {
+    mc_arrival_slot_t *slot; /* [size], shared by all ranks */
+    int rank, size;
+    int64_t (*clock_ps)(void);  /* virtual time now, or NULL (shm) */
+    void (*pause_ns)(uint64_t); /* waits that long, or NULL (no jitter) */
+    int64_t late_min_ns, late_max_ns; /* bounds of the late rank's pause */
+    uint64_t seed;    /* the same on every rank: who is late */
+    uint64_t rng;     /* this rank's own pauses */
+    uint64_t mine;    /* barriers this rank has entered (private) */
+    int quiet;        /* nobody is late in this barrier */
+    int64_t enter_ns; /* when this rank entered the last barrier */
+    int64_t quiet_ns; /* how long the last quiet barrier took */
+    int64_t exit_ps;  /* when this rank left the last one (virtual) */
+    size_t seg_len;   /* > 0: slot lives in a shared-memory segment */
+    char name[96];
+} mc_arrivals_t;
+
+/* A record shared by the ranks of a `manycoll run` job (MC_JOB): a POSIX
+ * shared-memory segment of the test's own, unlinked as soon as every rank
+ * has opened it (and again, if need be, by mc_arrivals_close). */
+int mc_arrivals_open(int rank, int size, uint64_t seed, mc_arrivals_t *a);
+void mc_arrivals_close(mc_arrivals_t *a);
+/* A view of `slot` (size entries, zeroed, shared with the other ranks'
+ * views in this process) for one rank: the simulator's record. */
+void mc_arrivals_view(mc_arrival_slot_t *slot, int rank, int size,
+                      uint64_t seed, int64_t (*clock_ps)(void),
+                      void (*pause_ns)(uint64_t), mc_arrivals_t *a);
+/* Pause, then count this rank in (before the barrier). */
+void mc_arrivals_enter(mc_arrivals_t *a);
+/* Records when this rank left (after the barrier). */
+void mc_arrivals_exit(mc_arrivals_t *a);
+/* 0 if every rank had entered the last barrier, else 1 with a message. */
+int mc_arrivals_check(const mc_arrivals_t *a, char *msg, size_t len);
+
 typedef struct mc_case_bufs {
     void *sbuf, *rbuf;
     size_t slen, rlen; /* bytes */
+    /* barrier cases: the record mc_case_run counts arrivals in and
+     * mc_case_verify checks (set by the caller; a barrier case without
+     * one fails verification) */
+    mc_arrivals_t *arrivals;
 } mc_case_bufs_t;
 
 /* The op handle a case uses (creates user ops on first use). */

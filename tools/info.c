@@ -40,10 +40,15 @@ static int print_json(void)
                 "min", (json_int_t)p->min, "max", (json_int_t)p->max,
                 "help", p->help));
         }
-        json_t *o = json_pack("{s:s,s:s,s:s,s:b,s:o}", "coll",
+        /* the parameter settings the generated tests also run */
+        json_t *vs = json_array();
+        for (int i = 0; i < 5 && a->variants[i]; i++)
+            json_array_append_new(vs, json_string(a->variants[i]));
+        json_t *o = json_pack("{s:s,s:s,s:s,s:b,s:b,s:o,s:o}", "coll",
             mc_coll_name(a->coll), "algo", a->name, "desc", a->desc,
             "commutative_only", (a->impl->needs & MC_ALGO_COMMUTATIVE) != 0,
-            "params", ps);
+            "single_copy", (a->impl->needs & MC_ALGO_SINGLE_COPY) != 0,
+            "params", ps, "variants", vs);
         char *txt = json_dumps(o, JSON_COMPACT);
         puts(txt);
         free(txt);

@@ -29,6 +29,7 @@
 typedef struct core_job {
     struct sim_job *job;
     int rank;
+    mc_arrivals_t arr; /* --check of a barrier */
     mc_ps_t start, end;
     int rc;
     char msg[512];
@@ -42,7 +43,14 @@ typedef struct sim_job {
     mc_case_bufs_t shared;
     char algo[128];
     core_job_t *cores;
+    mc_arrival_slot_t *slots; /* the barrier's arrival record */
 } sim_job_t;
+
+/* virtual time, for the barrier's arrival record */
+static int64_t sim_clock(void)
+{
+    return (int64_t)mc_sim_now(mc_sim_self());
+}
 
 static void core_main(void *arg)
 {
@@ -69,6 +77,10 @@ static void core_main(void *arg)
             return;
         }
         mc_case_fill(&j->k, cj->rank, j->dom->n, b);
+        /* no pause before the barrier: it would change the timings */
+        mc_arrivals_view(j->slots, cj->rank, j->dom->n, 0, sim_clock, NULL,
+                         &cj->arr);
+        b->arrivals = &cj->arr;
     }
     cj->start = mc_sim_now(j->sim);
     cj->rc = mc_case_run(c, &j->k, b);
@@ -132,6 +144,7 @@ int mc_sim_run_size(const sim_opts_t *o, const mc_platform_t *p,
         return rc;
     int *cores = malloc(sizeof(int) * (size_t)n);
     j.cores = calloc((size_t)n, sizeof(core_job_t));
+    j.slots = calloc((size_t)n, sizeof *j.slots);
     for (int i = 0; i < n; i++)
         cores[i] = i;
     rc = mc_sim_tp_domain(j.sim, NULL, 0, cores, n, &j.dom);
@@ -155,5 +168,6 @@ int mc_sim_run_size(const sim_opts_t *o, const mc_platform_t *p,
     mc_sim_destroy(j.sim);
     free(cores);
     free(j.cores);
+    free(j.slots);
     return rc;
 }

@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+"""Expected output of the built-in selection: what `manycoll info --tuning
+-n N` says runs on shm, for every collective and size, at rank counts on
+either side of every rank limit of the rules (tests/data/select_golden.json),
+without a tuning file. A change of the default rules changes this table on
+purpose; anything else that changes it is a bug.
+
+    select_golden.py MANYCOLL [--update]
+
+--update (`make golden`) rewrites the golden file: do it when the rules
+change on purpose, and say so in the commit (and in docs/selection.md)."""
+import json
+import os
+import subprocess
+import sys
+
+RANKS = [1, 2, 3, 16, 17, 64]
+GOLDEN = os.path.join(os.path.dirname(__file__), "data",
+                      "select_golden.json")
+
+
+def table(mc, n):
+    env = dict(os.environ, MC_TUNING="none")
+    for v in list(env):
+        if v.startswith("MC_ALGO_"):
+            del env[v]
+    p = subprocess.run([mc, "info", "--tuning", "-n", str(n), "--json"],
+                       capture_output=True, text=True, env=env)
+    if p.returncode != 0:
+        raise SystemExit(f"FAIL: manycoll info --tuning -n {n}: exit status "
+                         f"{p.returncode}\n{p.stderr}")
+    rows = [json.loads(line) for line in p.stdout.splitlines()]
+    got = [f"{r['coll']} {r['bytes']}: {r['algo']}" for r in rows
+           if "coll" in r]
+    if not got:
+        raise SystemExit(f"FAIL: manycoll info --tuning -n {n} lists no "
+                         f"selection")
+    return got
+
+
+def main():
+    mc = sys.argv[1]
+    got = {str(n): table(mc, n) for n in RANKS}
+    if "--update" in sys.argv:
+        with open(GOLDEN, "w") as f:
+            json.dump(got, f, indent=1)
+            f.write("\n")
+        print(f"wrote {GOLDEN}")
+        return 0
+    with open(GOLDEN) as f:
+        want = json.load(f)
+    bad = 0
+    for n in got:
+        if got[n] != want.get(n):
+            old, new = set(want.get(n, [])), set(got[n])
+            print(f"CHANGED at {n} ranks:\n  now:    "
+                  f"{sorted(new - old)}\n  golden: {sorted(old - new)}")
+            bad += 1
+    if bad:
+        print("select_golden: if the rules changed on purpose, run `make "
+              "golden` and commit tests/data/select_golden.json")
+    print(f"select_golden: {len(got)} rank counts, {len(got) - bad} as "
+          f"golden")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
