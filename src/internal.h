@@ -11,6 +11,9 @@
 #include "manycoll.h"
 #include "tp/tp.h"
 
+/* ranks of a communicator at most (a shm segment is sized for them) */
+#define MC_MAX_RANKS (1 << 20)
+
 typedef enum {
     MC_COLL_BARRIER = 0,
     MC_COLL_BCAST,
@@ -96,6 +99,11 @@ struct mc_comm {
     uint64_t nsplit;     /* splits made from this communicator */
     mc_ruleset_t rules[MC_COLL_COUNT];
     int owns_world;      /* created by mc_init */
+    int check_args;      /* MC_CHECK_ARGS: compare every call's arguments */
+    struct mc_algo *checked_algos; /* the registry, checking (check_args.c) */
+    int nchecked_algos;
+    size_t max_count;       /* largest count of a call (check_count) ... */
+    size_t max_block_count; /* ... of a call with one block per rank */
     struct mc_comm *next_live; /* list of communicators for finalize */
 };
 
@@ -154,6 +162,17 @@ int mc_op_commutative(mc_op_t op);
 /* inout = in op inout if in_left, else inout = inout op in. */
 void mc_reduce_into(void *inout, const void *in, size_t count, mc_dtype_t dt,
                     mc_op_t op, int in_left);
+
+/* ---- MC_CHECK_ARGS (src/api/check_args.c) ---- */
+/* points the selection of c at checking algorithms if c->check_args */
+int mc_check_args_arm(mc_comm_t *c);
+/* the check itself: MC_OK if every rank passed the same arguments */
+int mc_check_args_exchange(mc_comm_t *c, const mc_args_t *a);
+
+/* A call touches at most count * 8 * (ranks, for calls with a block per
+ * rank) bytes: keeping that below 2^62 keeps every byte count and offset
+ * of the algorithms far from overflowing a size_t. */
+#define MC_MAX_COUNT ((size_t)1 << 59)
 
 /* ---- communicator construction (src/api/comm.c) ---- */
 int mc_comm_wrap(mc_tp_t *tp, mc_comm_t **out);

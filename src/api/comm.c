@@ -63,6 +63,7 @@ static void comm_destroy(mc_comm_t *c)
     free(c->p2p_recv);
     free(c->fast_seen);
     free(c->scratch);
+    free(c->checked_algos);
     free(c);
 }
 
@@ -76,18 +77,22 @@ int mc_comm_wrap(mc_tp_t *tp, mc_comm_t **out)
     c->tp = tp;
     c->rank = tp->rank;
     c->size = tp->size;
+    c->max_count = MC_MAX_COUNT;
+    c->max_block_count = MC_MAX_COUNT / (size_t)tp->size;
     c->p2p_sent = calloc((size_t)c->size, sizeof(uint64_t));
     c->p2p_recv = calloc((size_t)c->size, sizeof(uint64_t));
     c->fast_seen = calloc((size_t)c->size, sizeof(uint64_t));
     int rc = MC_OK;
     if (!c->p2p_sent || !c->p2p_recv || !c->fast_seen)
         rc = mc_error(MC_ERR_NOMEM, "out of memory creating a communicator");
-    long long chunk = mc_env_ll("MC_P2P_CHUNK");
     /* chunks are whole elements of every datatype: multiples of 8 */
-    if (rc == MC_OK && (chunk < 0 || chunk % 8))
-        rc = mc_error(MC_ERR_ARG,
-                      "MC_P2P_CHUNK=%s: must be a multiple of 8 bytes",
-                      mc_env("MC_P2P_CHUNK"));
+    long long chunk = 0, check = 0;
+    if (rc == MC_OK)
+        rc = mc_env_int("MC_P2P_CHUNK", &chunk);
+    if (rc == MC_OK)
+        rc = mc_env_int("MC_CHECK_ARGS", &check);
+    c->check_args = (int)check;
+    tp->calls = &c->seq;
     reserve_fast(c);
     mc_fast_setup(c);
     size_t mpb = c->mpb_avail / 8 * 8;
@@ -100,6 +105,8 @@ int mc_comm_wrap(mc_tp_t *tp, mc_comm_t **out)
     if (rc == MC_OK)
         rc = mc_select_init(c->rules, c->size, tp->cache_coherent,
                             tp->ops->name);
+    if (rc == MC_OK)
+        rc = mc_check_args_arm(c);
     if (rc != MC_OK) {
         comm_destroy(c);
         return rc;
@@ -120,9 +127,9 @@ int mc_comm_create_shm(const char *job, int rank, int size, mc_comm_t **comm)
     *comm = NULL;
     if (!job)
         return mc_error(MC_ERR_ARG, "%s: argument 'job' is NULL", fn);
-    if (size < 1)
-        return mc_error(MC_ERR_ARG, "%s: argument 'size' is %d, must be >= 1",
-                        fn, size);
+    if (size < 1 || size > MC_MAX_RANKS)
+        return mc_error(MC_ERR_ARG, "%s: argument 'size' is %d, must be in "
+                        "[1, %d]", fn, size, MC_MAX_RANKS);
     if (rank < 0 || rank >= size)
         return mc_error(MC_ERR_ARG,
                         "%s: argument 'rank' is %d, must be in [0, %d)", fn,
@@ -149,18 +156,6 @@ int mc_job_name(char *buf, size_t len)
     return MC_OK;
 }
 
-static int env_int(const char *name, int *out)
-{
-    const char *v = mc_env(name);
-    char *end;
-    long x = strtol(v, &end, 10);
-    if (!*v || *end || x < 0 || x > 1 << 24)
-        return mc_error(MC_ERR_ARG, "mc_init: %s='%s' is not a valid number",
-                        name, v);
-    *out = (int)x;
-    return MC_OK;
-}
-
 int mc_init(mc_comm_t **out)
 {
     if (!out)
@@ -171,19 +166,27 @@ int mc_init(mc_comm_t **out)
     }
     const char *job = mc_env("MC_JOB");
     char solo[MC_JOB_NAME_MAX];
-    int rank = 0, size = 1;
+    long long rank = 0, size = 1, fd = -1;
     if (*job) {
-        MC_CHECK(env_int("MC_RANK", &rank));
-        MC_CHECK(env_int("MC_SIZE", &size));
-        if (size < 1 || rank >= size)
-            return mc_error(MC_ERR_ARG, "mc_init: MC_RANK=%d, MC_SIZE=%d",
-                            rank, size);
+        MC_CHECK(mc_env_int("MC_RANK", &rank));
+        MC_CHECK(mc_env_int("MC_SIZE", &size));
+        if (rank >= size)
+            return mc_error(MC_ERR_ARG, "mc_init: MC_RANK=%lld is not below "
+                            "MC_SIZE=%lld", rank, size);
+        if (*mc_env("MC_JOB_FD"))
+            MC_CHECK(mc_env_int("MC_JOB_FD", &fd));
     } else {
         /* not started by `manycoll run`: a world of one rank */
         MC_CHECK(mc_job_name(solo, sizeof solo));
         job = solo;
     }
-    MC_CHECK(mc_comm_create_shm(job, rank, size, &world));
+    mc_tp_t *tp;
+    if (fd >= 0)
+        MC_CHECK(mc_shm_open_fd(job, (int)fd, (int)rank, (int)size, &tp));
+    else
+        MC_CHECK(mc_comm_create_shm(job, (int)rank, (int)size, &world));
+    if (fd >= 0)
+        MC_CHECK(mc_comm_wrap(tp, &world));
     world->owns_world = 1;
     *out = world;
     return MC_OK;
@@ -248,7 +251,7 @@ int mc_comm_set_algo(mc_comm_t *c, const char *coll, const char *spec)
         MC_CHECK(mc_select_init(fresh, c->size, c->tp->cache_coherent,
                                 c->tp->ops->name));
         c->rules[k] = fresh[k];
-        return MC_OK;
+        return mc_check_args_arm(c);
     }
     mc_sel_t sel;
     MC_CHECK(mc_algo_parse(k, spec, "mc_comm_set_algo", &sel));
@@ -256,5 +259,5 @@ int mc_comm_set_algo(mc_comm_t *c, const char *coll, const char *spec)
     c->rules[k].r[0].max_bytes = SIZE_MAX;
     c->rules[k].r[0].sel = sel;
     c->rules[k].r[0].why = "mc_comm_set_algo";
-    return MC_OK;
+    return mc_check_args_arm(c);
 }
