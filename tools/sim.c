@@ -47,12 +47,14 @@ static void core_main(void *arg)
 {
     core_job_t *cj = arg;
     sim_job_t *j = cj->job;
-    mc_comm_t *c;
+    mc_comm_t *c = NULL;
     cj->rc = mc_sim_comm_create(j->sim, j->dom, cj->rank, &c);
     if (cj->rc == MC_OK && j->o->algo)
         cj->rc = mc_comm_set_algo(c, mc_coll_name(j->k.coll), j->o->algo);
     if (cj->rc != MC_OK) {
         snprintf(cj->msg, sizeof cj->msg, "%s", mc_last_error());
+        if (c)
+            mc_comm_free(c); /* created, but the algorithm was refused */
         return;
     }
     if (cj->rank == 0)
@@ -138,6 +140,9 @@ int mc_sim_run_size(const sim_opts_t *o, const mc_platform_t *p,
         rc = mc_case_alloc(&j.k, 0, n, &j.shared);
         if (rc == MC_OK)
             mc_case_fill(&j.k, j.k.root, n, &j.shared);
+        else
+            rc = mc_error(rc, "%zu bytes: out of memory for the buffers "
+                          "(%zu bytes)", bytes, mc_case_bytes(&j.k, n));
     }
     for (int i = 0; i < n && rc == MC_OK; i++) {
         j.cores[i] = (core_job_t){.job = &j, .rank = i};
@@ -146,8 +151,9 @@ int mc_sim_run_size(const sim_opts_t *o, const mc_platform_t *p,
     if (rc == MC_OK) {
         mc_sim_run(j.sim); /* deadlocks show up as failed cores */
         rc = summarize(o, &j, j.k.count * d, r) ? MC_ERR_INTERNAL : MC_OK;
-        if (trace_file)
-            mc_sim_write_trace(j.sim, trace_file);
+        if (trace_file && mc_sim_write_trace(j.sim, trace_file) != 0)
+            rc = mc_error(MC_ERR_SYS, "cannot write the trace to %s",
+                          trace_file);
     }
     if (!o->check && j.shared.sbuf)
         mc_case_free(&j.shared);
