@@ -265,9 +265,13 @@ int mc_sim_domain(mc_sim_t *s, mc_sim_domain_t *parent, uint64_t key,
     d->mpb = calloc((size_t)n, s->p->mpb_bytes);
     d->flags = calloc((size_t)n * (size_t)d->nflags, sizeof(uint64_t));
     if (!d->cores || !d->mpb || !d->flags) {
+        double gib = ((double)n * (double)s->p->mpb_bytes +
+                      (double)n * d->nflags * 8) / (1 << 30);
         free(d->cores), free(d->mpb), free(d->flags), free(d);
-        return mc_error(MC_ERR_NOMEM, "simulator: out of memory for %d "
-                                      "MPBs", n);
+        return mc_error(MC_ERR_NOMEM, "simulator: out of memory: %d cores "
+                        "need %.1f GiB of MPBs and flags (flags grow with "
+                        "the square of the cores); simulate fewer --ranks",
+                        n, gib);
     }
     memcpy(d->cores, cores, sizeof(int) * (size_t)n);
     if (mc_cc_domain_init(s, d) != MC_OK) {

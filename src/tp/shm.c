@@ -80,17 +80,18 @@ static inline void cpu_relax(void)
 #endif
 }
 
-/* "call 5, step 3" of a flag value built by mc_flagval; counters of the
- * two-sided layer are plain numbers */
+/* "call 5 step 3" of a flag value built by mc_flagval; counters of the
+ * two-sided layer and the fast paths are plain numbers */
 static void describe_value(uint64_t v, char *buf, size_t len)
 {
     if (v >> 32)
         snprintf(buf, len, "call %llu step %u", (unsigned long long)(v >> 32),
                  (unsigned)(v & 0xffffffffu));
     else
-        snprintf(buf, len, "message %llu", (unsigned long long)v);
+        snprintf(buf, len, "%llu", (unsigned long long)v);
 }
 
+/* names the rank that should have written the flag, not the flag */
 static int timed_out(shm_tp_t *s, _Atomic uint64_t *f, uint64_t v, int rank,
                      int idx)
 {
@@ -100,12 +101,12 @@ static int timed_out(shm_tp_t *s, _Atomic uint64_t *f, uint64_t v, int rank,
     describe_value(v, want, sizeof want);
     describe_value(atomic_load(f), got, sizeof got);
     if (w < 0)
-        snprintf(who, sizeof who, "several ranks (a word of rank %d)", rank);
+        snprintf(who, sizeof who, "one of several ranks");
     else
         snprintf(who, sizeof who, "rank %d", w);
     return mc_error(MC_ERR_TIMEOUT,
-                    "rank %d of job '%s' waited %g s (MC_TIMEOUT) for %s to "
-                    "reach %s; it is still at %s%s",
+                    "rank %d of job '%s' waited %g s (MC_TIMEOUT) for %s "
+                    "(its signal %s; seen: %s)%s",
                     me, s->job, s->timeout, who, want, got,
                     w == me ? " (a flag this rank writes itself: a bug)"
                             : "");
