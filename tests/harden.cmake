@@ -84,3 +84,22 @@ add_test(NAME harden_split_plant COMMAND ${MC_CMD} run -n 4 --timeout 60
 set_tests_properties(coll_n3 coll_n5 split_n4 split_n5 cc_stress_n3
                      harden_threads_comm PROPERTIES ENVIRONMENT
                      MC_CHECK_ARGS=1)
+
+# the ThreadSanitizer build (make tsan) runs the thread tests only
+if(MC_TSAN)
+  add_test(NAME tsan_threads_comm COMMAND ${MC_CMD} run -n 3 --timeout 300
+           $<TARGET_FILE:test_threads> comm)
+  add_test(NAME tsan_threads_ops COMMAND test_threads ops 200000)
+  set_tests_properties(tsan_threads_comm tsan_threads_ops PROPERTIES
+                       LABELS tsan ENVIRONMENT
+                       "TSAN_OPTIONS=halt_on_error=1 exitcode=66")
+endif()
+
+# one rank of a fault-injection run (make chaos; a short run here)
+add_executable(chaos_rank ${MC_H}/chaos_rank.c ${CMAKE_SOURCE_DIR}/tools/check.c)
+target_include_directories(chaos_rank PRIVATE ${CMAKE_SOURCE_DIR}/tools)
+target_link_libraries(chaos_rank PRIVATE manycoll_static)
+add_test(NAME harden_chaos_short
+         COMMAND python3 ${MC_H}/chaos.py --build ${CMAKE_BINARY_DIR}
+                 --faults 20 --quiet)
+set_tests_properties(harden_chaos_short PROPERTIES TIMEOUT 300)

@@ -110,6 +110,12 @@ static int parse(int argc, char **argv, bench_opts_t *o, const char *cmd)
     return 0;
 }
 
+int mc_bench_parse(int argc, char **argv)
+{
+    bench_opts_t o;
+    return parse(argc, argv, &o, "bench");
+}
+
 int cmd_bench(int argc, char **argv)
 {
     bench_opts_t o;

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "select/select.h"
@@ -136,6 +137,13 @@ int mc_sim_run_size(const sim_opts_t *o, const mc_platform_t *p,
     for (int i = 0; i < n; i++)
         cores[i] = i;
     rc = mc_sim_domain(j.sim, NULL, 0, cores, n, &j.dom);
+    double need = (double)mc_case_bytes(&j.k, n) * (o->check ? n : 1);
+    double have = (double)sysconf(_SC_PHYS_PAGES) *
+                  (double)sysconf(_SC_PAGESIZE);
+    if (rc == MC_OK && have > 0 && need > have)
+        rc = mc_error(MC_ERR_NOMEM, "%zu bytes: the buffers need %.1f GiB, "
+                      "the machine has %.1f GiB", bytes, need / (1 << 30),
+                      have / (1 << 30));
     if (rc == MC_OK && !o->check) {
         rc = mc_case_alloc(&j.k, 0, n, &j.shared);
         if (rc == MC_OK)

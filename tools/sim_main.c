@@ -63,7 +63,7 @@ static int parse_value(sim_opts_t *o, const char *a, const char *v)
     return 0;
 }
 
-static int parse(int argc, char **argv, sim_opts_t *o)
+int mc_sim_parse(int argc, char **argv, sim_opts_t *o)
 {
     memset(o, 0, sizeof *o);
     o->k = (mc_case_t){.coll = MC_COLL_COUNT, .dt = MC_UINT8, .op = MC_SUM,
@@ -136,7 +136,7 @@ static void print(const sim_opts_t *o, const mc_platform_t *p,
 int cmd_sim(int argc, char **argv)
 {
     sim_opts_t o;
-    int rc = parse(argc, argv, &o);
+    int rc = mc_sim_parse(argc, argv, &o);
     if (rc)
         return rc;
     if (o.trace) { /* fail now, not after the simulation */

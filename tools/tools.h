@@ -25,6 +25,8 @@ int cmd_calibrate(int argc, char **argv);
 int cmd_model(int argc, char **argv);
 int cmd_sim(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
+/* the options of `manycoll bench`, checked only: 0, or 2 */
+int mc_bench_parse(int argc, char **argv);
 /* manycoll info --tuning (info_tuning.c) */
 int info_tuning(int argc, char **argv);
 

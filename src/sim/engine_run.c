@@ -4,6 +4,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <time.h>
 
 #include "internal.h"
@@ -261,6 +262,19 @@ int mc_sim_domain(mc_sim_t *s, mc_sim_domain_t *parent, uint64_t key,
     d->key = key;
     d->parent = parent;
     d->nflags = mc_tp_nflags(n, (size_t)s->p->line);
+    /* more than the machine has is refused, not attempted */
+    double need = (double)n * (double)s->p->mpb_bytes +
+                  (double)n * d->nflags * 8;
+    double have = (double)sysconf(_SC_PHYS_PAGES) *
+                  (double)sysconf(_SC_PAGESIZE);
+    if (have > 0 && need > have) {
+        free(d);
+        return mc_error(MC_ERR_NOMEM, "simulator: out of memory: %d cores "
+                        "need %.1f GiB of MPBs and flags, the machine has "
+                        "%.1f GiB (flags grow with the square of the "
+                        "cores); simulate fewer --ranks",
+                        n, need / (1 << 30), have / (1 << 30));
+    }
     d->cores = malloc(sizeof(int) * (size_t)n);
     d->mpb = calloc((size_t)n, s->p->mpb_bytes);
     d->flags = calloc((size_t)n * (size_t)d->nflags, sizeof(uint64_t));

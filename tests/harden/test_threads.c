@@ -3,9 +3,9 @@
  *
  *   test_threads comm   (under `manycoll run -n N`): each rank creates
  *       its world in a thread that then exits, splits it from another
- *       thread and uses both from a third; rank 0 is slow, so its peers
- *       wait long enough to check its liveness. The creating thread's
- *       exit must not read as the rank's death.
+ *       thread, and uses both at the same time from two more; rank 0 is
+ *       slow, so its peers wait long enough to check its liveness. The
+ *       creating thread's exit must not read as the rank's death.
  *   test_threads ops [N]  threads create and free user ops at the same
  *       time, N times each: no two may hold the same op.
  *
@@ -55,22 +55,35 @@ static void sleep_ms(int ms)
     nanosleep(&ts, NULL);
 }
 
-static void *use_them(void *arg)
+/* thread 1: allreduce on the world; rank 0 is slow, so the others wait
+ * and check its liveness */
+static void *use_world(void *arg)
 {
     (void)arg;
     int me = mc_comm_rank(world), n = mc_comm_size(world);
     for (int i = 0; i < 20 && !failed; i++) {
         if (me == 0)
-            sleep_ms(30); /* the others wait and check rank 0's liveness */
+            sleep_ms(30);
         long x = me + 1, y = 0;
         int rc = mc_allreduce(world, &x, &y, 1, MC_INT64, MC_SUM);
         if (rc != MC_OK || y != (long)n * (n + 1) / 2) {
             fail("allreduce on the world, in a third thread", rc);
             break;
         }
-        rc = mc_barrier(half);
-        if (rc != MC_OK)
-            fail("barrier on the split, in a third thread", rc);
+    }
+    return NULL;
+}
+
+/* thread 2, at the same time: barriers on the split */
+static void *use_half(void *arg)
+{
+    (void)arg;
+    for (int i = 0; i < 200 && !failed; i++) {
+        int rc = mc_barrier(half);
+        if (rc != MC_OK) {
+            fail("barrier on the split, in a fourth thread", rc);
+            break;
+        }
     }
     return NULL;
 }
@@ -88,11 +101,16 @@ static int comm_test(void)
     run_thread(create_world); /* this thread exits after mc_init */
     if (!failed)
         run_thread(split_it);
-    if (!failed)
-        run_thread(use_them);
+    if (!failed) { /* two communicators, used at the same time */
+        pthread_t a, b;
+        pthread_create(&a, NULL, use_world, NULL);
+        pthread_create(&b, NULL, use_half, NULL);
+        pthread_join(a, NULL);
+        pthread_join(b, NULL);
+    }
     if (!failed)
         printf("test_threads comm: rank %d: world made in an exited "
-               "thread, split and used from others: fine\n",
+               "thread, split and both used at once from others: fine\n",
                mc_comm_rank(world));
     mc_finalize();
     return failed;
