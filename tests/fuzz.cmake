@@ -16,6 +16,7 @@ foreach(t platform tuning profile args)
   target_link_libraries(fuzz_${t} PRIVATE mc_tool_objs)
   if(MC_FUZZ)
     target_link_options(fuzz_${t} PRIVATE -fsanitize=fuzzer)
+    target_compile_definitions(fuzz_${t} PRIVATE MC_LIBFUZZER)
   else()
     target_sources(fuzz_${t} PRIVATE ${MC_FZ}/driver.c)
     add_test(NAME fuzz_${t} COMMAND fuzz_${t} ${MC_FZ}/corpus/${t}

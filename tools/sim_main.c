@@ -152,10 +152,11 @@ int cmd_sim(int argc, char **argv)
     if (o.ranks <= 0)
         o.ranks = p->ncores;
     if (o.ranks > p->ncores || o.k.root < 0 || o.k.root >= o.ranks) {
+        int ncores = p->ncores;
         mc_platform_free(p);
         return mc_usage_error("sim", "--ranks %d / --root %d: platform %s "
                                      "has %d cores", o.ranks, o.k.root,
-                              o.platform, p->ncores);
+                              o.platform, ncores);
     }
     /* resolve "platform default" so the output says what ran */
     o.cont_mpb = o.cont_mpb < 0 ? p->cont.mpb : o.cont_mpb;

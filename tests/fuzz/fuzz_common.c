@@ -39,6 +39,9 @@ void mc_fuzz_quiet(void)
 {
     /* the parsers' usage messages would drown the fuzzer's output; the
      * sanitizers keep reporting to the real stderr */
+#ifdef MC_LIBFUZZER
+    return; /* libFuzzer writes its own report to stderr: leave it be */
+#endif
     if (getenv("MC_FUZZ_VERBOSE"))
         return;
     int fd = dup(2);

@@ -60,6 +60,9 @@ def cases(mc, dep, tmp):
            {}, 2, r"--ranks: '0'")
     yield ("sim --ranks -1", sim + ["--platform", "scc48", "--ranks", "-1"],
            {}, 2, r"--ranks: '-1'")
+    yield ("sim --ranks 100 on 48 cores", sim + ["--platform", "scc48",
+                                                 "--ranks", "100"], {}, 2,
+           r"--ranks 100 / --root 0: platform scc48 has 48 cores")
     yield ("sim --root 1e3", sim + ["--platform", "scc48", "--root", "1e3"],
            {}, 2, r"--root: '1e3'")
     yield ("sim --jitter abc", sim + ["--platform", "scc48", "--jitter",
@@ -88,6 +91,15 @@ def cases(mc, dep, tmp):
            1, r"not a regular file")
     yield ("MC_TUNING=/dev/zero", [mc, "info", "--tuning"],
            {"MC_TUNING": "/dev/zero"}, 1, r"not a regular file")
+    # the examples of `manycoll info`'s own help must work
+    info = subprocess.run([mc, "info"], capture_output=True,
+                          text=True).stdout
+    for var, spec in re.findall(r"(MC_ALGO_[A-Z_]+)=([a-z-]+(?::[a-z0-9=,]+)?)",
+                                info):
+        coll = var[len("MC_ALGO_"):].lower()
+        yield (f"info example {var}={spec}",
+               [mc, "bench", "-n", "2", "--coll", coll, "--sizes", "8",
+                "--iters", "2"], {var: spec}, 0, r"\S")
     yield ("timeout names the writer", [mc, "run", "-n", "3", dep, "stall"],
            {"MC_TIMEOUT": "1"}, 0, r"for rank 1 \(")
     # platform files
