@@ -52,7 +52,7 @@ static void on_line(mc_sim_t *s, int me)
         mc_sim_replace_top(s, t, EV_LINE, (uint32_t)me);
         return;
     }
-    t += c->op.elems * s->p->c.o_reduce;
+    t = mc_ps_cap((__int128)t + (__int128)c->op.elems * s->p->c.o_reduce);
     mc_sim_replace_top(s, t + mc_sim_jitter(s, t - c->op_start), EV_RESUME,
                        (uint32_t)me);
 }

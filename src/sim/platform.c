@@ -35,30 +35,70 @@ static mc_ps_t *cost_slot(mc_costs_t *c, size_t i)
     return slots[i];
 }
 
+/* (d, m) at i takes (d[j] + 1, m[j]) if that is smaller: distances first,
+ * then the controller listed first */
+static void relax(int *d, int *m, size_t i, size_t j)
+{
+    if (d[j] + 1 < d[i] || (d[j] + 1 == d[i] && m[j] < m[i]))
+        d[i] = d[j] + 1, m[i] = m[j];
+}
+
+/* The nearest memory controller of every used tile (ties: the first
+ * listed) and the distance to it: the L1 distance transform of the
+ * controllers, in two passes along every row, then two along every
+ * column, O(tiles + controllers) (a million cores with a thousand
+ * controllers load in a moment). A controller outside the used tiles
+ * starts from the nearest used tile with the distance between them. */
+static void nearest_mc(const mc_platform_t *p, int *d, int *m)
+{
+    size_t w = (size_t)p->used_x, h = (size_t)p->used_y;
+    for (size_t i = 0; i < w * h; i++)
+        d[i] = 1 << 30, m[i] = -1;
+    for (int c = 0; c < p->nmc; c++) {
+        size_t x = (size_t)p->mc_x[c] < w ? (size_t)p->mc_x[c] : w - 1;
+        size_t y = (size_t)p->mc_y[c] < h ? (size_t)p->mc_y[c] : h - 1;
+        int base = (p->mc_x[c] - (int)x) + (p->mc_y[c] - (int)y);
+        size_t i = y * w + x;
+        if (base < d[i] || (base == d[i] && c < m[i]))
+            d[i] = base, m[i] = c;
+    }
+    for (size_t y = 0; y < h; y++) {
+        for (size_t x = 1; x < w; x++)
+            relax(d, m, y * w + x, y * w + x - 1);
+        for (size_t x = w - 1; x-- > 0;)
+            relax(d, m, y * w + x, y * w + x + 1);
+    }
+    for (size_t x = 0; x < w; x++) {
+        for (size_t y = 1; y < h; y++)
+            relax(d, m, y * w + x, (y - 1) * w + x);
+        for (size_t y = h - 1; y-- > 0;)
+            relax(d, m, y * w + x, (y + 1) * w + x);
+    }
+}
+
 /* every core's router, controller and distance to it */
 static int derive(mc_platform_t *p)
 {
     int n = p->ncores;
+    size_t tiles = (size_t)p->used_x * (size_t)p->used_y;
     p->tile_x = calloc((size_t)n, sizeof(int));
     p->tile_y = calloc((size_t)n, sizeof(int));
     p->mc_of = calloc((size_t)n, sizeof(int));
     p->d_mem = calloc((size_t)n, sizeof(int));
-    if (!p->tile_x || !p->tile_y || !p->mc_of || !p->d_mem)
+    int *d = malloc(sizeof(int) * tiles), *m = malloc(sizeof(int) * tiles);
+    if (!p->tile_x || !p->tile_y || !p->mc_of || !p->d_mem || !d || !m) {
+        free(d), free(m);
         return mc_error(MC_ERR_NOMEM, "platform %s: out of memory", p->name);
+    }
+    nearest_mc(p, d, m);
     for (int core = 0; core < n; core++) {
         int tile = core / p->cores_per_tile;
         p->tile_x[core] = tile % p->used_x;
         p->tile_y[core] = tile / p->used_x;
-        int best = -1, bestd = 1 << 30;
-        for (int m = 0; m < p->nmc; m++) {
-            int d = abs(p->mc_x[m] - p->tile_x[core]) +
-                    abs(p->mc_y[m] - p->tile_y[core]);
-            if (d < bestd)
-                best = m, bestd = d; /* ties: the first listed */
-        }
-        p->mc_of[core] = best;
-        p->d_mem[core] = bestd + 1;
+        p->mc_of[core] = m[tile];
+        p->d_mem[core] = d[tile] + 1;
     }
+    free(d), free(m);
     return MC_OK;
 }
 

@@ -2,17 +2,19 @@
  * A small fuzzing driver for the targets of tests/fuzz/ where clang's
  * libFuzzer is not used (`make test`, any compiler):
  *
- *   fuzz_T CORPUS_DIR [--seconds S] [--runs N] [--seed X]
+ *   fuzz_T CORPUS_DIR [--seconds S] [--runs N] [--seed X] [--timeout T]
  *
  * replays every file of the corpus, then mutates them at random (bit
  * flips, byte changes, deletions, duplications, splices of two inputs,
  * and "interesting" numbers written over digits: 0, -1, 1e300, 2^31,
  * 2^63, nan, ...) for S seconds or N inputs, whichever comes first.
- * Crashes and sanitizer reports end the run (ASan+UBSan builds); the
- * input that did it is written to ./fuzz-crash-<pid> first. The seed is
+ * Crashes, sanitizer reports (ASan+UBSan builds) and an input that runs
+ * longer than T seconds (10; SIGALRM) end the run; the input that did it
+ * is written to ./fuzz-crash-<pid> first. The seed is
  * printed, so a run can be repeated.
  */
 #include <dirent.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,11 +147,25 @@ static int load_corpus(const char *dir, input_t *corpus)
     return n;
 }
 
+static unsigned per_input_s = 10;
+
+static void too_slow(int sig)
+{
+    (void)sig;
+    static const char msg[] = "driver: an input ran past its time limit\n";
+    if (write(1, msg, sizeof msg - 1) < 0)
+        _exit(3);
+    save_crash();
+    _exit(3);
+}
+
 static void run_one(const unsigned char *d, size_t n)
 {
     memcpy(cur, d, n);
     cur_len = n;
+    alarm(per_input_s);
     LLVMFuzzerTestOneInput(cur, n);
+    alarm(0);
 }
 
 int main(int argc, char **argv)
@@ -164,6 +180,8 @@ int main(int argc, char **argv)
             runs = atol(argv[i + 1]);
         else if (!strcmp(argv[i], "--seed"))
             rng = strtoull(argv[i + 1], NULL, 0);
+        else if (!strcmp(argv[i], "--timeout"))
+            per_input_s = (unsigned)atoi(argv[i + 1]);
     }
     if (argc < 2 || !rng) {
         fprintf(stderr, "usage: %s CORPUS_DIR [--seconds S] [--runs N] "
@@ -180,6 +198,7 @@ int main(int argc, char **argv)
            (unsigned long long)rng);
     fflush(stdout);
     cur = malloc(FUZZ_MAX_INPUT);
+    signal(SIGALRM, too_slow);
     unsigned char *work = malloc(FUZZ_MAX_INPUT);
     if (__sanitizer_set_death_callback)
         __sanitizer_set_death_callback(save_crash);
