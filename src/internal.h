@@ -137,8 +137,8 @@ static inline int mc_flag_from(const mc_comm_t *c, int bank, int writer)
 }
 
 /* Line i (0 <= i < 64) of the 64 lines after the two per-writer banks.
- * Lines 0-4: src/coll/fast.c, 8-9: src/coll/allreduce_rsag.c (each written
- * by its owner only); lines
+ * Lines 0-4: src/coll/fast.c, 8-9: src/coll/allreduce_rsag.c, 10-11:
+ * src/api/check_args.c (each written by its owner only); lines
  * 48-63: the acknowledgement words of the cc-* algorithms, which SEVERAL
  * ranks write, one writer per 64-bit word (src/coll/cc.h says why that
  * keeps rule 4's guarantee). */

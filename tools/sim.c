@@ -159,6 +159,11 @@ int mc_sim_run_size(const sim_opts_t *o, const mc_platform_t *p,
     if (rc == MC_OK) {
         mc_sim_run(j.sim); /* deadlocks show up as failed cores */
         rc = summarize(o, &j, j.k.count * d, r) ? MC_ERR_INTERNAL : MC_OK;
+        if (rc == MC_OK && r->done_max_us * MC_PS_PER_US >= (double)MC_PS_LIMIT)
+            rc = mc_error(MC_ERR_ARG, "%zu bytes: the simulated time reached "
+                          "its limit (2^61 ps): the platform's costs times "
+                          "the message size are too large to simulate",
+                          bytes);
         if (trace_file && mc_sim_write_trace(j.sim, trace_file) != 0)
             rc = mc_error(MC_ERR_SYS, "cannot write the trace to %s",
                           trace_file);

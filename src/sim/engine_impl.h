@@ -77,7 +77,6 @@ struct mc_sim {
  * message sizes are not, and a product of the two could pass 2^63. A run
  * that reaches the limit gives meaningless times, never undefined
  * arithmetic. */
-#define MC_PS_LIMIT ((mc_ps_t)1 << 61)
 static inline mc_ps_t mc_ps_cap(__int128 v)
 {
     return v > MC_PS_LIMIT ? MC_PS_LIMIT : (mc_ps_t)v;

@@ -13,6 +13,8 @@
 typedef int64_t mc_ps_t;
 
 #define MC_PS_PER_US 1000000
+/* simulated times saturate here (2^61 ps, about 27 days; engine_impl.h) */
+#define MC_PS_LIMIT ((mc_ps_t)1 << 61)
 #define MC_PLAT_MAX_MC 1024
 #define MC_PLAT_MAX_CORES (1 << 20)
 /* an MPB holds at least this many lines (the algorithms' fixed slots) */
