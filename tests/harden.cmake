@@ -52,6 +52,14 @@ add_test(NAME harden_timeout_names_writer
                  $<TARGET_FILE:test_departures> stall)
 set_tests_properties(harden_timeout_names_writer PROPERTIES
                      ENVIRONMENT MC_TIMEOUT=1)
+# ... and with a spin of 2e9 polls before yielding: the waits still time
+# out after MC_TIMEOUT (rank 1 leaves after 6 s; a wait that spun past
+# that would end "left", not timed out)
+add_test(NAME harden_timeout_long_spin
+         COMMAND ${MC_CMD} run -n 3 --timeout 60
+                 $<TARGET_FILE:test_departures> stall)
+set_tests_properties(harden_timeout_long_spin PROPERTIES
+                     ENVIRONMENT "MC_TIMEOUT=1;MC_SPIN=2000000000")
 add_test(NAME harden_whole_kill
          COMMAND python3 ${MC_H}/whole_kill.py ${MC_CMD}
                  $<TARGET_FILE:test_departures>)

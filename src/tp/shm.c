@@ -24,7 +24,8 @@
  * ends the wait too.
  *
  * Waiting spins with a pause instruction, then yields (sched_yield), and
- * checks liveness and the timeout every 10 ms of waiting.
+ * checks liveness and the timeout every 10 ms of waiting (while spinning,
+ * it reads the clock every 2^16 polls).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -112,15 +113,38 @@ static int timed_out(shm_tp_t *s, _Atomic uint64_t *f, uint64_t v, int rank,
                             : "");
 }
 
+/* the clock of a wait: every 10 ms of it, the peers' liveness; past
+ * MC_TIMEOUT, the timeout. t0 == 0: the wait starts now. */
+typedef struct wait_clock {
+    double t0, next;
+} wait_clock_t;
+
+static int tick(shm_tp_t *s, wait_clock_t *w, _Atomic uint64_t *f,
+                uint64_t v, int rank, int idx)
+{
+    double t = now_s();
+    if (w->t0 == 0)
+        w->t0 = t, w->next = t + 0.01;
+    if (t < w->next)
+        return MC_OK;
+    w->next = t + 0.01;
+    MC_CHECK(mc_shm_check_peers(s));
+    return t - w->t0 > s->timeout ? timed_out(s, f, v, rank, idx) : MC_OK;
+}
+
+/* Spins MC_SPIN polls, reading the clock every 2^16 of them (a spin of any
+ * length still sees deaths and the timeout), then yields between polls. */
 static int wait_slow(shm_tp_t *s, _Atomic uint64_t *f, uint64_t v, int rank,
                      int idx)
 {
+    wait_clock_t w = {0, 0};
     for (long i = 0; i < s->spin; i++) {
         cpu_relax();
         if (atomic_load_explicit(f, memory_order_acquire) >= v)
             return MC_OK;
+        if ((i & 0xffff) == 0xffff)
+            MC_CHECK(tick(s, &w, f, v, rank, idx));
     }
-    double t0 = now_s(), next = t0 + 0.01;
     for (;;) {
         sched_yield();
         for (int i = 0; i < 16; i++) {
@@ -130,13 +154,7 @@ static int wait_slow(shm_tp_t *s, _Atomic uint64_t *f, uint64_t v, int rank,
                 return MC_OK;
             cpu_relax();
         }
-        double t = now_s();
-        if (t < next)
-            continue;
-        next = t + 0.01;
-        MC_CHECK(mc_shm_check_peers(s));
-        if (t - t0 > s->timeout)
-            return timed_out(s, f, v, rank, idx);
+        MC_CHECK(tick(s, &w, f, v, rank, idx));
     }
 }
 

@@ -34,7 +34,7 @@ const mc_envvar_t mc_envvars[] = {
     {"MC_SPIN", "-1",
      "polls before a waiting rank yields the CPU; -1 = automatic (short "
      "when ranks outnumber cores)",
-     MC_ENV_INT, -1, 1000000, 0},
+     MC_ENV_INT, -1, 2147483647, 0},
     {"MC_SINGLE_COPY", "1",
      "1: large-message algorithms read peers' buffers directly "
      "(process_vm_readv) when the kernel allows it; 0: never (staged "

@@ -8,7 +8,8 @@
  *     nothing left in /dev/shm;
  *   - every numeric environment variable outside its range makes mc_init
  *     fail with MC_ERR_ARG naming the variable (MC_TIMEOUT=nan, inf, abc,
- *     0, -5, 10s; MC_SPIN=1e9; MC_SINGLE_COPY=2, abc; ...), each in a
+ *     0, -5, 10s; MC_SPIN=1e9 (not a whole number in decimal) or 2^32;
+ *     MC_SINGLE_COPY=2, abc; ...), each in a
  *     child process of its own;
  *   test_limits shm_full (in a /dev/shm of 1 MiB, tests/harden/
  *     in_small_shm.sh): a job whose segment does not fit fails at creation
@@ -112,7 +113,7 @@ static const struct {
     {"MC_TIMEOUT", "abc"},   {"MC_TIMEOUT", "0"},
     {"MC_TIMEOUT", "-5"},    {"MC_TIMEOUT", "10s"},
     {"MC_TIMEOUT", "1e300"}, {"MC_TIMEOUT", "0x10"},
-    {"MC_SPIN", "1e9"},      {"MC_SPIN", "1000000000"},
+    {"MC_SPIN", "1e9"},      {"MC_SPIN", "4294967296"},
     {"MC_SPIN", "-2"},       {"MC_SPIN", "abc"},
     {"MC_SINGLE_COPY", "2"}, {"MC_SINGLE_COPY", "abc"},
     {"MC_MPB_SIZE", "100"},  {"MC_MPB_SIZE", "2G"},
