@@ -111,3 +111,7 @@ add_test(NAME harden_chaos_short
          COMMAND python3 ${MC_H}/chaos.py --build ${CMAKE_BINARY_DIR}
                  --faults 20 --quiet)
 set_tests_properties(harden_chaos_short PROPERTIES TIMEOUT 300)
+
+add_executable(test_units ${MC_H}/test_units.c)
+target_link_libraries(test_units PRIVATE manycoll_static)
+add_test(NAME harden_units COMMAND test_units)
