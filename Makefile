@@ -18,8 +18,14 @@ PYTHON ?= python3
 MC_PYTHON ?= $(shell $(PYTHON) -c 'import Cython' >/dev/null 2>&1 && echo ON || echo OFF)
 PYTHON_EXE := $(shell $(PYTHON) -c 'import sys; print(sys.executable)' 2>/dev/null)
 
+FUZZ_BUILD ?= build-fuzz
+TSAN_BUILD ?= build-tsan
+FUZZ_RUNS ?= 10000
+CHAOS_FAULTS ?= 500
+FUZZ_CC ?= $(shell command -v clang-14 || command -v clang)
+
 .PHONY: all build build-asan build-clang demo test test-fast install clean \
-	python-deps golden mutants
+	python-deps golden mutants fuzz tsan chaos
 
 all: build
 
@@ -46,7 +52,7 @@ demo: build
 test-fast: build
 	cd $(BUILD) && ctest --output-on-failure -j 2
 
-test: build build-asan build-clang
+test: build build-asan build-clang tsan
 	cd $(BUILD) && ctest --output-on-failure -j 2
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j 2 -LE no-asan
 
@@ -64,8 +70,27 @@ golden: build
 mutants:
 	python3 tests/mutants/run.py
 
+# libFuzzer (clang, ASan+UBSan) on the platform, profile and tuning-file
+# readers and the command line: FUZZ_RUNS inputs per target (tests/fuzz/)
+fuzz:
+	@test -n "$(FUZZ_CC)" || { echo "make fuzz needs clang (apt-get install clang libclang-rt-14-dev)"; exit 1; }
+	@CC=$(FUZZ_CC) cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMC_SANITIZE=ON -DMC_FUZZ=ON -DMC_BENCH_MPI=OFF >/dev/null
+	@cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_platform fuzz_tuning fuzz_profile fuzz_args
+	@tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_RUNS)
+
+# ThreadSanitizer on the thread tests only (tests/harden.cmake)
+tsan:
+	@cmake -S . -B $(TSAN_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMC_TSAN=ON -DMC_BENCH_MPI=OFF -DMC_LTO=OFF >/dev/null
+	@cmake --build $(TSAN_BUILD) -j $(JOBS) --target manycoll_cmd test_threads
+	cd $(TSAN_BUILD) && ctest --output-on-failure -L tsan
+
+# fault injection: CHAOS_FAULTS kills, stops and exits at random points of
+# every collective, split and create (tests/harden/chaos.py)
+chaos: build
+	python3 tests/harden/chaos.py --build $(BUILD) --faults $(CHAOS_FAULTS)
+
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(CLANG_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(CLANG_BUILD) $(FUZZ_BUILD) $(TSAN_BUILD)

@@ -124,7 +124,7 @@ test $? -eq 1 || fail "truncated file: status"
 has "$d/trunc.err" "tuning file $d/trunc.json: line [0-9]+, column [0-9]+"
 MC_TUNING="$d/nonexistent.json" "$mc" info --tuning 2> "$d/none.err"
 test $? -eq 1 || fail "missing file: status"
-has "$d/none.err" "tuning file $d/nonexistent.json: cannot open it \(from MC_TUNING"
+has "$d/none.err" "tuning file $d/nonexistent.json: cannot open it.*\(from MC_TUNING"
 
 # 8. tune's own errors: a profile without a contention fit, beyond 2 ranks
 cat > "$d/p.json" <<EOF

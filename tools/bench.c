@@ -64,7 +64,12 @@ static int parse(int argc, char **argv, bench_opts_t *o, const char *cmd)
             return mc_usage_error(cmd, "option '%s' needs a value or is "
                                        "unknown", a);
         i++;
-        if (!strcmp(a, "-n")) o->n = atoi(v);
+        long long x = 0;
+        if ((!strcmp(a, "-n") && mc_opt_int(cmd, a, v, 1, MC_MAX_RANKS, &x)) ||
+            (!strcmp(a, "--iters") && mc_opt_int(cmd, a, v, 1, 1 << 30, &x)) ||
+            (!strcmp(a, "--warmup") && mc_opt_int(cmd, a, v, 0, 1 << 30, &x)))
+            return 2;
+        if (!strcmp(a, "-n")) o->n = (int)x;
         else if (!strcmp(a, "--coll")) o->coll = v;
         else if (!strcmp(a, "--algo")) {
             if (o->nalgos == MAX_ALGOS)
@@ -73,8 +78,8 @@ static int parse(int argc, char **argv, bench_opts_t *o, const char *cmd)
         }
         else if (!strcmp(a, "--dtype")) o->dtype = v;
         else if (!strcmp(a, "--op")) o->op = v;
-        else if (!strcmp(a, "--iters")) o->iters = atoi(v);
-        else if (!strcmp(a, "--warmup")) o->warmup = atoi(v);
+        else if (!strcmp(a, "--iters")) o->iters = (int)x;
+        else if (!strcmp(a, "--warmup")) o->warmup = (int)x;
         else if (!strcmp(a, "--cache")) {
             if (strcmp(v, "warm") && strcmp(v, "cold"))
                 return mc_usage_error(cmd, "--cache: '%s' is not warm or "
@@ -105,6 +110,12 @@ static int parse(int argc, char **argv, bench_opts_t *o, const char *cmd)
             return mc_usage_error(cmd, "%s", mc_last_error());
     }
     return 0;
+}
+
+int mc_bench_parse(int argc, char **argv)
+{
+    bench_opts_t o;
+    return parse(argc, argv, &o, "bench");
 }
 
 int cmd_bench(int argc, char **argv)

@@ -77,7 +77,12 @@ int cmd_info(int argc, char **argv)
     for (const mc_algo_t *a = mc_algos; a->name; a++)
         print_algo(a);
     printf("\nenvironment variables (name, default, help):\n");
-    for (const mc_envvar_t *e = mc_envvars; e->name; e++)
-        printf("  %-16s %-6s %s\n", e->name, *e->def ? e->def : "-", e->help);
+    for (const mc_envvar_t *e = mc_envvars; e->name; e++) {
+        char range[96] = "";
+        if (e->kind != MC_ENV_TEXT)
+            mc_env_describe_range(e, range, sizeof range);
+        printf("  %-16s %-6s %s%s%s%s\n", e->name, *e->def ? e->def : "-",
+               e->help, *range ? " (" : "", range, *range ? ")" : "");
+    }
     return 0;
 }

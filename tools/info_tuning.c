@@ -76,8 +76,12 @@ int info_tuning(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--json"))
             json = 1;
-        else if (!strcmp(argv[i], "-n") && i + 1 < argc)
-            n = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "-n") && i + 1 < argc) {
+            long long x;
+            if (mc_opt_int("info", "-n", argv[++i], 1, MC_MAX_RANKS, &x))
+                return 2;
+            n = (int)x;
+        }
         else if (strcmp(argv[i], "--tuning"))
             return mc_usage_error("info", "unknown option '%s' (usage: "
                                   "manycoll info [--tuning [-n N] [--json]])",

@@ -1,13 +1,30 @@
 /*
  * The launcher behind `manycoll run` (and `manycoll bench`): starts N
  * ranks of a program on this machine, forwards SIGINT/SIGTERM, reports the
- * first rank that failed, and removes the job's shared memory afterwards.
+ * rank that failed first, and removes what the job left in /dev/shm.
+ *
+ * The job's shared memory is an unnamed file the launcher creates and the
+ * ranks inherit (MC_JOB_FD): it has no name in /dev/shm at any time, so
+ * even a job killed as a whole while starting leaves nothing there. The
+ * names of communicators split from it start with the job's name, and the
+ * launcher unlinks any of them that are left at the end.
+ *
+ * Which rank failed first: the one that died first, not the one reaped
+ * first (a rank that finds a peer dead may exit before the dead one is
+ * reaped, e.g. when the dead one's large address space takes a while to
+ * tear down). Ranks that find a peer dead (or gone before a call it had
+ * to take part in) say so on a pipe (MC_NOTE_FD: "dead <pid>"); the
+ * launcher names the first rank so reported, and otherwise the first
+ * failed rank it reaped. Notes that come after the launcher itself began
+ * stopping ranks are not evidence and are ignored.
  *
  * When a rank fails, the others get a grace period to notice (they fail
  * with MC_ERR_PEER_DEAD within a second) and exit on their own; whoever is
  * still running after it is terminated.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,17 +53,34 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static pid_t spawn(char **argv, const char *job, int rank, int n)
+typedef struct job_state {
+    const char *job;
+    pid_t *pids;
+    int *alive, *status;
+    int n, running;
+    int *failed, nfailed; /* failed ranks, in the order reaped */
+    int *noted, nnoted;   /* ranks peers found dead, first first */
+    int job_fd, note_rd, note_wr;
+    char notes[512];
+    size_t notes_len;
+    int stopping;         /* the launcher has begun signalling ranks */
+} job_state_t;
+
+static pid_t spawn(job_state_t *js, char **argv, int rank)
 {
     pid_t pid = fork();
     if (pid != 0)
         return pid;
     char buf[32];
-    setenv("MC_JOB", job, 1);
+    setenv("MC_JOB", js->job, 1);
     snprintf(buf, sizeof buf, "%d", rank);
     setenv("MC_RANK", buf, 1);
-    snprintf(buf, sizeof buf, "%d", n);
+    snprintf(buf, sizeof buf, "%d", js->n);
     setenv("MC_SIZE", buf, 1);
+    snprintf(buf, sizeof buf, "%d", js->job_fd);
+    setenv("MC_JOB_FD", buf, 1);
+    snprintf(buf, sizeof buf, "%d", js->note_wr);
+    setenv("MC_NOTE_FD", buf, 1);
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
     execvp(argv[0], argv);
@@ -55,11 +89,12 @@ static pid_t spawn(char **argv, const char *job, int rank, int n)
     _exit(127);
 }
 
-static void kill_all(const pid_t *pids, const int *alive, int n, int sig)
+static void kill_all(job_state_t *js, int sig)
 {
-    for (int r = 0; r < n; r++)
-        if (alive[r])
-            kill(pids[r], sig);
+    js->stopping = 1;
+    for (int r = 0; r < js->n; r++)
+        if (js->alive[r])
+            kill(js->pids[r], sig);
 }
 
 /* describes a wait status; returns the exit code to report for it */
@@ -75,14 +110,6 @@ static int describe(int status, char *buf, size_t len)
     return code;
 }
 
-typedef struct job_state {
-    pid_t *pids;
-    int *alive;
-    int n, running;
-    int first_rank, first_code;
-    char first_why[128];
-} job_state_t;
-
 static void reap(job_state_t *js)
 {
     int status;
@@ -92,15 +119,117 @@ static void reap(job_state_t *js)
             if (js->pids[r] != pid || !js->alive[r])
                 continue;
             js->alive[r] = 0;
+            js->status[r] = status;
             js->running--;
-            int failed = !(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-            if (failed && js->first_rank < 0) {
-                js->first_rank = r;
-                js->first_code = describe(status, js->first_why,
-                                          sizeof js->first_why);
-            }
+            if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0))
+                js->failed[js->nfailed++] = r;
         }
     }
+}
+
+static void note_rank(job_state_t *js, int pid)
+{
+    for (int r = 0; r < js->n; r++) {
+        if (js->pids[r] != pid)
+            continue;
+        for (int i = 0; i < js->nnoted; i++)
+            if (js->noted[i] == r)
+                return;
+        js->noted[js->nnoted++] = r;
+    }
+}
+
+/* reads the ranks' notes ("dead <pid>\n", "left <pid>\n") */
+static void read_notes(job_state_t *js)
+{
+    ssize_t got;
+    while ((got = read(js->note_rd, js->notes + js->notes_len,
+                       sizeof js->notes - 1 - js->notes_len)) > 0) {
+        js->notes_len += (size_t)got;
+        js->notes[js->notes_len] = 0;
+        char *nl;
+        while ((nl = strchr(js->notes, '\n')) != NULL) {
+            int pid;
+            *nl = 0;
+            if (!js->stopping && (sscanf(js->notes, "dead %d", &pid) == 1 ||
+                                  sscanf(js->notes, "left %d", &pid) == 1))
+                note_rank(js, pid);
+            js->notes_len -= (size_t)(nl + 1 - js->notes);
+            memmove(js->notes, nl + 1, js->notes_len + 1);
+        }
+        if (js->notes_len == sizeof js->notes - 1)
+            js->notes_len = 0; /* a line too long: not a note */
+    }
+}
+
+static int open_job(job_state_t *js)
+{
+    int p[2];
+    js->job_fd = mc_shm_job_fd();
+    if (js->job_fd < 0) {
+        fprintf(stderr, "manycoll run: %s\n", mc_last_error());
+        return -1;
+    }
+    if (pipe(p) != 0) {
+        fprintf(stderr, "manycoll run: pipe: %s\n", strerror(errno));
+        return -1;
+    }
+    js->note_rd = p[0];
+    js->note_wr = p[1];
+    /* the ranks never block on a note; the launcher never waits on one */
+    fcntl(p[0], F_SETFD, FD_CLOEXEC);
+    fcntl(p[0], F_SETFL, O_NONBLOCK);
+    fcntl(p[1], F_SETFL, O_NONBLOCK);
+    return 0;
+}
+
+/* the rank to name: the first found dead by a peer, else the first
+ * failed one reaped; its exit code, 0 if none failed */
+static int report(job_state_t *js)
+{
+    int r = js->nnoted ? js->noted[0] : js->nfailed ? js->failed[0] : -1;
+    if (r < 0)
+        return 0;
+    char why[128];
+    int code = describe(js->status[r], why, sizeof why);
+    fprintf(stderr, "manycoll run: rank %d (pid %d) %s%s\n", r,
+            (int)js->pids[r], why,
+            code == 0 ? ", before its peers were done with it" : "");
+    return code ? code : 1;
+}
+
+static void supervise(job_state_t *js, double timeout, int *timed_out)
+{
+    double start = now_s(), fail_at = 0, term_at = 0;
+    int forwarded = 0;
+    while (js->running > 0) {
+        struct pollfd pf = {.fd = js->note_rd, .events = POLLIN};
+        poll(&pf, 1, 2);
+        read_notes(js);
+        reap(js);
+        double t = now_s();
+        if (got_signal && !forwarded) {
+            kill_all(js, got_signal);
+            forwarded = 1;
+            term_at = t;
+        }
+        if ((js->nfailed || js->nnoted) && fail_at == 0)
+            fail_at = t;
+        if (timeout > 0 && t - start > timeout && !*timed_out) {
+            *timed_out = 1;
+            fprintf(stderr, "manycoll run: job timed out after %.0f s\n",
+                    timeout);
+            kill_all(js, SIGTERM);
+            term_at = t;
+        }
+        if (fail_at > 0 && term_at == 0 && t - fail_at > GRACE_S) {
+            kill_all(js, SIGTERM);
+            term_at = t;
+        }
+        if (term_at > 0 && t - term_at > 2.0)
+            kill_all(js, SIGKILL);
+    }
+    read_notes(js);
 }
 
 int mc_launch(int n, char **argv, double timeout)
@@ -110,63 +239,46 @@ int mc_launch(int n, char **argv, double timeout)
         fprintf(stderr, "manycoll run: %s\n", mc_last_error());
         return 1;
     }
-    job_state_t js = {.n = n, .first_rank = -1};
+    job_state_t js = {.job = job, .n = n};
     js.pids = calloc((size_t)n, sizeof(pid_t));
     js.alive = calloc((size_t)n, sizeof(int));
+    js.status = calloc((size_t)n, sizeof(int));
+    js.failed = calloc((size_t)n, sizeof(int));
+    js.noted = calloc((size_t)n, sizeof(int));
+    if (!js.pids || !js.alive || !js.status || !js.failed || !js.noted ||
+        open_job(&js) != 0) {
+        fprintf(stderr, "manycoll run: cannot start %d ranks\n", n);
+        return 1;
+    }
     struct sigaction sa = {.sa_handler = on_signal};
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     for (int r = 0; r < n; r++) {
-        js.pids[r] = spawn(argv, job, r, n);
+        js.pids[r] = spawn(&js, argv, r);
         if (js.pids[r] < 0) {
             fprintf(stderr, "manycoll run: fork: %s\n", strerror(errno));
-            kill_all(js.pids, js.alive, r, SIGKILL);
+            kill_all(&js, SIGKILL);
             n = js.n = r;
             break;
         }
         js.alive[r] = 1;
         js.running++;
     }
-    double start = now_s(), fail_at = 0, term_at = 0;
-    int timed_out = 0, forwarded = 0;
-    while (js.running > 0) {
-        struct timespec ts = {0, 2000000};
-        nanosleep(&ts, NULL);
-        reap(&js);
-        double t = now_s();
-        if (got_signal && !forwarded) {
-            kill_all(js.pids, js.alive, n, got_signal);
-            forwarded = 1;
-            term_at = t;
-        }
-        if (js.first_rank >= 0 && fail_at == 0)
-            fail_at = t;
-        if (timeout > 0 && t - start > timeout && !timed_out) {
-            timed_out = 1;
-            fprintf(stderr, "manycoll run: job timed out after %.0f s\n",
-                    timeout);
-            kill_all(js.pids, js.alive, n, SIGTERM);
-            term_at = t;
-        }
-        if (fail_at > 0 && term_at == 0 && t - fail_at > GRACE_S) {
-            kill_all(js.pids, js.alive, n, SIGTERM);
-            term_at = t;
-        }
-        if (term_at > 0 && t - term_at > 2.0)
-            kill_all(js.pids, js.alive, n, SIGKILL);
-    }
+    close(js.job_fd);   /* the ranks have it */
+    close(js.note_wr);
+    int timed_out = 0;
+    supervise(&js, timeout, &timed_out);
     mc_shm_cleanup_job(job);
-    int rc = 0;
-    if (js.first_rank >= 0) {
-        fprintf(stderr, "manycoll run: rank %d (pid %d) %s\n", js.first_rank,
-                (int)js.pids[js.first_rank], js.first_why);
-        rc = js.first_code ? js.first_code : 1;
-    } else if (timed_out) {
+    int rc = report(&js);
+    if (!rc && timed_out)
         rc = 124;
-    } else if (got_signal) {
+    else if (!rc && got_signal)
         rc = 128 + got_signal;
-    }
+    close(js.note_rd);
     free(js.pids);
     free(js.alive);
+    free(js.status);
+    free(js.failed);
+    free(js.noted);
     return rc;
 }

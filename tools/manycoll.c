@@ -1,6 +1,8 @@
 /*
  * manycoll — the command. `manycoll help` lists the subcommands.
  */
+#include <ctype.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,6 +54,30 @@ int mc_usage_error(const char *cmd, const char *fmt, ...)
     va_end(ap);
     fputc('\n', stderr);
     return 2;
+}
+
+int mc_opt_int(const char *cmd, const char *opt, const char *v, long long lo,
+               long long hi, long long *out)
+{
+    if (mc_parse_int(v, lo, hi, out) != 0)
+        return mc_usage_error(cmd, "%s: '%s' is not a whole number in [%lld, "
+                              "%lld]", opt, v, lo, hi);
+    return 0;
+}
+
+int mc_opt_num(const char *cmd, const char *opt, const char *v, double lo,
+               double hi, double *out)
+{
+    char *end;
+    int ok = *v != 0;
+    for (const char *p = v; *p && ok; p++)
+        ok = isdigit((unsigned char)*p) || strchr("+-.eE", *p);
+    double x = ok ? strtod(v, &end) : 0;
+    if (!ok || *end || !isfinite(x) || x < lo || x > hi)
+        return mc_usage_error(cmd, "%s: '%s' is not a number in [%g, %g]",
+                              opt, v, lo, hi);
+    *out = x;
+    return 0;
 }
 
 int mc_parse_size_list(const char *s, size_t *out, int max)

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "api/api.h"
 #include "check.h"
@@ -56,12 +57,14 @@ static void core_main(void *arg)
 {
     core_job_t *cj = arg;
     sim_job_t *j = cj->job;
-    mc_comm_t *c;
+    mc_comm_t *c = NULL;
     cj->rc = mc_sim_comm_create(j->sim, j->dom, cj->rank, &c);
     if (cj->rc == MC_OK && j->o->algo)
         cj->rc = mc_comm_set_algo(c, mc_coll_name(j->k.coll), j->o->algo);
     if (cj->rc != MC_OK) {
         snprintf(cj->msg, sizeof cj->msg, "%s", mc_last_error());
+        if (c)
+            mc_comm_free(c); /* created, but the algorithm was refused */
         return;
     }
     if (cj->rank == 0)
@@ -148,10 +151,20 @@ int mc_sim_run_size(const sim_opts_t *o, const mc_platform_t *p,
     for (int i = 0; i < n; i++)
         cores[i] = i;
     rc = mc_sim_tp_domain(j.sim, NULL, 0, cores, n, &j.dom);
+    double need = (double)mc_case_bytes(&j.k, n) * (o->check ? n : 1);
+    double have = (double)sysconf(_SC_PHYS_PAGES) *
+                  (double)sysconf(_SC_PAGESIZE);
+    if (rc == MC_OK && have > 0 && need > have)
+        rc = mc_error(MC_ERR_NOMEM, "%zu bytes: the buffers need %.1f GiB, "
+                      "the machine has %.1f GiB", bytes, need / (1 << 30),
+                      have / (1 << 30));
     if (rc == MC_OK && !o->check) {
         rc = mc_case_alloc(&j.k, 0, n, &j.shared);
         if (rc == MC_OK)
             mc_case_fill(&j.k, j.k.root, n, &j.shared);
+        else
+            rc = mc_error(rc, "%zu bytes: out of memory for the buffers "
+                          "(%zu bytes)", bytes, mc_case_bytes(&j.k, n));
     }
     for (int i = 0; i < n && rc == MC_OK; i++) {
         j.cores[i] = (core_job_t){.job = &j, .rank = i};
@@ -160,8 +173,14 @@ int mc_sim_run_size(const sim_opts_t *o, const mc_platform_t *p,
     if (rc == MC_OK) {
         mc_sim_run(j.sim); /* deadlocks show up as failed cores */
         rc = summarize(o, &j, j.k.count * d, r) ? MC_ERR_INTERNAL : MC_OK;
-        if (trace_file)
-            mc_sim_write_trace(j.sim, trace_file);
+        if (rc == MC_OK && r->done_max_us * MC_PS_PER_US >= (double)MC_PS_LIMIT)
+            rc = mc_error(MC_ERR_ARG, "%zu bytes: the simulated time reached "
+                          "its limit (2^61 ps): the platform's costs times "
+                          "the message size are too large to simulate",
+                          bytes);
+        if (trace_file && mc_sim_write_trace(j.sim, trace_file) != 0)
+            rc = mc_error(MC_ERR_SYS, "cannot write the trace to %s",
+                          trace_file);
     }
     if (!o->check && j.shared.sbuf)
         mc_case_free(&j.shared);

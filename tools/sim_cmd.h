@@ -25,6 +25,8 @@ typedef struct sim_result {
     mc_sim_stats_t st;
 } sim_result_t;
 
+/* the options of `manycoll sim`: 0, or a usage error's status (2) */
+int mc_sim_parse(int argc, char **argv, sim_opts_t *o);
 /* simulates one message size; writes the trace if trace_file */
 int mc_sim_run_size(const sim_opts_t *o, const mc_platform_t *p,
                     size_t bytes, sim_result_t *r, const char *trace_file);

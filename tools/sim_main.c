@@ -1,4 +1,5 @@
 /* manycoll sim: options and output (the simulation is in sim.c). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,13 +25,23 @@ static int parse_contention(const char *v, sim_opts_t *o)
 
 static int parse_value(sim_opts_t *o, const char *a, const char *v)
 {
+    long long x;
     if (!strcmp(a, "--platform")) o->platform = v;
     else if (!strcmp(a, "--algo")) o->algo = v;
-    else if (!strcmp(a, "--ranks")) o->ranks = atoi(v);
-    else if (!strcmp(a, "--root")) o->k.root = atoi(v);
-    else if (!strcmp(a, "--trace")) o->trace = v;
-    else if (!strcmp(a, "--jitter")) o->jitter = strtoull(v, NULL, 10) | 1u << 31;
-    else if (!strcmp(a, "--coll")) {
+    else if (!strcmp(a, "--ranks")) {
+        if (mc_opt_int("sim", a, v, 1, MC_MAX_RANKS, &x))
+            return 2;
+        o->ranks = (int)x;
+    } else if (!strcmp(a, "--root")) {
+        if (mc_opt_int("sim", a, v, 0, MC_MAX_RANKS - 1, &x))
+            return 2;
+        o->k.root = (int)x;
+    } else if (!strcmp(a, "--trace")) o->trace = v;
+    else if (!strcmp(a, "--jitter")) {
+        if (mc_opt_int("sim", a, v, 0, 1LL << 31, &x))
+            return 2;
+        o->jitter = (uint64_t)x | 1u << 31;
+    } else if (!strcmp(a, "--coll")) {
         if (mc_coll_from_name(v, &o->k.coll) != MC_OK)
             return mc_usage_error("sim", "%s", mc_last_error());
     } else if (!strcmp(a, "--dtype")) {
@@ -52,7 +63,7 @@ static int parse_value(sim_opts_t *o, const char *a, const char *v)
     return 0;
 }
 
-static int parse(int argc, char **argv, sim_opts_t *o)
+int mc_sim_parse(int argc, char **argv, sim_opts_t *o)
 {
     memset(o, 0, sizeof *o);
     o->k = (mc_case_t){.coll = MC_COLL_COUNT, .dt = MC_UINT8, .op = MC_SUM,
@@ -125,19 +136,27 @@ static void print(const sim_opts_t *o, const mc_platform_t *p,
 int cmd_sim(int argc, char **argv)
 {
     sim_opts_t o;
-    int rc = parse(argc, argv, &o);
+    int rc = mc_sim_parse(argc, argv, &o);
     if (rc)
         return rc;
+    if (o.trace) { /* fail now, not after the simulation */
+        FILE *f = fopen(o.trace, "w");
+        if (!f)
+            return mc_usage_error("sim", "--trace: cannot write %s: %s",
+                                  o.trace, strerror(errno));
+        fclose(f);
+    }
     mc_platform_t *p;
     if (mc_platform_load(o.platform, &p) != MC_OK)
         return mc_usage_error("sim", "%s", mc_last_error());
     if (o.ranks <= 0)
         o.ranks = p->ncores;
     if (o.ranks > p->ncores || o.k.root < 0 || o.k.root >= o.ranks) {
+        int ncores = p->ncores;
         mc_platform_free(p);
         return mc_usage_error("sim", "--ranks %d / --root %d: platform %s "
                                      "has %d cores", o.ranks, o.k.root,
-                              o.platform, p->ncores);
+                              o.platform, ncores);
     }
     /* resolve "platform default" so the output says what ran */
     o.cont_mpb = o.cont_mpb < 0 ? p->cont.mpb : o.cont_mpb;

@@ -5,6 +5,8 @@
 #include <stddef.h>
 
 int mc_launch(int n, char **argv, double timeout);
+/* the options of `manycoll run`: 0 and the index of PROG, or 2 */
+int mc_run_parse(int argc, char **argv, int *n, double *timeout, int *prog);
 
 /* the command: argv[1] names the subcommand (main.c calls it; so does
  * cmd_capture.c, for the Python package) */
@@ -23,11 +25,20 @@ int cmd_calibrate(int argc, char **argv);
 int cmd_model(int argc, char **argv);
 int cmd_sim(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
+/* the options of `manycoll bench`, checked only: 0, or 2 */
+int mc_bench_parse(int argc, char **argv);
 /* manycoll info --tuning (info_tuning.c) */
 int info_tuning(int argc, char **argv);
 
 /* "8,64,1K,1M" -> sizes; returns the count or -1 */
 int mc_parse_size_list(const char *s, size_t *out, int max);
+/* an option's value as a whole number in [lo, hi] (K/M/G suffixes
+ * allowed) or a finite decimal number in [lo, hi]: 0, or a usage error
+ * naming the command, the option and the range (returns 2) */
+int mc_opt_int(const char *cmd, const char *opt, const char *v, long long lo,
+               long long hi, long long *out);
+int mc_opt_num(const char *cmd, const char *opt, const char *v, double lo,
+               double hi, double *out);
 /* prints "manycoll <cmd>: <msg>" to stderr and returns 2 */
 int mc_usage_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

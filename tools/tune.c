@@ -54,9 +54,12 @@ static int parse(int argc, char **argv, topts_t *o)
             o->out = v;
         else if (!strcmp(a, "--ranks")) {
             char *end;
-            o->lo = (int)strtol(v, &end, 10);
-            o->hi = *end == '-' ? (int)strtol(end + 1, &end, 10) : o->lo;
-            if (*end || o->lo < 2 || o->hi < o->lo || o->hi > 1 << 16)
+            long lo = strtol(v, &end, 10), hi = lo;
+            if (*end == '-')
+                hi = strtol(end + 1, &end, 10);
+            o->lo = lo < 2 || lo > 1 << 16 ? -1 : (int)lo;
+            o->hi = hi < 2 || hi > 1 << 16 ? -1 : (int)hi;
+            if (*end || o->lo < 2 || o->hi < o->lo)
                 return usage("--ranks: expected LO-HI with 2 <= LO <= HI, "
                              "got ", v);
         } else if (!strcmp(a, "--max-bytes")) {

@@ -70,15 +70,47 @@ static int no_in_place(const void *p, const char *name, const char *fn)
     return MC_OK;
 }
 
+/* a failed call breaks the communicator, and the peers learn of it */
+static int failed(mc_comm_t *c, int rc)
+{
+    c->broken = rc;
+    if (c->team.tp->ops->fail)
+        c->team.tp->ops->fail(c->team.tp, c->team.seq, rc, mc_last_error());
+    return rc;
+}
+
 static int run(mc_comm_t *c, mc_args_t *a)
 {
     c->team.seq++;
     const mc_sel_t *s = mc_select(c->rules, a);
     int rc = s->fn(&c->team, a, &s->params);
     if (rc < 0)
-        c->broken = rc;
+        return failed(c, rc);
     return rc;
 }
+
+/* count 0 (the call does nothing; with MC_CHECK_ARGS the ranks still
+ * compare arguments) or a count too large for any buffer */
+static int zero_or_huge(mc_comm_t *c, mc_coll_t coll, size_t count,
+                        mc_dtype_t dt, mc_op_t op, int root, const char *fn)
+{
+    if (count) {
+        int blocks = c->max_block_count < c->max_count;
+        return mc_error(MC_ERR_ARG, "%s: argument 'count' (%zu) is too "
+                        "large: count x %zu bytes of 'dt'%s must stay below "
+                        "2^62 bytes", fn, count, mc_dtype_size(dt),
+                        blocks ? " x ranks" : "");
+    }
+    if (!c->check_args)
+        return MC_OK;
+    mc_args_t a = {.coll = coll, .dt = dt, .op = op, .root = root};
+    c->team.seq++;
+    int rc = mc_check_args_exchange(c, &a);
+    return rc < 0 ? failed(c, rc) : MC_OK;
+}
+
+/* the count check on the fast path: one compare covers both cases */
+#define COUNT_OK(c, count, lim) ((size_t)(count) - 1 < (lim))
 
 static void init_args(mc_args_t *a, mc_coll_t coll, size_t count,
                       mc_dtype_t dt)
@@ -104,8 +136,8 @@ int mc_bcast(mc_comm_t *c, void *buf, size_t count, mc_dtype_t dt, int root)
     MC_CHECK(check_root(c, root, fn));
     MC_CHECK(check_buf(buf, count, "buf", fn));
     MC_CHECK(no_in_place(buf, "buf", fn));
-    if (count == 0)
-        return MC_OK;
+    if (!COUNT_OK(c, count, c->max_count))
+        return zero_or_huge(c, MC_COLL_BCAST, count, dt, 0, root, fn);
     mc_args_t a;
     init_args(&a, MC_COLL_BCAST, count, dt);
     a.root = root;
@@ -130,8 +162,8 @@ int mc_reduce(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
         MC_CHECK(no_in_place(sbuf, "sbuf (on a rank other than the root)",
                              fn));
     }
-    if (count == 0)
-        return MC_OK;
+    if (!COUNT_OK(c, count, c->max_count))
+        return zero_or_huge(c, MC_COLL_REDUCE, count, dt, op, root, fn);
     mc_args_t a;
     init_args(&a, MC_COLL_REDUCE, count, dt);
     a.op = op;
@@ -152,8 +184,8 @@ int mc_allreduce(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
     MC_CHECK(check_buf(sbuf, count, "sbuf", fn));
     MC_CHECK(check_buf(rbuf, count, "rbuf", fn));
     MC_CHECK(no_in_place(rbuf, "rbuf", fn));
-    if (count == 0)
-        return MC_OK;
+    if (!COUNT_OK(c, count, c->max_count))
+        return zero_or_huge(c, MC_COLL_ALLREDUCE, count, dt, op, 0, fn);
     mc_args_t a;
     init_args(&a, MC_COLL_ALLREDUCE, count, dt);
     a.op = op;
@@ -172,8 +204,8 @@ int mc_allgather(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
     MC_CHECK(check_buf(sbuf, count, "sbuf", fn));
     MC_CHECK(check_buf(rbuf, count, "rbuf", fn));
     MC_CHECK(no_in_place(rbuf, "rbuf", fn));
-    if (count == 0)
-        return MC_OK;
+    if (!COUNT_OK(c, count, c->max_block_count))
+        return zero_or_huge(c, MC_COLL_ALLGATHER, count, dt, 0, 0, fn);
     mc_args_t a;
     init_args(&a, MC_COLL_ALLGATHER, count, dt);
     a.in_place = sbuf == MC_IN_PLACE;
@@ -191,8 +223,8 @@ int mc_alltoall(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
     MC_CHECK(check_buf(sbuf, count, "sbuf", fn));
     MC_CHECK(check_buf(rbuf, count, "rbuf", fn));
     MC_CHECK(no_in_place(rbuf, "rbuf", fn));
-    if (count == 0)
-        return MC_OK;
+    if (!COUNT_OK(c, count, c->max_block_count))
+        return zero_or_huge(c, MC_COLL_ALLTOALL, count, dt, 0, 0, fn);
     mc_args_t a;
     init_args(&a, MC_COLL_ALLTOALL, count, dt);
     a.in_place = sbuf == MC_IN_PLACE;
@@ -220,8 +252,8 @@ int mc_reduce_scatter_block(mc_comm_t *c, const void *sbuf, void *rbuf,
     MC_CHECK(check_buf(sbuf, count, "sbuf", fn));
     MC_CHECK(check_buf(rbuf, count, "rbuf", fn));
     MC_CHECK(no_in_place(rbuf, "rbuf", fn));
-    if (count == 0)
-        return MC_OK;
+    if (!COUNT_OK(c, count, c->max_block_count))
+        return zero_or_huge(c, MC_COLL_REDUCE_SCATTER_BLOCK, count, dt, op, 0, fn);
     mc_args_t a;
     init_args(&a, MC_COLL_REDUCE_SCATTER_BLOCK, count, dt);
     a.op = op;
@@ -247,8 +279,8 @@ int mc_gather(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
         MC_CHECK(no_in_place(sbuf, "sbuf (on a rank other than the root)",
                              fn));
     }
-    if (count == 0)
-        return MC_OK;
+    if (!COUNT_OK(c, count, c->max_block_count))
+        return zero_or_huge(c, MC_COLL_GATHER, count, dt, 0, root, fn);
     mc_args_t a;
     init_args(&a, MC_COLL_GATHER, count, dt);
     a.root = root;
@@ -274,8 +306,8 @@ int mc_scatter(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
         MC_CHECK(no_in_place(rbuf, "rbuf (on a rank other than the root)",
                              fn));
     }
-    if (count == 0)
-        return MC_OK;
+    if (!COUNT_OK(c, count, c->max_block_count))
+        return zero_or_huge(c, MC_COLL_SCATTER, count, dt, 0, root, fn);
     mc_args_t a;
     init_args(&a, MC_COLL_SCATTER, count, dt);
     a.root = root;

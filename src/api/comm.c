@@ -33,8 +33,18 @@ int mc_comm_wrap(mc_tp_t *tp, mc_comm_t **out)
         return mc_error(MC_ERR_NOMEM, "out of memory creating a communicator");
     }
     int rc = mc_team_init(&c->team, tp);
+    c->max_count = MC_MAX_COUNT;
+    c->max_block_count = MC_MAX_COUNT / (size_t)tp->size;
+    long long check = 0;
+    if (rc == MC_OK)
+        rc = mc_env_int("MC_CHECK_ARGS", &check);
+    c->check_args = (int)check;
+    if (rc == MC_OK)
+        tp->calls = &c->team.seq;
     if (rc == MC_OK)
         rc = mc_select_init(c->rules, &c->team);
+    if (rc == MC_OK)
+        rc = mc_check_args_arm(c);
     if (rc != MC_OK) {
         comm_destroy(c);
         return rc;
@@ -63,9 +73,9 @@ int mc_comm_create_shm(const char *job, int rank, int size, mc_comm_t **comm)
     *comm = NULL;
     if (!job)
         return mc_error(MC_ERR_ARG, "%s: argument 'job' is NULL", fn);
-    if (size < 1)
-        return mc_error(MC_ERR_ARG, "%s: argument 'size' is %d, must be >= 1",
-                        fn, size);
+    if (size < 1 || size > MC_MAX_RANKS)
+        return mc_error(MC_ERR_ARG, "%s: argument 'size' is %d, must be in "
+                        "[1, %d]", fn, size, MC_MAX_RANKS);
     if (rank < 0 || rank >= size)
         return mc_error(MC_ERR_ARG,
                         "%s: argument 'rank' is %d, must be in [0, %d)", fn,
@@ -92,18 +102,6 @@ int mc_job_name(char *buf, size_t len)
     return MC_OK;
 }
 
-static int env_int(const char *name, int *out)
-{
-    const char *v = mc_env(name);
-    char *end;
-    long x = strtol(v, &end, 10);
-    if (!*v || *end || x < 0 || x > 1 << 24)
-        return mc_error(MC_ERR_ARG, "mc_init: %s='%s' is not a valid number",
-                        name, v);
-    *out = (int)x;
-    return MC_OK;
-}
-
 int mc_init(mc_comm_t **out)
 {
     if (!out)
@@ -114,19 +112,27 @@ int mc_init(mc_comm_t **out)
     }
     const char *job = mc_env("MC_JOB");
     char solo[MC_JOB_NAME_MAX];
-    int rank = 0, size = 1;
+    long long rank = 0, size = 1, fd = -1;
     if (*job) {
-        MC_CHECK(env_int("MC_RANK", &rank));
-        MC_CHECK(env_int("MC_SIZE", &size));
-        if (size < 1 || rank >= size)
-            return mc_error(MC_ERR_ARG, "mc_init: MC_RANK=%d, MC_SIZE=%d",
-                            rank, size);
+        MC_CHECK(mc_env_int("MC_RANK", &rank));
+        MC_CHECK(mc_env_int("MC_SIZE", &size));
+        if (rank >= size)
+            return mc_error(MC_ERR_ARG, "mc_init: MC_RANK=%lld is not below "
+                            "MC_SIZE=%lld", rank, size);
+        if (*mc_env("MC_JOB_FD"))
+            MC_CHECK(mc_env_int("MC_JOB_FD", &fd));
     } else {
         /* not started by `manycoll run`: a world of one rank */
         MC_CHECK(mc_job_name(solo, sizeof solo));
         job = solo;
     }
-    MC_CHECK(mc_comm_create_shm(job, rank, size, &world));
+    mc_tp_t *tp;
+    if (fd >= 0)
+        MC_CHECK(mc_shm_open_fd(job, (int)fd, (int)rank, (int)size, &tp));
+    else
+        MC_CHECK(mc_comm_create_shm(job, (int)rank, (int)size, &world));
+    if (fd >= 0)
+        MC_CHECK(mc_comm_wrap(tp, &world));
     world->owns_world = 1;
     *out = world;
     return MC_OK;
@@ -186,7 +192,8 @@ int mc_comm_set_algo(mc_comm_t *c, const char *coll, const char *spec)
         return mc_error(MC_ERR_ARG, "mc_comm_set_algo: argument 'coll' is "
                                     "NULL");
     MC_CHECK(mc_coll_from_name(coll, &k));
-    return mc_select_set(c->rules, &c->team, k, spec, "mc_comm_set_algo");
+    MC_CHECK(mc_select_set(c->rules, &c->team, k, spec, "mc_comm_set_algo"));
+    return mc_check_args_arm(c);
 }
 
 void mc_comm_describe(const mc_comm_t *c, mc_coll_t coll, size_t bytes,

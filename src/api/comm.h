@@ -17,8 +17,22 @@ struct mc_comm {
     uint64_t nsplit;     /* splits made from this communicator */
     mc_ruleset_t rules[MC_COLL_COUNT];
     int owns_world;      /* created by mc_init */
+    int check_args;      /* MC_CHECK_ARGS: compare every call's arguments */
+    size_t max_count;       /* largest count of a call (check_count) ... */
+    size_t max_block_count; /* ... of a call with one block per rank */
     struct mc_comm *next_live; /* list of communicators for finalize */
 };
+
+/* A call touches at most count * 8 * (ranks, for calls with a block per
+ * rank) bytes: keeping that below 2^62 keeps every byte count and offset
+ * of the algorithms far from overflowing a size_t. */
+#define MC_MAX_COUNT ((size_t)1 << 59)
+
+/* ---- MC_CHECK_ARGS (api/check_args.c) ---- */
+/* points the selection of c at the checking entry if c->check_args */
+int mc_check_args_arm(mc_comm_t *c);
+/* the check itself: MC_OK if every rank passed the same arguments */
+int mc_check_args_exchange(mc_comm_t *c, const mc_args_t *a);
 
 /* A communicator over transport tp (which it then owns, also on
  * failure): the team, then the selection. */

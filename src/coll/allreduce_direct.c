@@ -45,11 +45,9 @@ int mc_allreduce_direct(mc_team_t *c, const mc_args_t *a,
     MC_CHECK(mc_direct_signal(c, &done));
     for (int i = 1; i < np; i++) {
         int q = (me + i) % np; /* spread the readers over the owners */
-        uintptr_t r;
         size_t at = mc_block_start(a->count, np, q) * ds;
         MC_CHECK(mc_direct_wait_signal(c, done, q));
-        MC_CHECK(mc_direct_addr(c, &d, q, 1, &r));
-        MC_CHECK(tp_get_direct(c->tp, (char *)a->rbuf + at, q, r + at,
+        MC_CHECK(mc_direct_get(c, &d, q, 1, at, (char *)a->rbuf + at,
                                mc_block_len(a->count, np, q) * ds));
     }
     return mc_direct_end(c, done);

@@ -31,9 +31,7 @@ int mc_alltoall_direct(mc_team_t *c, const mc_args_t *a,
     MC_CHECK(tp_copy(c->tp, out + mine, (const char *)a->sbuf + mine, n));
     for (int i = 1; i < np; i++) {
         int q = (me + i) % np;
-        uintptr_t s;
-        MC_CHECK(mc_direct_addr(c, &d, q, 0, &s));
-        MC_CHECK(tp_get_direct(c->tp, out + (size_t)q * n, q, s + mine, n));
+        MC_CHECK(mc_direct_get(c, &d, q, 0, mine, out + (size_t)q * n, n));
     }
     return mc_direct_end(c, d.f);
 }

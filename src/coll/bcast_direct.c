@@ -23,9 +23,7 @@ int mc_bcast_direct(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
     mc_direct_t d;
     MC_CHECK(mc_direct_begin(c, a, &d));
     if (c->rank != a->root) {
-        uintptr_t s;
-        MC_CHECK(mc_direct_addr(c, &d, a->root, 0, &s));
-        MC_CHECK(tp_get_direct(c->tp, a->rbuf, a->root, s, a->bytes));
+        MC_CHECK(mc_direct_get(c, &d, a->root, 0, 0, a->rbuf, a->bytes));
     }
     return mc_direct_end(c, d.f);
 }

@@ -1,4 +1,6 @@
 /* The single-copy machinery of the direct algorithms (see direct.h). */
+#include <stdio.h>
+
 #include "coll/direct.h"
 #include "coll/fast.h"
 
@@ -12,34 +14,82 @@ int mc_direct_usable(const mc_team_t *c)
                     c->size, c->tp->single_copy ? "on" : "off");
 }
 
+/* what a rank publishes: its two buffers' addresses, the byte range of
+ * each that peers may read, and its count (for messages) */
+enum { W_S, W_SLEN, W_R, W_RLO, W_RHI, W_COUNT, W_N };
+
+/* per-rank blocks of the buffers: (send, receive) */
+static void extent(const mc_team_t *c, const mc_args_t *a, size_t *s,
+                   size_t *r)
+{
+    size_t p = (size_t)c->size;
+    *s = *r = a->bytes;
+    if (a->coll == MC_COLL_ALLGATHER || a->coll == MC_COLL_ALLTOALL)
+        *r = a->bytes * p;
+    if (a->coll == MC_COLL_ALLTOALL ||
+        a->coll == MC_COLL_REDUCE_SCATTER_BLOCK)
+        *s = a->bytes * p;
+}
+
 int mc_direct_begin(mc_team_t *c, const mc_args_t *a, mc_direct_t *d)
 {
-    return mc_direct_begin_at(c, a, d, (uintptr_t)a->sbuf,
-                              (uintptr_t)a->rbuf);
+    size_t s, r;
+    extent(c, a, &s, &r);
+    return mc_direct_begin_at(c, a, d, (uintptr_t)a->sbuf, s,
+                              (uintptr_t)a->rbuf, 0, r);
 }
 
 int mc_direct_begin_at(mc_team_t *c, const mc_args_t *a, mc_direct_t *d,
-                       uintptr_t s, uintptr_t r)
+                       uintptr_t s, size_t s_len, uintptr_t r, size_t r_lo,
+                       size_t r_hi)
 {
-    uint64_t addr[2] = {(uint64_t)s, (uint64_t)r};
+    uint64_t w[W_N] = {(uint64_t)s, s_len, (uint64_t)r, r_lo, r_hi,
+                       a->count};
     d->a = a;
     d->peer = -1;
     MC_CHECK(mc_fast_begin(c, 1, &d->f));
-    return mc_fast_publish(c, d->f, addr, sizeof addr);
+    return mc_fast_publish(c, d->f, w, sizeof w);
 }
 
-int mc_direct_addr(mc_team_t *c, mc_direct_t *d, int peer, int which,
-                   uintptr_t *addr)
+static int fetch(mc_team_t *c, mc_direct_t *d, int peer)
 {
-    if (d->peer != peer) {
-        uint64_t got[2];
-        MC_CHECK(mc_fast_fetch(c, d->f, peer, got, sizeof got));
-        d->addr[0] = (uintptr_t)got[0];
-        d->addr[1] = (uintptr_t)got[1];
-        d->peer = peer;
-    }
-    *addr = d->addr[which];
+    if (d->peer == peer)
+        return MC_OK;
+    uint64_t w[W_N];
+    MC_CHECK(mc_fast_fetch(c, d->f, peer, w, sizeof w));
+    d->addr[0] = (uintptr_t)w[W_S];
+    d->addr[1] = (uintptr_t)w[W_R];
+    d->lo[0] = 0;
+    d->hi[0] = w[W_SLEN];
+    d->lo[1] = w[W_RLO];
+    d->hi[1] = w[W_RHI];
+    d->count = w[W_COUNT];
+    d->peer = peer;
     return MC_OK;
+}
+
+/* a read the owner's buffer does not cover: the ranks disagree */
+static int out_of_bounds(mc_team_t *c, mc_direct_t *d, int peer, int which,
+                         size_t off, size_t n)
+{
+    return mc_error(MC_ERR_ARG,
+                    "mc_%s: rank %d passed count %zu but rank %d passed "
+                    "count %llu: reading %zu bytes at offset %zu of rank "
+                    "%d's %s buffer (bytes %zu to %zu published) would go "
+                    "past it; every rank must pass the same count",
+                    mc_coll_name(d->a->coll), c->rank, d->a->count, peer,
+                    (unsigned long long)d->count, n, off, peer,
+                    which ? "receive" : "send", d->lo[which], d->hi[which]);
+}
+
+int mc_direct_get(mc_team_t *c, mc_direct_t *d, int peer, int which,
+                  size_t off, void *dst, size_t n)
+{
+    MC_CHECK(fetch(c, d, peer));
+    if (off < d->lo[which] || off > d->hi[which] ||
+        n > d->hi[which] - off)
+        return out_of_bounds(c, d, peer, which, off, n);
+    return tp_get_direct(c->tp, dst, peer, d->addr[which] + off, n);
 }
 
 int mc_direct_signal(mc_team_t *c, uint64_t *f)
@@ -63,9 +113,7 @@ int mc_direct_end(mc_team_t *c, uint64_t f)
 static int combine_from(mc_team_t *c, mc_direct_t *d, int q, size_t off,
                         size_t count, char *inout, char *tmp)
 {
-    uintptr_t s;
-    MC_CHECK(mc_direct_addr(c, d, q, 0, &s));
-    MC_CHECK(tp_get_direct(c->tp, tmp, q, s + off, count * d->a->dsize));
+    MC_CHECK(mc_direct_get(c, d, q, 0, off, tmp, count * d->a->dsize));
     return tp_reduce(c->tp, inout, tmp, count, d->a->dt, d->a->op, 0);
 }
 
@@ -80,13 +128,10 @@ static int piece(mc_team_t *c, mc_direct_t *d, size_t off, size_t count,
         MC_CHECK(tp_copy(c->tp, tmp + chunk, mine, n));
         mine = tmp + chunk;
     }
-    if (me == 0) {
+    if (me == 0)
         MC_CHECK(tp_copy(c->tp, out, mine, n));
-    } else {
-        uintptr_t s;
-        MC_CHECK(mc_direct_addr(c, d, 0, 0, &s));
-        MC_CHECK(tp_get_direct(c->tp, out, 0, s + off, n));
-    }
+    else
+        MC_CHECK(mc_direct_get(c, d, 0, 0, off, out, n));
     for (int q = 1; q < c->size; q++) {
         if (q == me)
             MC_CHECK(tp_reduce(c->tp, out, mine, count, a->dt, a->op, 0));

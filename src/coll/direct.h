@@ -4,8 +4,14 @@
  * (tp_get_direct: process_vm_readv on shm) instead of staging them through
  * the MPBs, one copy instead of two.
  *
- *   rank r:  begin   publish {sbuf, rbuf} addresses in my fast slot
- *            ...     read peers' buffers at those addresses
+ *   rank r:  begin   publish {sbuf, rbuf} addresses, the byte range of
+ *                    each that peers may read, and my count, in my fast
+ *                    slot
+ *            ...     read peers' buffers at those addresses, each read
+ *                    checked against the owner's published range: a rank
+ *                    whose count is larger than its peer's fails with
+ *                    MC_ERR_ARG naming both counts instead of reading
+ *                    past the peer's buffer
  *            end     my progress = f; wait every peer's progress >= f
  *                    (nobody reads my buffers any more: I may return)
  *
@@ -25,21 +31,30 @@
 typedef struct mc_direct {
     uint64_t f;          /* the fast call that published the addresses */
     const mc_args_t *a;
-    uintptr_t addr[2];   /* of the peer last fetched: sbuf, rbuf */
+    /* of the peer last fetched: sbuf, rbuf addresses, and the bytes
+     * [lo, hi) of each that it lets peers read; its count */
+    uintptr_t addr[2];
+    size_t lo[2], hi[2];
+    uint64_t count;
     int peer;            /* whose addresses addr holds; -1 none */
 } mc_direct_t;
 
 /* MC_OK if the team has single copy and 2 ranks or more (the selection
  * sees to it), else MC_ERR_INTERNAL */
 int mc_direct_usable(const mc_team_t *c);
-/* publishes my sbuf and rbuf; d->f is the call */
+/* publishes my sbuf and rbuf (the whole buffers the call passes); d->f is
+ * the call */
 int mc_direct_begin(mc_team_t *c, const mc_args_t *a, mc_direct_t *d);
-/* ... or two other addresses of mine (peers read `rbuf` from the second) */
+/* ... or two other addresses of mine: peers may read bytes [0, s_len) at
+ * s and [r_lo, r_hi) at r */
 int mc_direct_begin_at(mc_team_t *c, const mc_args_t *a, mc_direct_t *d,
-                       uintptr_t s, uintptr_t r);
-/* peer's sbuf (which = 0) or rbuf (which = 1) address */
-int mc_direct_addr(mc_team_t *c, mc_direct_t *d, int peer, int which,
-                   uintptr_t *addr);
+                       uintptr_t s, size_t s_len, uintptr_t r, size_t r_lo,
+                       size_t r_hi);
+/* reads n bytes at byte off of peer's sbuf (which = 0) or rbuf (1) into
+ * dst; MC_ERR_ARG, naming both ranks' counts, if the peer's published
+ * range does not cover them */
+int mc_direct_get(mc_team_t *c, mc_direct_t *d, int peer, int which,
+                  size_t off, void *dst, size_t n);
 /* a fast call without payload: I reached this point; *f is its number */
 int mc_direct_signal(mc_team_t *c, uint64_t *f);
 /* waits until peer reached signal f */

@@ -32,6 +32,7 @@ typedef enum {
     MC_FL_RSAG,     /* coll/allreduce_rsag.c: "in" and "out" */
     MC_FL_CC_ACK,   /* coll/cc.h: acknowledgement words of the cc-*
                      * algorithms (several writers, one per word) */
+    MC_FL_CHECK_ARGS, /* api/check_args.c: MC_CHECK_ARGS, two lines */
     MC_FL_COUNT
 } mc_flag_owner_t;
 

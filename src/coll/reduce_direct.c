@@ -41,8 +41,8 @@ int mc_reduce_direct(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
     char *out = me == root ? (char *)a->rbuf + lo : tmp + 2 * chunk;
     mc_direct_t d;
     /* "rbuf" as peers see it: my block sits at its offset from there */
-    MC_CHECK(mc_direct_begin_at(c, a, &d, (uintptr_t)a->sbuf,
-                                (uintptr_t)out - lo));
+    MC_CHECK(mc_direct_begin_at(c, a, &d, (uintptr_t)a->sbuf, a->bytes,
+                                (uintptr_t)out - lo, lo, lo + len * ds));
     MC_CHECK(mc_direct_reduce(c, &d, lo, len, (const char *)a->sbuf + lo,
                               out, tmp, chunk));
     uint64_t done;
@@ -50,11 +50,9 @@ int mc_reduce_direct(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
     for (int q = 0; q < np && me == root; q++) {
         if (q == me)
             continue;
-        uintptr_t r;
         size_t at = mc_block_start(a->count, np, q) * ds;
         MC_CHECK(mc_direct_wait_signal(c, done, q));
-        MC_CHECK(mc_direct_addr(c, &d, q, 1, &r));
-        MC_CHECK(tp_get_direct(c->tp, (char *)a->rbuf + at, q, r + at,
+        MC_CHECK(mc_direct_get(c, &d, q, 1, at, (char *)a->rbuf + at,
                                mc_block_len(a->count, np, q) * ds));
     }
     return mc_direct_end(c, done);

@@ -13,12 +13,8 @@
  * hint, at most the general MPB area, whole elements of every datatype */
 static int p2p_setup(mc_team_t *t)
 {
-    long long chunk = mc_env_ll("MC_P2P_CHUNK");
-    int rc = MC_OK;
-    if (chunk < 0 || chunk % 8)
-        rc = mc_error(MC_ERR_ARG,
-                      "MC_P2P_CHUNK=%s: must be a multiple of 8 bytes",
-                      mc_env("MC_P2P_CHUNK"));
+    long long chunk = 0;
+    int rc = mc_env_int("MC_P2P_CHUNK", &chunk);
     size_t mpb = t->mpb_avail / 8 * 8;
     if (chunk == 0)
         chunk = (long long)t->tp->p2p_chunk_hint / 8 * 8;

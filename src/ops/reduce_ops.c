@@ -14,6 +14,7 @@
  * AVX-512, AVX2 and a portable baseline, and the best one for the CPU is
  * picked at load time (gcc target_clones, an ifunc).
  */
+#include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -46,11 +47,16 @@ static int is_float(mc_dtype_t dt)
     return dt == MC_FLOAT32 || dt == MC_FLOAT64;
 }
 
-/* ---- user ops ---- */
+/* ---- user ops ----
+ * A slot is claimed with a compare-and-swap on `state`, so two threads
+ * creating ops at once never get the same slot; the function pointer is
+ * published last (release), and a reader that sees it (acquire) sees the
+ * commutativity too. Freeing clears the function first, then the claim. */
 #define MC_MAX_USER_OPS 64
 static struct {
-    mc_user_fn fn;
-    int commutative;
+    _Atomic int state; /* 0 free, 1 claimed */
+    _Atomic(mc_user_fn) fn;
+    _Atomic int commutative;
 } user_ops[MC_MAX_USER_OPS];
 
 int mc_op_create(mc_user_fn fn, int commutative, mc_op_t *op)
@@ -60,22 +66,30 @@ int mc_op_create(mc_user_fn fn, int commutative, mc_op_t *op)
     if (!op)
         return mc_error(MC_ERR_ARG, "mc_op_create: argument 'op' is NULL");
     for (int i = 0; i < MC_MAX_USER_OPS; i++) {
-        if (!__atomic_load_n(&user_ops[i].fn, __ATOMIC_ACQUIRE)) {
-            user_ops[i].commutative = commutative != 0;
-            __atomic_store_n(&user_ops[i].fn, fn, __ATOMIC_RELEASE);
-            *op = (mc_op_t)(MC_OP_USER_BASE + i);
-            return MC_OK;
-        }
+        int free_slot = 0;
+        if (!atomic_compare_exchange_strong(&user_ops[i].state, &free_slot,
+                                            1))
+            continue;
+        atomic_store_explicit(&user_ops[i].commutative, commutative != 0,
+                              memory_order_relaxed);
+        atomic_store_explicit(&user_ops[i].fn, fn, memory_order_release);
+        *op = (mc_op_t)(MC_OP_USER_BASE + i);
+        return MC_OK;
     }
     return mc_error(MC_ERR_NOMEM,
                     "mc_op_create: all %d user op slots are in use",
                     MC_MAX_USER_OPS);
 }
 
+static mc_user_fn user_fn(int i)
+{
+    return atomic_load_explicit(&user_ops[i].fn, memory_order_acquire);
+}
+
 static int user_index(mc_op_t op)
 {
     int i = (int)op - MC_OP_USER_BASE;
-    if (i < 0 || i >= MC_MAX_USER_OPS || !user_ops[i].fn)
+    if (i < 0 || i >= MC_MAX_USER_OPS || !user_fn(i))
         return -1;
     return i;
 }
@@ -89,7 +103,8 @@ int mc_op_free(mc_op_t *op)
         return mc_error(MC_ERR_ARG,
                         "mc_op_free: argument 'op' (%d) is not a user op",
                         (int)*op);
-    __atomic_store_n(&user_ops[i].fn, NULL, __ATOMIC_RELEASE);
+    atomic_store_explicit(&user_ops[i].fn, NULL, memory_order_release);
+    atomic_store_explicit(&user_ops[i].state, 0, memory_order_release);
     *op = (mc_op_t)-1;
     return MC_OK;
 }
@@ -97,7 +112,9 @@ int mc_op_free(mc_op_t *op)
 int mc_op_commutative(mc_op_t op)
 {
     int i = user_index(op);
-    return i < 0 ? 1 : user_ops[i].commutative;
+    return i < 0 ? 1
+                 : atomic_load_explicit(&user_ops[i].commutative,
+                                        memory_order_relaxed);
 }
 
 /* MC_OK if op can reduce dt, else MC_ERR_ARG (no message). */
@@ -265,8 +282,8 @@ void mc_reduce_into(void *inout, const void *in, size_t count, mc_dtype_t dt,
         apply(inout, in, count, dt, op);
         return;
     }
-    mc_user_fn fn = user_ops[u].fn;
-    if (in_left || user_ops[u].commutative) {
+    mc_user_fn fn = user_fn(u);
+    if (in_left || mc_op_commutative(op)) {
         fn(in, inout, count, dt);
         return;
     }

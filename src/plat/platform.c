@@ -12,6 +12,7 @@
 #include "plat/profile.h"
 #include "util/datapath.h"
 #include "util/error.h"
+#include "util/jsonrd.h"
 
 /* SCC parameters (Petrovic et al., Table 1) for generated meshes */
 static const double scc_costs_us[] = {0.005, 0.126, 0.208, 0.461, 0.069,
@@ -34,30 +35,70 @@ static mc_ps_t *cost_slot(mc_costs_t *c, size_t i)
     return slots[i];
 }
 
+/* (d, m) at i takes (d[j] + 1, m[j]) if that is smaller: distances first,
+ * then the controller listed first */
+static void relax(int *d, int *m, size_t i, size_t j)
+{
+    if (d[j] + 1 < d[i] || (d[j] + 1 == d[i] && m[j] < m[i]))
+        d[i] = d[j] + 1, m[i] = m[j];
+}
+
+/* The nearest memory controller of every used tile (ties: the first
+ * listed) and the distance to it: the L1 distance transform of the
+ * controllers, in two passes along every row, then two along every
+ * column, O(tiles + controllers) (a million cores with a thousand
+ * controllers load in a moment). A controller outside the used tiles
+ * starts from the nearest used tile with the distance between them. */
+static void nearest_mc(const mc_platform_t *p, int *d, int *m)
+{
+    size_t w = (size_t)p->used_x, h = (size_t)p->used_y;
+    for (size_t i = 0; i < w * h; i++)
+        d[i] = 1 << 30, m[i] = -1;
+    for (int c = 0; c < p->nmc; c++) {
+        size_t x = (size_t)p->mc_x[c] < w ? (size_t)p->mc_x[c] : w - 1;
+        size_t y = (size_t)p->mc_y[c] < h ? (size_t)p->mc_y[c] : h - 1;
+        int base = (p->mc_x[c] - (int)x) + (p->mc_y[c] - (int)y);
+        size_t i = y * w + x;
+        if (base < d[i] || (base == d[i] && c < m[i]))
+            d[i] = base, m[i] = c;
+    }
+    for (size_t y = 0; y < h; y++) {
+        for (size_t x = 1; x < w; x++)
+            relax(d, m, y * w + x, y * w + x - 1);
+        for (size_t x = w - 1; x-- > 0;)
+            relax(d, m, y * w + x, y * w + x + 1);
+    }
+    for (size_t x = 0; x < w; x++) {
+        for (size_t y = 1; y < h; y++)
+            relax(d, m, y * w + x, (y - 1) * w + x);
+        for (size_t y = h - 1; y-- > 0;)
+            relax(d, m, y * w + x, (y + 1) * w + x);
+    }
+}
+
 /* every core's router, controller and distance to it */
 static int derive(mc_platform_t *p)
 {
     int n = p->ncores;
+    size_t tiles = (size_t)p->used_x * (size_t)p->used_y;
     p->tile_x = calloc((size_t)n, sizeof(int));
     p->tile_y = calloc((size_t)n, sizeof(int));
     p->mc_of = calloc((size_t)n, sizeof(int));
     p->d_mem = calloc((size_t)n, sizeof(int));
-    if (!p->tile_x || !p->tile_y || !p->mc_of || !p->d_mem)
+    int *d = malloc(sizeof(int) * tiles), *m = malloc(sizeof(int) * tiles);
+    if (!p->tile_x || !p->tile_y || !p->mc_of || !p->d_mem || !d || !m) {
+        free(d), free(m);
         return mc_error(MC_ERR_NOMEM, "platform %s: out of memory", p->name);
+    }
+    nearest_mc(p, d, m);
     for (int core = 0; core < n; core++) {
         int tile = core / p->cores_per_tile;
         p->tile_x[core] = tile % p->used_x;
         p->tile_y[core] = tile / p->used_x;
-        int best = -1, bestd = 1 << 30;
-        for (int m = 0; m < p->nmc; m++) {
-            int d = abs(p->mc_x[m] - p->tile_x[core]) +
-                    abs(p->mc_y[m] - p->tile_y[core]);
-            if (d < bestd)
-                best = m, bestd = d; /* ties: the first listed */
-        }
-        p->mc_of[core] = best;
-        p->d_mem[core] = bestd + 1;
+        p->mc_of[core] = m[tile];
+        p->d_mem[core] = d[tile] + 1;
     }
+    free(d), free(m);
     return MC_OK;
 }
 
@@ -69,13 +110,27 @@ static int check(mc_platform_t *p)
         p->used_y > p->mesh_y)
         return mc_error(MC_ERR_ARG, "platform %s: usable tiles outside mesh",
                         p->name);
-    if (p->line < 16 || p->line % 8 || p->mpb_bytes < (size_t)p->line)
-        return mc_error(MC_ERR_ARG, "platform %s: bad line or MPB size",
-                        p->name);
+    if (p->line < 16 || p->line % 8 ||
+        p->mpb_bytes < MC_PLAT_MIN_MPB_LINES * (size_t)p->line ||
+        p->mpb_bytes % (size_t)p->line)
+        return mc_error(MC_ERR_ARG, "platform %s: lines of %d bytes and "
+                        "MPBs of %zu: lines must be a multiple of 8 bytes "
+                        "(at least 16), MPBs at least %d whole lines",
+                        p->name, p->line, p->mpb_bytes,
+                        MC_PLAT_MIN_MPB_LINES);
     if (p->nmc < 1)
         return mc_error(MC_ERR_ARG, "platform %s: no memory controllers",
                         p->name);
-    if (p->cc && p->used_x * p->used_y * p->cores_per_tile > 64)
+    long long ncores = (long long)p->used_x * p->used_y * p->cores_per_tile;
+    if (ncores > MC_PLAT_MAX_CORES)
+        return mc_error(MC_ERR_UNSUPPORTED, "platform %s: %lld cores; the "
+                        "simulator takes at most %d", p->name, ncores,
+                        MC_PLAT_MAX_CORES);
+    if (p->p2p_chunk % 8 || p->p2p_chunk > p->mpb_bytes)
+        return mc_error(MC_ERR_ARG, "platform %s: p2p_chunk_bytes (%zu) must "
+                        "be a multiple of 8 and at most mpb_bytes", p->name,
+                        p->p2p_chunk);
+    if (p->cc && ncores > 64)
         return mc_error(MC_ERR_UNSUPPORTED,
                         "platform %s: coherent chips of more than 64 cores "
                         "are not supported",
@@ -89,7 +144,7 @@ static int check(mc_platform_t *p)
                             p->name, m, p->mc_x[m], p->mc_y[m]);
     if (p->outstanding < 1)
         p->outstanding = 1;
-    p->ncores = p->used_x * p->used_y * p->cores_per_tile;
+    p->ncores = (int)ncores;
     return derive(p);
 }
 
@@ -133,27 +188,57 @@ static int generate_mesh(const char *name, mc_platform_t *p)
 
 /* ---- JSON ---- */
 
+/* Every number of a platform file has a range; a value outside it is an
+ * error naming the field, so a typo or a hostile file cannot overflow the
+ * simulator's integer arithmetic or make a run last forever. Costs are at
+ * most 10 ms per operation (an on-chip simulator has no use for more) */
+#define MAX_COST_US 1e4
+#define MAX_SIDE 4096     /* routers per mesh side, stops per ring */
+#define MAX_PER_TILE 64   /* cores per tile or stop */
+
 typedef struct jctx {
     const char *file;
     int rc;
 } jctx_t;
 
-static double jnum(jctx_t *j, json_t *obj, const char *key, double def,
-                   int required)
+/* key of obj ("section.key" in messages) in [lo, hi], whole if `whole`;
+ * def when absent (an error if required) */
+static double jnum_in(jctx_t *j, json_t *obj, const char *section,
+                      const char *key, double def, int required, double lo,
+                      double hi, int whole)
 {
     json_t *v = json_object_get(obj, key);
+    const char *dot = *section ? "." : "";
+    if (j->rc != MC_OK)
+        return def;
     if (!v) {
-        if (required && j->rc == MC_OK)
-            j->rc = mc_error(MC_ERR_ARG, "%s: missing \"%s\"", j->file, key);
+        if (required)
+            j->rc = mc_error(MC_ERR_ARG, "%s: missing \"%s%s%s\"", j->file,
+                             section, dot, key);
         return def;
     }
-    if (!json_is_number(v)) {
-        if (j->rc == MC_OK)
-            j->rc = mc_error(MC_ERR_ARG, "%s: \"%s\" must be a number",
-                             j->file, key);
+    double x = json_is_number(v) ? json_number_value(v) : NAN;
+    if (!isfinite(x) || x < lo || x > hi || (whole && x != floor(x))) {
+        j->rc = mc_error(MC_ERR_ARG, "%s: \"%s%s%s\" must be %s in [%.*f, "
+                         "%.*f]", j->file, section, dot, key,
+                         whole ? "a whole number" : "a number", whole ? 0 : 3,
+                         lo, whole ? 0 : 3, hi);
         return def;
     }
-    return json_number_value(v);
+    return x;
+}
+
+static int jint(jctx_t *j, json_t *obj, const char *section, const char *key,
+                int def, int required, int lo, int hi)
+{
+    return (int)jnum_in(j, obj, section, key, def, required, lo, hi, 1);
+}
+
+static mc_ps_t jcost(jctx_t *j, json_t *obj, const char *section,
+                     const char *key, int required)
+{
+    return ps_of_us(jnum_in(j, obj, section, key, 0, required, 0,
+                            MAX_COST_US, 0));
 }
 
 /* a ring of stops (Xeon Phi): a coherent chip whose line costs do not
@@ -161,9 +246,11 @@ static double jnum(jctx_t *j, json_t *obj, const char *key, double def,
 static void load_ring(jctx_t *j, json_t *t, mc_platform_t *p)
 {
     p->cc = 1;
-    p->mesh_x = p->used_x = (int)jnum(j, t, "stops", 0, 1);
+    p->mesh_x = p->used_x = jint(j, t, "topology", "stops", 0, 1, 1,
+                                 MAX_SIDE);
     p->mesh_y = p->used_y = 1;
-    p->cores_per_tile = (int)jnum(j, t, "cores_per_stop", 1, 0);
+    p->cores_per_tile = jint(j, t, "topology", "cores_per_stop", 1, 0, 1,
+                             MAX_PER_TILE);
     p->nmc = 1; /* unused by the coherent cost model */
 }
 
@@ -182,19 +269,22 @@ static void load_topology(jctx_t *j, json_t *t, mc_platform_t *p)
                              j->file, kind ? kind : "(none)");
         return;
     }
-    p->mesh_x = (int)jnum(j, t, "x", 0, 1);
-    p->mesh_y = (int)jnum(j, t, "y", 0, 1);
-    p->cores_per_tile = (int)jnum(j, t, "cores_per_tile", 1, 0);
+    p->mesh_x = jint(j, t, "topology", "x", 0, 1, 1, MAX_SIDE);
+    p->mesh_y = jint(j, t, "topology", "y", 0, 1, 1, MAX_SIDE);
+    p->cores_per_tile = jint(j, t, "topology", "cores_per_tile", 1, 0, 1,
+                             MAX_PER_TILE);
     json_t *u = json_object_get(t, "used");
-    p->used_x = u ? (int)jnum(j, u, "x", 0, 1) : p->mesh_x;
-    p->used_y = u ? (int)jnum(j, u, "y", 0, 1) : p->mesh_y;
+    p->used_x = u ? jint(j, u, "topology.used", "x", 0, 1, 1, p->mesh_x)
+                  : p->mesh_x;
+    p->used_y = u ? jint(j, u, "topology.used", "y", 0, 1, 1, p->mesh_y)
+                  : p->mesh_y;
 }
 
 static void load_mcs(jctx_t *j, json_t *arr, mc_platform_t *p)
 {
     size_t i;
     json_t *v;
-    if (!json_is_array(arr)) {
+    if (!json_is_array(arr) || json_array_size(arr) < 1) {
         if (j->rc == MC_OK)
             j->rc = mc_error(MC_ERR_ARG,
                              "%s: \"memory_controllers\" must be a list of "
@@ -204,15 +294,23 @@ static void load_mcs(jctx_t *j, json_t *arr, mc_platform_t *p)
     }
     json_array_foreach(arr, i, v)
     {
-        if (i >= MC_PLAT_MAX_MC || json_array_size(v) != 2) {
+        json_t *x = json_array_get(v, 0), *y = json_array_get(v, 1);
+        if (i >= MC_PLAT_MAX_MC || json_array_size(v) != 2 ||
+            !json_is_integer(x) || !json_is_integer(y) ||
+            json_integer_value(x) < 0 ||
+            json_integer_value(x) >= p->mesh_x ||
+            json_integer_value(y) < 0 || json_integer_value(y) >= p->mesh_y) {
             if (j->rc == MC_OK)
                 j->rc = mc_error(MC_ERR_ARG,
-                                 "%s: memory controller %zu is not [x, y]",
-                                 j->file, i);
+                                 "%s: memory_controllers[%zu] is not [x, y] "
+                                 "with whole numbers on the %dx%d mesh (at "
+                                 "most %d controllers)",
+                                 j->file, i, p->mesh_x, p->mesh_y,
+                                 MC_PLAT_MAX_MC);
             return;
         }
-        p->mc_x[i] = (int)json_integer_value(json_array_get(v, 0));
-        p->mc_y[i] = (int)json_integer_value(json_array_get(v, 1));
+        p->mc_x[i] = (int)json_integer_value(x);
+        p->mc_y[i] = (int)json_integer_value(y);
         p->nmc = (int)i + 1;
     }
 }
@@ -222,9 +320,21 @@ static void load_contention(jctx_t *j, json_t *c, mc_platform_t *p)
     p->cont.mpb = json_is_true(json_object_get(c, "mpb"));
     p->cont.link = json_is_true(json_object_get(c, "link"));
     p->cont.mc = json_is_true(json_object_get(c, "mc"));
-    p->cont.mpb_service = ps_of_us(jnum(j, c, "mpb_service_us", 0, !p->cc));
-    p->cont.link_time = ps_of_us(jnum(j, c, "link_us", 0, !p->cc));
-    p->cont.mc_service = ps_of_us(jnum(j, c, "mc_service_us", 0, !p->cc));
+    p->cont.mpb_service = jcost(j, c, "contention", "mpb_service_us", !p->cc);
+    p->cont.link_time = jcost(j, c, "contention", "link_us", !p->cc);
+    p->cont.mc_service = jcost(j, c, "contention", "mc_service_us", !p->cc);
+}
+
+/* a profile's line cost (ns) as simulated time, checked like a cost */
+static mc_ps_t prof_ps(jctx_t *j, const char *name, const char *what,
+                       double ns)
+{
+    if (j->rc == MC_OK && !(isfinite(ns) && ns >= 0 &&
+                            ns <= MAX_COST_US * 1000))
+        j->rc = mc_error(MC_ERR_ARG, "%s: profile %s: %s must be in [0, "
+                         "%g] ns for the simulator", j->file, name, what,
+                         MAX_COST_US * 1000);
+    return j->rc == MC_OK ? ps_of_us(ns / 1000) : 0;
 }
 
 /* "coherence": {"profile": NAME, "contention": "E-E"}: line costs R_L,
@@ -243,12 +353,13 @@ static void load_coherence(jctx_t *j, json_t *c, mc_platform_t *p)
         mc_profile_free(&prof);
         return;
     }
-    p->R_L = ps_of_us(prof.r_l / 1000);
-    p->R_R = ps_of_us(prof.r_r / 1000);
-    p->R_I = ps_of_us(prof.r_i / 1000);
+    p->R_L = prof_ps(j, name, "R_L", prof.r_l);
+    p->R_R = prof_ps(j, name, "R_R", prof.r_r);
+    p->R_I = prof_ps(j, name, "R_I", prof.r_i);
     for (int i = 0; i < prof.ncont; i++)
         if (!cst || strcmp(prof.cont[i].states, cst) == 0) {
-            p->cont.mpb_service = ps_of_us(prof.cont[i].slope / 1000);
+            p->cont.mpb_service = prof_ps(j, name, "the contention slope c",
+                                          prof.cont[i].slope);
             break;
         }
     mc_profile_free(&prof);
@@ -257,7 +368,10 @@ static void load_coherence(jctx_t *j, json_t *c, mc_platform_t *p)
 static int load_json(const char *path, mc_platform_t *p)
 {
     json_error_t err;
-    json_t *root = json_load_file(path, 0, &err);
+    char *text;
+    MC_CHECK(mc_read_text_file(path, "platform", MC_JSON_FILE_MAX, &text));
+    json_t *root = json_loads(text, 0, &err);
+    free(text);
     if (!root)
         return mc_error(MC_ERR_ARG, "%s:%d: %s", path, err.line, err.text);
     jctx_t j = {path, MC_OK};
@@ -272,10 +386,18 @@ static int load_json(const char *path, mc_platform_t *p)
     snprintf(p->description, sizeof p->description, "%s", desc ? desc : "");
     if (j.rc == MC_OK)
         load_topology(&j, json_object_get(root, "topology"), p);
-    p->line = (int)jnum(&j, root, "line_bytes", 0, 1);
-    p->mpb_bytes = (size_t)jnum(&j, root, "mpb_bytes", 0, 1);
-    p->p2p_chunk = (size_t)jnum(&j, root, "p2p_chunk_bytes", 0, 0);
-    p->outstanding = (int)jnum(&j, root, "outstanding", 1, 0);
+    p->line = jint(&j, root, "", "line_bytes", 0, 1, 16, 4096);
+    /* whole lines, so every flag and payload word is aligned */
+    p->mpb_bytes = (size_t)jnum_in(&j, root, "", "mpb_bytes", 0, 1,
+                                   MC_PLAT_MIN_MPB_LINES * p->line,
+                                   1 << 30, 1);
+    if (j.rc == MC_OK && p->mpb_bytes % (size_t)p->line)
+        j.rc = mc_error(MC_ERR_ARG, "%s: \"mpb_bytes\" (%zu) must be a "
+                        "multiple of \"line_bytes\" (%d)", path,
+                        p->mpb_bytes, p->line);
+    p->p2p_chunk = (size_t)jnum_in(&j, root, "", "p2p_chunk_bytes", 0, 0, 0,
+                                   (double)p->mpb_bytes, 1);
+    p->outstanding = jint(&j, root, "", "outstanding", 1, 0, 1, 64);
     const char *fm = json_string_value(json_object_get(root, "flags"));
     if (fm && strcmp(fm, "rcce") && strcmp(fm, "line") && j.rc == MC_OK)
         j.rc = mc_error(MC_ERR_ARG, "%s: \"flags\" must be \"rcce\" or "
@@ -283,8 +405,8 @@ static int load_json(const char *path, mc_platform_t *p)
     p->flags_rcce = fm && !strcmp(fm, "rcce");
     json_t *costs = json_object_get(root, "costs_us");
     for (size_t i = 0; i < NCOSTS && j.rc == MC_OK; i++)
-        *cost_slot(&p->c, i) = ps_of_us(
-            jnum(&j, costs, cost_names[i], 0, i + 1 < NCOSTS && !p->cc));
+        *cost_slot(&p->c, i) = jcost(&j, costs, "costs_us", cost_names[i],
+                                     i + 1 < NCOSTS && !p->cc);
     if (j.rc == MC_OK && !p->cc)
         load_mcs(&j, json_object_get(root, "memory_controllers"), p);
     json_t *cont = json_object_get(root, "contention");

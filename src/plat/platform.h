@@ -13,7 +13,12 @@
 typedef int64_t mc_ps_t;
 
 #define MC_PS_PER_US 1000000
+/* simulated times saturate here (2^61 ps, about 27 days; engine_impl.h) */
+#define MC_PS_LIMIT ((mc_ps_t)1 << 61)
 #define MC_PLAT_MAX_MC 1024
+#define MC_PLAT_MAX_CORES (1 << 20)
+/* an MPB holds at least this many lines (the algorithms' fixed slots) */
+#define MC_PLAT_MIN_MPB_LINES 16
 
 typedef struct mc_costs {
     mc_ps_t L_hop;     /* one packet through one router */

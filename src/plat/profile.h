@@ -33,6 +33,9 @@
 #define MC_PROF_MAX_SKIP 32
 
 /* Raw samples of one measurement, ns (heap, owned by the profile). */
+/* cores of a profile at most (models and tunings go up to it) */
+#define MC_PROF_MAX_CORES 1024
+
 typedef struct mc_prof_samples {
     int n;
     double *v;

@@ -25,9 +25,16 @@ typedef mc_jrd_t rd_t;
 /* How get_num treats a missing key or null. */
 enum { OPTIONAL = 0, REQUIRED = 1, NULLABLE = 2 /* present, may be null */ };
 
-/* a number, or NAN for null/absent where `mode` allows it */
-static int get_num(const rd_t *r, json_t *o, const char *key, int mode,
-                   double *out)
+/* Ranges of the numbers of a profile: every number is checked, so a
+ * hostile or mistyped file cannot make the models overflow or loop. */
+#define T_MAX 1e9   /* ns: a second per line transfer is far beyond any chip */
+#define FIT_MAX 1e9 /* fitted coefficients (ns, ns per line or reader) */
+#define X_MAX 1e6   /* lines, readers */
+#define ERR_MAX 1e6 /* r2, relative errors */
+
+/* a number in [lo, hi], or NAN for null/absent where `mode` allows it */
+static int get_num_in(const rd_t *r, json_t *o, const char *key, int mode,
+                      double lo, double hi, double *out)
 {
     json_t *v = json_object_get(o, key);
     *out = NAN;
@@ -39,20 +46,36 @@ static int get_num(const rd_t *r, json_t *o, const char *key, int mode,
         return MC_OK;
     if (!json_is_number(v))
         return mc_jrd_bad(r, key, "expected a number");
-    *out = json_number_value(v);
+    double x = json_number_value(v);
+    if (!(x >= lo && x <= hi)) {
+        char msg[96];
+        snprintf(msg, sizeof msg, "%g is outside [%g, %g]", x, lo, hi);
+        return mc_jrd_bad(r, key, msg);
+    }
+    *out = x;
     return MC_OK;
 }
 
+/* times in ns */
+static int get_num(const rd_t *r, json_t *o, const char *key, int mode,
+                   double *out)
+{
+    return get_num_in(r, o, key, mode, 0, T_MAX, out);
+}
+
 static int get_int(const rd_t *r, json_t *o, const char *key, int required,
-                   int *out)
+                   int lo, int hi, int *out)
 {
     json_t *v = json_object_get(o, key);
     if (!v)
         return required ? mc_jrd_bad(r, key, "missing (an integer is required)")
                         : MC_OK;
-    if (!json_is_integer(v) || json_integer_value(v) < 0 ||
-        json_integer_value(v) > 1 << 30)
-        return mc_jrd_bad(r, key, "expected a non-negative integer");
+    if (!json_is_integer(v) || json_integer_value(v) < lo ||
+        json_integer_value(v) > hi) {
+        char msg[96];
+        snprintf(msg, sizeof msg, "expected an integer in [%d, %d]", lo, hi);
+        return mc_jrd_bad(r, key, msg);
+    }
     *out = (int)json_integer_value(v);
     return MC_OK;
 }
@@ -86,9 +109,11 @@ static int get_samples(const rd_t *r, json_t *o, mc_prof_samples_t *s)
         return mc_error(MC_ERR_NOMEM, "%s: samples", r->file);
     for (int i = 0; i < n; i++) {
         json_t *x = json_array_get(a, (size_t)i);
-        if (!json_is_number(x)) {
+        if (!json_is_number(x) || !(json_number_value(x) >= 0 &&
+                                    json_number_value(x) <= T_MAX)) {
             free(v);
-            return mc_jrd_bad(r, "samples", "expected an array of numbers");
+            return mc_jrd_bad(r, "samples", "expected an array of numbers "
+                              "in [0, 1e9]");
         }
         v[i] = json_number_value(x);
     }
@@ -107,7 +132,7 @@ static int read_stat(rd_t *r, json_t *o, mc_prof_stat_t *s)
     MC_CHECK(get_num(r, o, "mean", OPTIONAL, &s->mean));
     MC_CHECK(get_num(r, o, "stdev", OPTIONAL, &s->stdev));
     MC_CHECK(get_num(r, o, "median", OPTIONAL, &s->median));
-    MC_CHECK(get_int(r, o, "count", OPTIONAL, &s->count));
+    MC_CHECK(get_int(r, o, "count", OPTIONAL, 0, 1 << 30, &s->count));
     MC_CHECK(get_str(r, o, "source", 0, s->source, sizeof s->source));
     if (isnan(s->mean) && isnan(s->median))
         return mc_jrd_bad(r, "mean", "an entry needs a mean or a median");
@@ -132,11 +157,12 @@ static int read_points(rd_t *r, json_t *o, mc_prof_fit_t *f)
         if (!json_is_object(e))
             return mc_jrd_bad(r, "", "expected an object");
         MC_CHECK(mc_jrd_check_keys(r, e, keys));
-        MC_CHECK(get_num(r, e, "x", REQUIRED, &q->x));
+        MC_CHECK(get_num_in(r, e, "x", REQUIRED, 0, X_MAX, &q->x));
         MC_CHECK(get_num(r, e, "mean", OPTIONAL, &q->mean));
         MC_CHECK(get_num(r, e, "median", OPTIONAL, &q->median));
         MC_CHECK(get_num(r, e, "model", OPTIONAL, &q->model));
-        MC_CHECK(get_num(r, e, "rel_err", OPTIONAL, &q->rel_err));
+        MC_CHECK(get_num_in(r, e, "rel_err", OPTIONAL, -ERR_MAX, ERR_MAX,
+                            &q->rel_err));
         MC_CHECK(get_samples(r, e, &q->samples));
     }
     r->where[len] = '\0';
@@ -159,19 +185,25 @@ static int read_fit(rd_t *r, json_t *o, mc_prof_fit_t *f, int contention)
             f->has_inv = 1;
         else if (strcmp(form, "b+c*n") != 0)
             return mc_jrd_bad(r, "form", "expected \"b+c*n\" or \"b+c*n-a/n\"");
-        MC_CHECK(get_num(r, o, "b", NULLABLE, &f->icept));
-        MC_CHECK(get_num(r, o, "c", NULLABLE, &f->slope));
-        MC_CHECK(get_num(r, o, "a", f->has_inv ? NULLABLE : OPTIONAL,
-                         &f->inv));
+        MC_CHECK(get_num_in(r, o, "b", NULLABLE, -FIT_MAX, FIT_MAX,
+                            &f->icept));
+        MC_CHECK(get_num_in(r, o, "c", NULLABLE, -FIT_MAX, FIT_MAX,
+                            &f->slope));
+        MC_CHECK(get_num_in(r, o, "a", f->has_inv ? NULLABLE : OPTIONAL,
+                            -FIT_MAX, FIT_MAX, &f->inv));
         if (!f->has_inv)
             f->inv = 0;
     } else {
-        MC_CHECK(get_num(r, o, "o", NULLABLE, &f->slope));
-        MC_CHECK(get_num(r, o, "q", NULLABLE, &f->icept));
-        MC_CHECK(get_num(r, o, "p", NULLABLE, &f->inv));
+        MC_CHECK(get_num_in(r, o, "o", NULLABLE, -FIT_MAX, FIT_MAX,
+                            &f->slope));
+        MC_CHECK(get_num_in(r, o, "q", NULLABLE, -FIT_MAX, FIT_MAX,
+                            &f->icept));
+        MC_CHECK(get_num_in(r, o, "p", NULLABLE, -FIT_MAX, FIT_MAX,
+                            &f->inv));
     }
-    MC_CHECK(get_num(r, o, "r2", OPTIONAL, &f->r2));
-    MC_CHECK(get_num(r, o, "max_rel_err", OPTIONAL, &f->max_rel_err));
+    MC_CHECK(get_num_in(r, o, "r2", OPTIONAL, -ERR_MAX, ERR_MAX, &f->r2));
+    MC_CHECK(get_num_in(r, o, "max_rel_err", OPTIONAL, -ERR_MAX, ERR_MAX,
+                        &f->max_rel_err));
     MC_CHECK(get_str(r, o, "source", 0, f->source, sizeof f->source));
     return read_points(r, o, f);
 }
@@ -182,9 +214,11 @@ static int read_bw(rd_t *r, json_t *o, mc_prof_bw_t *b)
         "GBps_mean", "samples", NULL};
     MC_CHECK(mc_jrd_check_keys(r, o, keys));
     MC_CHECK(get_str(r, o, "kind", 1, b->kind, sizeof b->kind));
-    MC_CHECK(get_num(r, o, "bytes", REQUIRED, &b->bytes));
-    MC_CHECK(get_num(r, o, "GBps_median", REQUIRED, &b->gbps_median));
-    MC_CHECK(get_num(r, o, "GBps_mean", OPTIONAL, &b->gbps_mean));
+    MC_CHECK(get_num_in(r, o, "bytes", REQUIRED, 1, 0x1p40, &b->bytes));
+    MC_CHECK(get_num_in(r, o, "GBps_median", REQUIRED, 0, 1e6,
+                        &b->gbps_median));
+    MC_CHECK(get_num_in(r, o, "GBps_mean", OPTIONAL, 0, 1e6,
+                        &b->gbps_mean));
     return get_samples(r, o, &b->samples);
 }
 
@@ -268,8 +302,9 @@ static int read_clustered(rd_t *r, json_t *root, mc_profile_t *p)
     const char *k;
     json_t *v;
     json_object_foreach(c, k, v) {
-        if (!json_is_number(v))
-            return mc_jrd_bad(r, k, "expected a number (ns)");
+        if (!json_is_number(v) || !(json_number_value(v) >= 0 &&
+                                    json_number_value(v) <= T_MAX))
+            return mc_jrd_bad(r, k, "expected a number of ns in [0, 1e9]");
         if (mc_profile_set_clust(p, k, json_number_value(v)) != MC_OK)
             return mc_jrd_bad(r, k, mc_last_error());
     }
@@ -300,10 +335,9 @@ static int read_root(rd_t *r, json_t *root, mc_profile_t *p)
     MC_CHECK(get_str(r, root, "created", 0, p->created, sizeof p->created));
     MC_CHECK(get_str(r, root, "command", 0, p->command, sizeof p->command));
     MC_CHECK(get_str(r, root, "notes", 0, p->notes, sizeof p->notes));
-    MC_CHECK(get_int(r, root, "line_bytes", 1, &p->line_bytes));
-    MC_CHECK(get_int(r, root, "cores", 1, &p->cores));
-    if (p->line_bytes < 8 || p->cores < 1)
-        return mc_jrd_bad(r, "line_bytes", "line_bytes >= 8 and cores >= 1 needed");
+    MC_CHECK(get_int(r, root, "line_bytes", 1, 8, 4096, &p->line_bytes));
+    /* the models and `manycoll tune` work per rank count up to cores */
+    MC_CHECK(get_int(r, root, "cores", 1, 1, MC_PROF_MAX_CORES, &p->cores));
     MC_CHECK(read_clustered(r, root, p));
     MC_CHECK(get_str(r, root, "clustered_source", 0, p->clust_source,
                      sizeof p->clust_source));
@@ -339,27 +373,9 @@ int mc_profile_parse(const char *text, const char *what, mc_profile_t *p)
 
 int mc_profile_read_file(const char *path, mc_profile_t *p)
 {
+    char *buf;
     mc_profile_init(p);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return mc_error(MC_ERR_ARG, "profile '%s': cannot open", path);
-    char *buf = NULL;
-    size_t len = 0, cap = 0, got;
-    do {
-        if (len + 65536 > cap) {
-            char *nb = realloc(buf, cap = 2 * cap + 65536);
-            if (!nb) {
-                free(buf);
-                fclose(f);
-                return mc_error(MC_ERR_NOMEM, "profile '%s': too big", path);
-            }
-            buf = nb;
-        }
-        got = fread(buf + len, 1, cap - len - 1, f);
-        len += got;
-    } while (got > 0);
-    fclose(f);
-    buf[len] = '\0';
+    MC_CHECK(mc_read_text_file(path, "profile", MC_JSON_FILE_MAX, &buf));
     int rc = mc_profile_parse(buf, path, p);
     free(buf);
     return rc;

@@ -195,31 +195,9 @@ int mc_tuning_parse(const char *text, const char *what, mc_tuning_t *t)
 
 int mc_tuning_read(const char *path, mc_tuning_t *t)
 {
+    char *text;
     memset(t, 0, sizeof *t);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return mc_error(MC_ERR_ARG, "tuning file %s: cannot open it", path);
-    char *text = NULL;
-    size_t len = 0, cap = 0;
-    for (;;) {
-        if (len + 4096 + 1 > cap) {
-            cap = cap ? 2 * cap : 16384;
-            char *p = realloc(text, cap);
-            if (!p) {
-                free(text);
-                fclose(f);
-                return mc_error(MC_ERR_NOMEM, "tuning file %s: out of "
-                                "memory", path);
-            }
-            text = p;
-        }
-        size_t got = fread(text + len, 1, 4096, f);
-        len += got;
-        if (got < 4096)
-            break;
-    }
-    fclose(f);
-    text[len] = 0;
+    MC_CHECK(mc_read_text_file(path, "tuning file", MC_JSON_FILE_MAX, &text));
     int rc = mc_tuning_parse(text, path, t);
     free(text);
     return rc;

@@ -117,8 +117,9 @@ mc_ps_t mc_sim_closed_form(mc_sim_t *s, int core, const mc_sim_op_t *op)
         per_rtt += 2 * acc_dist(p, core, a->kind, a->core) * p->c.L_hop;
     }
     int64_t m = op->lines, k = p->outstanding;
-    return op->fixed + m * per_o + (m + k - 1) / k * per_rtt +
-           op->elems * p->c.o_reduce;
+    return mc_ps_cap((__int128)op->fixed + (__int128)m * per_o +
+                     (__int128)((m + k - 1) / k) * per_rtt +
+                     (__int128)op->elems * p->c.o_reduce);
 }
 
 /* ---- calendars ---- */

@@ -77,8 +77,8 @@ mc_ps_t mc_cc_closed_form(mc_sim_t *s, int core, const mc_sim_op_t *op)
 {
     mc_ps_t t = op->fixed;
     for (int64_t j = 0; j < op->lines; j++)
-        t = line(s, core, op, j, t, 0);
-    return t + op->elems * s->p->c.o_reduce;
+        t = mc_ps_cap(line(s, core, op, j, t, 0));
+    return mc_ps_cap((__int128)t + (__int128)op->elems * s->p->c.o_reduce);
 }
 
 mc_ps_t mc_cc_line_step(mc_sim_t *s, int core, mc_ps_t t)

@@ -39,7 +39,7 @@ int mc_sim_push(mc_sim_t *s, mc_ps_t t, uint32_t kind, uint32_t idx)
         s->heap = h;
         s->capheap = cap;
     }
-    ev_t e = {t, s->seq++, kind, idx};
+    ev_t e = {mc_ps_cap(t), s->seq++, kind, idx};
     size_t i = s->nheap++;
     while (i > 0) {
         size_t up = (i - 1) / ARITY;
@@ -87,7 +87,7 @@ ev_t mc_sim_pop(mc_sim_t *s)
  * the root: they are later, or as late and scheduled after it. */
 void mc_sim_replace_top(mc_sim_t *s, mc_ps_t t, uint32_t kind, uint32_t idx)
 {
-    ev_t e = {t, s->seq++, kind, idx};
+    ev_t e = {mc_ps_cap(t), s->seq++, kind, idx};
     sift_down(s, e);
     s->top_replaced = 1;
 }

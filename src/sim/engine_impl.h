@@ -72,6 +72,16 @@ struct mc_sim {
 };
 
 /* engine.c */
+/* Simulated times saturate at MC_PS_LIMIT (2^61 ps, about 27 days)
+ * instead of overflowing: platform costs are bounded (platform.c) but
+ * message sizes are not, and a product of the two could pass 2^63. A run
+ * that reaches the limit gives meaningless times, never undefined
+ * arithmetic. */
+static inline mc_ps_t mc_ps_cap(__int128 v)
+{
+    return v > MC_PS_LIMIT ? MC_PS_LIMIT : (mc_ps_t)v;
+}
+
 int mc_sim_push(mc_sim_t *s, mc_ps_t t, uint32_t kind, uint32_t idx);
 ev_t mc_sim_pop(mc_sim_t *s);
 void mc_sim_replace_top(mc_sim_t *s, mc_ps_t t, uint32_t kind, uint32_t idx);

@@ -4,6 +4,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <time.h>
 
 #include "sim/engine_impl.h"
@@ -51,7 +52,7 @@ static void on_line(mc_sim_t *s, int me)
         mc_sim_replace_top(s, t, EV_LINE, (uint32_t)me);
         return;
     }
-    t += c->op.elems * s->p->c.o_reduce;
+    t = mc_ps_cap((__int128)t + (__int128)c->op.elems * s->p->c.o_reduce);
     mc_sim_replace_top(s, t + mc_sim_jitter(s, t - c->op_start), EV_RESUME,
                        (uint32_t)me);
 }
@@ -262,13 +263,30 @@ int mc_sim_domain(mc_sim_t *s, mc_sim_domain_t *parent, uint64_t key,
     d->key = key;
     d->parent = parent;
     d->nflags = nflags;
+    /* more than the machine has is refused, not attempted */
+    double need = (double)n * (double)s->p->mpb_bytes +
+                  (double)n * d->nflags * 8;
+    double have = (double)sysconf(_SC_PHYS_PAGES) *
+                  (double)sysconf(_SC_PAGESIZE);
+    if (have > 0 && need > have) {
+        free(d);
+        return mc_error(MC_ERR_NOMEM, "simulator: out of memory: %d cores "
+                        "need %.1f GiB of MPBs and flags, the machine has "
+                        "%.1f GiB (flags grow with the square of the "
+                        "cores); simulate fewer --ranks",
+                        n, need / (1 << 30), have / (1 << 30));
+    }
     d->cores = malloc(sizeof(int) * (size_t)n);
     d->mpb = calloc((size_t)n, s->p->mpb_bytes);
     d->flags = calloc((size_t)n * (size_t)d->nflags, sizeof(uint64_t));
     if (!d->cores || !d->mpb || !d->flags) {
+        double gib = ((double)n * (double)s->p->mpb_bytes +
+                      (double)n * d->nflags * 8) / (1 << 30);
         free(d->cores), free(d->mpb), free(d->flags), free(d);
-        return mc_error(MC_ERR_NOMEM, "simulator: out of memory for %d "
-                                      "MPBs", n);
+        return mc_error(MC_ERR_NOMEM, "simulator: out of memory: %d cores "
+                        "need %.1f GiB of MPBs and flags (flags grow with "
+                        "the square of the cores); simulate fewer --ranks",
+                        n, gib);
     }
     memcpy(d->cores, cores, sizeof(int) * (size_t)n);
     if (mc_cc_domain_init(s, d) != MC_OK) {

@@ -5,23 +5,27 @@
  *   segment = [ header | rank 0 region | rank 1 region | ... ]
  *   region  = [ flags: nflags x 8 bytes | MPB: mpb_size bytes ]  (page aligned)
  *
- * Names and lifetime. The segment is /manycoll-<uid>-<job>, mode 0600; a
+ * Names and lifetime (shm_name.c). Under `manycoll run` the world's
+ * segment has no name: the launcher creates an unnamed file and every rank
+ * inherits it. Otherwise the segment is /manycoll-<uid>-<job>, mode 0600; a
  * segment owned by another user or readable by others is refused. The
  * first rank to arrive creates it (O_EXCL), the others wait for its header.
  * When the last rank has attached, that rank unlinks the name: from then on
  * the memory lives only as long as the mappings, so a crash cannot leave
- * anything in /dev/shm. `manycoll run` also unlinks the name after the job,
- * for a job whose ranks never all arrived.
+ * anything in /dev/shm. `manycoll run` also unlinks the names of its job
+ * after it, for a job whose ranks never all arrived.
  *
- * Liveness. Each rank holds a robust, process-shared mutex in the header
- * for as long as it is a member. A waiter that has waited a while try-locks
- * the mutexes of its peers: EOWNERDEAD means the holder died (the kernel
- * releases robust mutexes of dead threads), and the waiter fails with
- * MC_ERR_PEER_DEAD naming that rank. A rank that leaves normally marks
- * itself finalized first, so its exit is not mistaken for a death.
+ * Liveness (shm_live.c). Each rank holds a lock on its byte of the
+ * segment's file for as long as it is a member, through an open file of
+ * its process (not of a thread). A waiter that has waited a while checks
+ * its peers' locks: a lock gone without a normal leave means the holder
+ * died, and the waiter fails with MC_ERR_PEER_DEAD naming that rank. A
+ * peer that left, or whose call failed, before the waiter's current call
+ * ends the wait too.
  *
  * Waiting spins with a pause instruction, then yields (sched_yield), and
- * checks liveness and the timeout every 10 ms of waiting.
+ * checks liveness and the timeout every 10 ms of waiting (while spinning,
+ * it reads the clock every 2^16 polls).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -78,47 +82,70 @@ static inline void cpu_relax(void)
 #endif
 }
 
-/* MC_OK if every peer is alive (or has left normally). */
-int mc_shm_check_peers(shm_tp_t *s)
+/* "call 5 step 3" of a flag value built by mc_flagval; counters of the
+ * two-sided layer and the fast paths are plain numbers */
+static void describe_value(uint64_t v, char *buf, size_t len)
 {
-    shm_header_t *h = s->hdr;
-    for (int r = 0; r < s->base.size; r++) {
-        if (r == s->base.rank)
-            continue;
-        shm_rankinfo_t *in = &h->info[r];
-        int dead = atomic_load_explicit(&in->dead, memory_order_acquire);
-        int st = atomic_load_explicit(&in->state, memory_order_acquire);
-        if (!dead && st == ST_JOINED) {
-            int e = pthread_mutex_trylock(&in->alive);
-            if (e == EOWNERDEAD || e == ENOTRECOVERABLE) {
-                if (e == EOWNERDEAD)
-                    pthread_mutex_consistent(&in->alive);
-                /* we now hold it: release so no robust list points here */
-                pthread_mutex_unlock(&in->alive);
-                atomic_store_explicit(&in->dead, 1, memory_order_release);
-                dead = 1;
-            } else if (e == 0) {
-                /* it left between our two reads: not a death */
-                pthread_mutex_unlock(&in->alive);
-            }
-        }
-        if (dead)
-            return mc_error(MC_ERR_PEER_DEAD,
-                            "peer rank %d (pid %d) of job '%s' died", r,
-                            in->pid, s->job);
-    }
-    return MC_OK;
+    if (v >> 32)
+        snprintf(buf, len, "call %llu step %u", (unsigned long long)(v >> 32),
+                 (unsigned)(v & 0xffffffffu));
+    else
+        snprintf(buf, len, "%llu", (unsigned long long)v);
 }
 
+/* names the rank that should have written the flag, not the flag */
+static int timed_out(shm_tp_t *s, _Atomic uint64_t *f, uint64_t v, int rank,
+                     int idx)
+{
+    int me = s->base.rank;
+    int w = mc_tp_flag_writer(s->base.size, LINE, rank, idx);
+    char want[64], got[64], who[64];
+    describe_value(v, want, sizeof want);
+    describe_value(atomic_load(f), got, sizeof got);
+    if (w < 0)
+        snprintf(who, sizeof who, "one of several ranks");
+    else
+        snprintf(who, sizeof who, "rank %d", w);
+    return mc_error(MC_ERR_TIMEOUT,
+                    "rank %d of job '%s' waited %g s (MC_TIMEOUT) for %s "
+                    "(its signal %s; seen: %s)%s",
+                    me, s->job, s->timeout, who, want, got,
+                    w == me ? " (a flag this rank writes itself: a bug)"
+                            : "");
+}
+
+/* the clock of a wait: every 10 ms of it, the peers' liveness; past
+ * MC_TIMEOUT, the timeout. t0 == 0: the wait starts now. */
+typedef struct wait_clock {
+    double t0, next;
+} wait_clock_t;
+
+static int tick(shm_tp_t *s, wait_clock_t *w, _Atomic uint64_t *f,
+                uint64_t v, int rank, int idx)
+{
+    double t = now_s();
+    if (w->t0 == 0)
+        w->t0 = t, w->next = t + 0.01;
+    if (t < w->next)
+        return MC_OK;
+    w->next = t + 0.01;
+    MC_CHECK(mc_shm_check_peers(s));
+    return t - w->t0 > s->timeout ? timed_out(s, f, v, rank, idx) : MC_OK;
+}
+
+/* Spins MC_SPIN polls, reading the clock every 2^16 of them (a spin of any
+ * length still sees deaths and the timeout), then yields between polls. */
 static int wait_slow(shm_tp_t *s, _Atomic uint64_t *f, uint64_t v, int rank,
                      int idx)
 {
+    wait_clock_t w = {0, 0};
     for (long i = 0; i < s->spin; i++) {
         cpu_relax();
         if (atomic_load_explicit(f, memory_order_acquire) >= v)
             return MC_OK;
+        if ((i & 0xffff) == 0xffff)
+            MC_CHECK(tick(s, &w, f, v, rank, idx));
     }
-    double t0 = now_s(), next = t0 + 0.01;
     for (;;) {
         sched_yield();
         for (int i = 0; i < 16; i++) {
@@ -128,18 +155,7 @@ static int wait_slow(shm_tp_t *s, _Atomic uint64_t *f, uint64_t v, int rank,
                 return MC_OK;
             cpu_relax();
         }
-        double t = now_s();
-        if (t < next)
-            continue;
-        next = t + 0.01;
-        MC_CHECK(mc_shm_check_peers(s));
-        if (t - t0 > s->timeout)
-            return mc_error(MC_ERR_TIMEOUT,
-                            "rank %d of job '%s' waited %.0f s for flag %d "
-                            "of rank %d to reach %llu (it is %llu)",
-                            s->base.rank, s->job, s->timeout, idx, rank,
-                            (unsigned long long)v,
-                            (unsigned long long)atomic_load(f));
+        MC_CHECK(tick(s, &w, f, v, rank, idx));
     }
 }
 
@@ -295,5 +311,6 @@ const mc_tp_ops_t mc_shm_ops = {
     .line_wait_reduce = shm_line_wait_reduce,
     .get_direct = mc_shm_get_direct,
     .sub = mc_shm_sub,
+    .fail = mc_shm_fail,
     .destroy = mc_shm_destroy,
 };

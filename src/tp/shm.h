@@ -8,6 +8,13 @@
 
 /* Joins (creating if first) the segment of `job` as `rank` of `size`. */
 int mc_shm_open(const char *job, int rank, int size, mc_tp_t **out);
+/* ... the segment in descriptor fd (from mc_shm_job_fd, inherited from the
+ * launcher): rank 0 creates it; closes fd */
+int mc_shm_open_fd(const char *job, int fd, int rank, int size,
+                   mc_tp_t **out);
+/* An unnamed file for a job's segment, for a launcher to hand to its
+ * ranks (they inherit it): a descriptor, or a negative status */
+int mc_shm_job_fd(void);
 /* Name of the segment of a job, for cleanup by a launcher. */
 int mc_shm_segment_name(const char *job, char *buf, size_t len);
 /* Unlinks the segments of `job` and of communicators split from it. */

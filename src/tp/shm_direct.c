@@ -11,17 +11,24 @@
  * answers and single_copy = 1 only if all said yes. The kernel allows the
  * read between processes of one user unless a security module forbids it
  * (Yama ptrace_scope >= 2, a seccomp filter without the call, a process
- * that is not dumpable). Under Yama's scope 1 (only descendants) a rank
- * declares any process of its user may read it (PR_SET_PTRACER), as MPI
- * libraries do. MC_SINGLE_COPY=0 turns it off.
+ * that is not dumpable). Under Yama's scope 1 (only descendants) a rank of
+ * a communicator of two or more ranks, with single copy on, declares its
+ * parent process (the launcher: `manycoll run`, or an MPI library's
+ * per-node daemon) and that parent's descendants, i.e. its fellow ranks,
+ * its allowed readers (PR_SET_PTRACER); never any process (as MPI
+ * libraries do with PR_SET_PTRACER_ANY), never for one rank, and it takes
+ * the declaration back when its last such communicator is freed.
+ * MC_SINGLE_COPY=0 turns single copy off.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/uio.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "tp/shm_impl.h"
 #include "util/config.h"
@@ -42,15 +49,40 @@ static int yama_scope(void)
 
 int mc_shm_direct_possible(void)
 {
-    return mc_env_ll("MC_SINGLE_COPY") != 0 && yama_scope() < 2;
+    long long on = 1;
+    return mc_env_int("MC_SINGLE_COPY", &on) == MC_OK && on != 0 &&
+           yama_scope() < 2;
 }
+
+/* communicators of this process that declared a ptracer */
+static pthread_mutex_t ptracer_lock = PTHREAD_MUTEX_INITIALIZER;
+static int ptracer_users;
 
 void mc_shm_direct_prepare(shm_tp_t *s)
 {
     shm_rankinfo_t *me = &s->hdr->info[s->base.rank];
     me->probe_addr = (uint64_t)(uintptr_t)&probe_word;
-    if (mc_env_ll("MC_SINGLE_COPY") != 0 && yama_scope() == 1)
-        prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
+    pid_t parent = getppid();
+    /* an orphan's parent is init, whose descendants are everyone */
+    if (!s->single_copy_env || s->base.size < 2 || parent <= 1 ||
+        yama_scope() != 1)
+        return;
+    pthread_mutex_lock(&ptracer_lock);
+    if (ptracer_users++ == 0)
+        prctl(PR_SET_PTRACER, (unsigned long)parent, 0, 0, 0);
+    pthread_mutex_unlock(&ptracer_lock);
+    s->ptracer = 1;
+}
+
+void mc_shm_direct_leave(shm_tp_t *s)
+{
+    if (!s->ptracer)
+        return;
+    s->ptracer = 0;
+    pthread_mutex_lock(&ptracer_lock);
+    if (--ptracer_users == 0)
+        prctl(PR_SET_PTRACER, 0UL, 0, 0, 0);
+    pthread_mutex_unlock(&ptracer_lock);
 }
 
 static int read_peer(int pid, void *dst, uintptr_t addr, size_t n)
@@ -70,7 +102,7 @@ static int read_peer(int pid, void *dst, uintptr_t addr, size_t n)
 
 static int probe_one(shm_tp_t *s)
 {
-    if (mc_env_ll("MC_SINGLE_COPY") == 0)
+    if (!s->single_copy_env)
         return -1;
     int size = s->base.size, peer = (s->base.rank + 1) % size;
     shm_rankinfo_t *p = &s->hdr->info[peer];
@@ -115,6 +147,8 @@ int mc_shm_get_direct(mc_tp_t *t, void *dst, int src, uintptr_t addr,
     if (err == 0)
         return MC_OK;
     MC_CHECK(mc_shm_check_peers(s)); /* names a dead peer */
+    if (err == ESRCH && !atomic_exchange(&s->hdr->info[src].dead, 1))
+        mc_shm_note_dead(s->hdr->info[src].pid, "dead");
     return mc_error(err == ESRCH ? MC_ERR_PEER_DEAD : MC_ERR_SYS,
                     "rank %d of job '%s': reading %zu bytes of rank %d "
                     "(pid %d) failed: %s",

@@ -45,6 +45,9 @@
 
 typedef struct mc_tp mc_tp_t;
 
+/* ranks of a communicator at most (a shm segment is sized for them) */
+#define MC_MAX_RANKS (1 << 20)
+
 typedef struct mc_tp_ops {
     const char *name;
     /* data movement; src/dst pointers are private memory of the caller */
@@ -86,6 +89,10 @@ typedef struct mc_tp_ops {
      * new ranks); `id` is the same on every member and unique per parent */
     int (*sub)(mc_tp_t *tp, const int *members, int n, int myrank,
                uint64_t id, mc_tp_t **out);
+    /* this rank's collective call number `call` failed with `status`:
+     * the peers' waits in that call or a later one fail too, with msg
+     * (optional; NULL in transports without failures) */
+    void (*fail)(mc_tp_t *tp, uint64_t call, int status, const char *msg);
     void (*destroy)(mc_tp_t *tp);
 } mc_tp_ops_t;
 
@@ -100,6 +107,10 @@ struct mc_tp {
     size_t p2p_chunk_hint; /* two-sided chunk the platform suggests (0: MPB) */
     int single_copy;    /* 1 if get_direct works between every pair of ranks
                            (the same on every rank) */
+    const uint64_t *calls; /* collective calls this rank has started, kept
+                              by the layer above (NULL: not counted): a
+                              peer that left before my current call will
+                              never take part in it */
 };
 
 /* Inline wrappers: algorithms call these, never ops-> directly. */
@@ -200,6 +211,27 @@ static inline int mc_tp_nflags(int size, size_t line)
     int per = (int)(line / 8);
     int p2p_lines = (2 * size + per - 1) / per;
     return (p2p_lines + mc_tp_alg_lines(size)) * per;
+}
+
+/* The rank that writes flag idx of rank owner's area, from the layout
+ * above: "sent"/"ready" flags name their writer, a line of the two banks
+ * of the algorithms' area is written by rank (line mod size), the other
+ * lines by their owner, except the acknowledgement words of lines 48-63
+ * after the banks (several writers: -1). For messages. */
+static inline int mc_tp_flag_writer(int size, size_t line, int owner, int idx)
+{
+    int per = (int)(line / 8);
+    int p2p_lines = (2 * size + per - 1) / per;
+    if (idx < size)
+        return idx;
+    if (idx < 2 * size)
+        return idx - size;
+    int l = idx / per - p2p_lines;
+    if (l < 0)
+        return -1;
+    if (l < 2 * size)
+        return l % size;
+    return l - 2 * size >= 48 ? -1 : owner;
 }
 
 #endif /* MC_TP_H */

@@ -1,33 +1,65 @@
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/error.h"
 #include "util/config.h"
+
+/* The seconds limit of MC_TIMEOUT: a year, so that adding it to a clock
+ * reading stays exact and a typo such as 1e300 is refused. */
+#define YEAR_S (365.0 * 24 * 3600)
 
 const mc_envvar_t mc_envvars[] = {
     {"MC_ALGO_<COLL>", "",
      "force an algorithm for a collective, e.g. MC_ALGO_BCAST=binomial or "
-     "MC_ALGO_ALLREDUCE=ring:chunk=4096; COLL is one of BARRIER BCAST REDUCE "
-     "ALLREDUCE ALLGATHER ALLTOALL REDUCE_SCATTER_BLOCK GATHER SCATTER"},
+     "MC_ALGO_ALLREDUCE=rsag:chunk=4096; COLL is one of BARRIER BCAST "
+     "REDUCE ALLREDUCE ALLGATHER ALLTOALL REDUCE_SCATTER_BLOCK GATHER "
+     "SCATTER",
+     MC_ENV_TEXT, 0, 0, 0},
     {"MC_TUNING", "",
      "tuning file (`manycoll tune`): per collective, rank count and size, "
      "the algorithm to run; unset = $XDG_CONFIG_HOME/manycoll/tuning.json "
-     "(~/.config/...) if it exists, none = no tuning file (docs/tuning.md)"},
-    {"MC_MPB_SIZE", "64K", "bytes of MPB payload per rank (shm transport)"},
+     "(~/.config/...) if it exists, none = no tuning file (docs/tuning.md)",
+     MC_ENV_TEXT, 0, 0, 0},
+    {"MC_MPB_SIZE", "64K", "bytes of MPB payload per rank (shm transport)",
+     MC_ENV_INT, 256, 1 << 30, 0},
     {"MC_P2P_CHUNK", "0",
-     "payload bytes per two-sided chunk; 0 = the whole MPB"},
-    {"MC_TIMEOUT", "60", "seconds a wait may last before MC_ERR_TIMEOUT"},
+     "payload bytes per two-sided chunk; 0 = the whole MPB",
+     MC_ENV_INT, 0, 1 << 30, 8},
+    {"MC_TIMEOUT", "60", "seconds a wait may last before MC_ERR_TIMEOUT",
+     MC_ENV_NUM, 0.001, YEAR_S, 0},
     {"MC_SPIN", "-1",
      "polls before a waiting rank yields the CPU; -1 = automatic (short "
-     "when ranks outnumber cores)"},
+     "when ranks outnumber cores)",
+     MC_ENV_INT, -1, 2147483647, 0},
     {"MC_SINGLE_COPY", "1",
      "1: large-message algorithms read peers' buffers directly "
      "(process_vm_readv) when the kernel allows it; 0: never (staged "
-     "through the MPBs)"},
-    {"MC_JOB", "", "job name (set by `manycoll run`)"},
-    {"MC_RANK", "", "rank of this process (set by `manycoll run`)"},
-    {"MC_SIZE", "", "number of ranks (set by `manycoll run`)"},
-    {NULL, NULL, NULL},
+     "through the MPBs)",
+     MC_ENV_INT, 0, 1, 0},
+    {"MC_CHECK_ARGS", "0",
+     "1: every collective first checks that all ranks passed the same "
+     "collective, count, datatype, op and root, and fails with "
+     "MC_ERR_ARG on every rank if not (costs a round of flag lines per "
+     "call); 0: trust the caller, as MPI does",
+     MC_ENV_INT, 0, 1, 0},
+    {"MC_JOB", "", "job name (set by `manycoll run`)", MC_ENV_TEXT, 0, 0, 0},
+    {"MC_RANK", "", "rank of this process (set by `manycoll run`)",
+     MC_ENV_INT, 0, 1 << 20, 0},
+    {"MC_SIZE", "", "number of ranks (set by `manycoll run`)",
+     MC_ENV_INT, 1, 1 << 20, 0},
+    {"MC_JOB_FD", "",
+     "descriptor of the job's unnamed shared memory (set by `manycoll "
+     "run`)",
+     MC_ENV_INT, 0, 1 << 20, 0},
+    {"MC_NOTE_FD", "",
+     "descriptor on which ranks tell `manycoll run` which peer they found "
+     "dead (set by `manycoll run`)",
+     MC_ENV_INT, 0, 1 << 20, 0},
+    {NULL, NULL, NULL, 0, 0, 0, 0},
 };
 
 static const mc_envvar_t *lookup(const char *name)
@@ -47,37 +79,109 @@ const char *mc_env(const char *name)
     return (v && *v) ? v : e->def;
 }
 
-long long mc_parse_size(const char *s)
+/* the number part of a size or integer, then its suffix */
+static int parse_scaled(const char *s, double *out)
 {
     char *end;
-    if (!s || !*s)
+    if (!s || !*s || isspace((unsigned char)*s))
         return -1;
+    errno = 0;
     double v = strtod(s, &end);
-    if (end == s || v < 0)
+    if (end == s || errno == ERANGE || !isfinite(v))
         return -1;
+    /* hexadecimal and exponents are strtod's, not ours: digits, one dot */
+    for (const char *p = s; p < end; p++)
+        if (!(isdigit((unsigned char)*p) || *p == '.' ||
+              (p == s && (*p == '-' || *p == '+'))))
+            return -1;
     switch (*end) {
     case 'k': case 'K': v *= 1024.0; end++; break;
     case 'm': case 'M': v *= 1024.0 * 1024; end++; break;
     case 'g': case 'G': v *= 1024.0 * 1024 * 1024; end++; break;
     default: break;
     }
-    if (*end == 'i' || *end == 'B')
-        end += (*end == 'i' && end[1] == 'B') ? 2 : 1;
+    if (*end == 'i' && end[1] == 'B')
+        end += 2;
+    else if (*end == 'B')
+        end++;
     if (*end)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+long long mc_parse_size(const char *s)
+{
+    double v;
+    if (parse_scaled(s, &v) != 0 || v < 0 || v >= 0x1p62 || v != floor(v))
         return -1;
     return (long long)v;
 }
 
-long long mc_env_ll(const char *name)
+int mc_parse_int(const char *s, long long lo, long long hi, long long *out)
 {
-    const char *v = mc_env(name);
-    long long n = mc_parse_size(v);
-    if (n < 0 && v[0] == '-')
-        return strtoll(v, NULL, 10);
-    return n;
+    double v;
+    if (parse_scaled(s, &v) != 0 || v != floor(v) || v < (double)lo ||
+        v > (double)hi)
+        return -1;
+    *out = (long long)v;
+    return 0;
 }
 
-double mc_env_double(const char *name)
+void mc_env_describe_range(const mc_envvar_t *e, char *buf, unsigned len)
 {
-    return strtod(mc_env(name), NULL);
+    if (e->kind == MC_ENV_INT && e->mult)
+        snprintf(buf, len, "a multiple of %lld in [%.0f, %.0f]", e->mult,
+                 e->min, e->max);
+    else if (e->kind == MC_ENV_INT)
+        snprintf(buf, len, "an integer in [%.0f, %.0f]", e->min, e->max);
+    else if (e->kind == MC_ENV_NUM)
+        snprintf(buf, len, "a number in [%g, %g]", e->min, e->max);
+    else
+        snprintf(buf, len, "text");
+}
+
+static int bad(const mc_envvar_t *e, const char *v)
+{
+    char range[96];
+    mc_env_describe_range(e, range, sizeof range);
+    return mc_error(MC_ERR_ARG, "%s='%.60s' is not valid: it must be %s%s",
+                    e->name, v, range,
+                    e->kind == MC_ENV_NUM ? " (plain decimal, no unit)"
+                                          : " (K/M/G suffixes allowed)");
+}
+
+int mc_env_int(const char *name, long long *out)
+{
+    const mc_envvar_t *e = lookup(name);
+    const char *v = mc_env(name);
+    long long x;
+    if (e->kind != MC_ENV_INT)
+        return mc_error(MC_ERR_INTERNAL, "%s is not an integer variable",
+                        name);
+    if (mc_parse_int(v, (long long)e->min, (long long)e->max, &x) != 0 ||
+        (e->mult && x % e->mult))
+        return bad(e, v);
+    *out = x;
+    return MC_OK;
+}
+
+int mc_env_num(const char *name, double *out)
+{
+    const mc_envvar_t *e = lookup(name);
+    const char *v = mc_env(name);
+    char *end;
+    if (e->kind != MC_ENV_NUM)
+        return mc_error(MC_ERR_INTERNAL, "%s is not a number variable", name);
+    errno = 0;
+    double x = *v ? strtod(v, &end) : NAN;
+    /* decimal only: strtod would take "inf", "nan" and hex floats */
+    for (const char *p = v; *v && p < end; p++)
+        if (!(isdigit((unsigned char)*p) || strchr("+-.eE", *p)))
+            x = NAN;
+    if (!*v || *end || errno == ERANGE || !isfinite(x) || x < e->min ||
+        x > e->max)
+        return bad(e, v);
+    *out = x;
+    return MC_OK;
 }

@@ -1,14 +1,26 @@
 /*
  * Every environment variable manycoll reads, in one table (config.c) with
- * its default and help; `manycoll info` prints the table.
+ * its default, help and the values it accepts; `manycoll info` prints the
+ * table. A value outside its range is an error naming the variable and the
+ * range (mc_env_int, mc_env_num), never a silent default.
  */
 #ifndef MC_CONFIG_H
 #define MC_CONFIG_H
+
+/* what a variable holds */
+enum {
+    MC_ENV_TEXT = 0, /* free text (a path, a name, an algorithm spec) */
+    MC_ENV_INT,      /* an integer, K/M/G suffixes allowed (powers of 2) */
+    MC_ENV_NUM,      /* a finite decimal number (e.g. seconds) */
+};
 
 typedef struct mc_envvar {
     const char *name;
     const char *def;  /* default, as a string ("" = unset) */
     const char *help;
+    int kind;         /* MC_ENV_* */
+    double min, max;  /* accepted range (MC_ENV_INT, MC_ENV_NUM) */
+    long long mult;   /* MC_ENV_INT: the value must be a multiple (0: any) */
 } mc_envvar_t;
 
 /* The table, closed by an entry with name == NULL. */
@@ -17,9 +29,20 @@ extern const mc_envvar_t mc_envvars[];
 /* Value of a registered variable: the environment's, else the default.
  * Asking for an unregistered name is a bug and aborts. */
 const char *mc_env(const char *name);
-long long mc_env_ll(const char *name);
-double mc_env_double(const char *name);
-/* Parses a size with an optional K/M/G suffix (powers of two); -1 on error */
+/* The value of an MC_ENV_INT / MC_ENV_NUM variable, checked against its
+ * range: MC_OK, or MC_ERR_ARG with a message naming the variable, its
+ * text and the range. */
+int mc_env_int(const char *name, long long *out);
+int mc_env_num(const char *name, double *out);
+/* "an integer in [-1, 1000000]" for messages and `manycoll info` */
+void mc_env_describe_range(const mc_envvar_t *e, char *buf, unsigned len);
+/* Parses a size with an optional K/M/G suffix (powers of two), optionally
+ * followed by "B" or "iB": a whole non-negative number of bytes below
+ * 2^62; -1 on error (a fraction such as 0.5 or 1.5 bytes is an error,
+ * 0.5K is 512) */
 long long mc_parse_size(const char *s);
+/* A whole number of text s (optional sign, K/M/G suffixes) in [lo, hi]:
+ * 0, or -1 if it is not one */
+int mc_parse_int(const char *s, long long lo, long long hi, long long *out);
 
 #endif

@@ -20,4 +20,12 @@ int mc_jrd_bad(const mc_jrd_t *r, const char *key, const char *what);
 int mc_jrd_check_keys(const mc_jrd_t *r, json_t *o,
                       const char *const *allowed);
 
+/* The text of a regular file of at most max bytes, NUL-terminated, in
+ * *out (free it): a FIFO, a device such as /dev/zero or a file that is
+ * too large is an error naming the file, without waiting or reading it;
+ * `what` names the kind of file ("tuning file", "profile"). */
+#define MC_JSON_FILE_MAX (16 << 20)
+int mc_read_text_file(const char *path, const char *what, size_t max,
+                      char **out);
+
 #endif
