@@ -1,0 +1,37 @@
+# libmanycoll_mpi (src/mpi), for every MPI variant built: tests/mpi/test_mpi
+# compares MPI_X through the library with PMPI_X of the same MPI in the
+# same run, flat (one node) and hierarchical (MC_MPI_NODE_SIZE makes
+# "nodes" of consecutive ranks), and asks the library where calls went.
+# MPI libraries leak by design: the leak checker is off for these, and
+# the preload test (LD_PRELOAD into mpirun) cannot run under ASan.
+foreach(v ${MC_MPI_VARIANTS})
+  set(exe test_mpi_${v})
+  add_executable(${exe} mpi/test_mpi.c mpi/test_mpi_cases.c)
+  target_compile_options(${exe} PRIVATE ${MC_MPI_${v}_CFLAGS})
+  # the library first, so its MPI_* come before the MPI library's
+  target_link_libraries(${exe} PRIVATE manycoll_mpi_${v} ${MC_MPI_${v}_LIBS}
+                        ${CMAKE_DL_LIBS})
+  set(run ${MC_MPI_${v}_RUN})
+  if(v STREQUAL "openmpi")
+    set(run ${run} --oversubscribe)
+  endif()
+  set(env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+      OMPI_MCA_mpi_yield_when_idle=1 MC_MPI_SEGMENT=1K MC_MPI_ML_MIN=512
+      ASAN_OPTIONS=detect_leaks=0 MC_TUNING=none)
+  # name; ranks; node size; expected path; options
+  foreach(c "flat_n2;2;0;flat;" "flat_n3;3;0;flat;--quick"
+            "hier_n4_2x2;4;2;hier;" "hier_n6_3x2;6;2;hier;--quick"
+            "hier_n5_uneven;5;2;hier;--quick --uneven")
+    list(GET c 0 name)
+    list(GET c 1 n)
+    list(GET c 2 k)
+    list(GET c 3 expect)
+    list(GET c 4 opt)
+    separate_arguments(opt)
+    add_test(NAME mpi_${v}_${name}
+             COMMAND ${run} -n ${n} $<TARGET_FILE:${exe}> --expect ${expect}
+                     ${opt})
+    set_tests_properties(mpi_${v}_${name} PROPERTIES TIMEOUT 300
+                         ENVIRONMENT "${env};MC_MPI_NODE_SIZE=${k}")
+  endforeach()
+endforeach()
