@@ -12,8 +12,15 @@ foreach(v ${MC_MPI_VARIANTS})
   target_link_libraries(${exe} PRIVATE manycoll_mpi_${v} ${MC_MPI_${v}_LIBS}
                         ${CMAKE_DL_LIBS})
   set(run ${MC_MPI_${v}_RUN})
+  set(more "")
   if(v STREQUAL "openmpi")
     set(run ${run} --oversubscribe)
+  else()
+    # MPICH busy-polls (it never yields): each of its own collectives
+    # takes milliseconds oversubscribed, so the reference calls dominate.
+    # The type-and-op matrix runs at 2 ranks; more ranks (the hierarchy,
+    # whose code does not depend on the ABI) with a few types.
+    set(more --quick --tiny)
   endif()
   set(env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
       OMPI_MCA_mpi_yield_when_idle=1 MC_MPI_SEGMENT=1K MC_MPI_ML_MIN=512
@@ -28,9 +35,16 @@ foreach(v ${MC_MPI_VARIANTS})
     list(GET c 3 expect)
     list(GET c 4 opt)
     separate_arguments(opt)
+    set(m ${more})
+    if(more AND n EQUAL 2)
+      set(m --small)
+    endif()
+    if(more AND name STREQUAL "hier_n5_uneven")
+      continue() # uneven nodes: Open MPI's run covers them
+    endif()
     add_test(NAME mpi_${v}_${name}
              COMMAND ${run} -n ${n} $<TARGET_FILE:${exe}> --expect ${expect}
-                     ${opt})
+                     ${opt} ${m})
     set_tests_properties(mpi_${v}_${name} PROPERTIES TIMEOUT 300
                          ENVIRONMENT "${env};MC_MPI_NODE_SIZE=${k}")
   endforeach()

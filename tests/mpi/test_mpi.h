@@ -7,7 +7,7 @@
 
 #include <mpi.h>
 
-extern int rank, failures, cases, quick;
+extern int rank, failures, cases, quick, small;
 
 #define FAIL(...)                                                            \
     do {                                                                     \
