@@ -49,3 +49,46 @@ foreach(v ${MC_MPI_VARIANTS})
                          ENVIRONMENT "${env};MC_MPI_NODE_SIZE=${k}")
   endforeach()
 endforeach()
+
+# failures: an error in a call, a failed setup, a dead rank; and the
+# documented use, LD_PRELOAD around mpirun, with a program that does not
+# link the library (not under ASan: its runtime must be loaded first)
+foreach(v ${MC_MPI_VARIANTS})
+  set(run ${MC_MPI_${v}_RUN})
+  if(v STREQUAL "openmpi")
+    set(run ${run} --oversubscribe)
+  endif()
+  set(env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+      OMPI_MCA_mpi_yield_when_idle=1 ASAN_OPTIONS=detect_leaks=0
+      MC_TUNING=none)
+  add_executable(test_mpi_errors_${v} mpi/test_mpi_errors.c)
+  target_compile_options(test_mpi_errors_${v} PRIVATE ${MC_MPI_${v}_CFLAGS})
+  target_link_libraries(test_mpi_errors_${v} PRIVATE manycoll_mpi_${v}
+                        ${MC_MPI_${v}_LIBS})
+  set(e $<TARGET_FILE:test_mpi_errors_${v}>)
+  add_test(NAME mpi_${v}_error_in_call COMMAND ${run} -n 3 ${e} --call)
+  add_test(NAME mpi_${v}_error_in_setup
+           COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/expect_run.sh 0
+                   "unknown barrier algorithm 'bogus'.*go to MPI" --
+                   ${run} -n 2 ${e} --setup)
+  add_test(NAME mpi_${v}_dead_rank
+           COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/mpi/expect_end.sh 60
+                   "signal|killed|KILLED|exited|died|dead" -- ${run} -n 3 ${e}
+                   --dead)
+  set_tests_properties(mpi_${v}_error_in_call mpi_${v}_dead_rank
+                       PROPERTIES ENVIRONMENT "${env}" TIMEOUT 90)
+  set_tests_properties(mpi_${v}_error_in_setup PROPERTIES
+                       ENVIRONMENT "${env};MC_ALGO_BARRIER=bogus" TIMEOUT 90)
+  if(NOT MC_SANITIZE)
+    add_executable(test_mpi_plain_${v} mpi/test_mpi.c mpi/test_mpi_cases.c)
+    target_compile_options(test_mpi_plain_${v} PRIVATE
+                           ${MC_MPI_${v}_CFLAGS})
+    target_link_libraries(test_mpi_plain_${v} PRIVATE ${MC_MPI_${v}_LIBS}
+                          ${CMAKE_DL_LIBS})
+    add_test(NAME mpi_${v}_preload
+             COMMAND ${run} -n 2 $<TARGET_FILE:test_mpi_plain_${v}>
+                     --expect flat --quick --tiny)
+    set_tests_properties(mpi_${v}_preload PROPERTIES TIMEOUT 120
+      ENVIRONMENT "${env};LD_PRELOAD=$<TARGET_FILE:manycoll_mpi_${v}>")
+  endif()
+endforeach()

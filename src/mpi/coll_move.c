@@ -19,7 +19,9 @@ static int pmpi_comm(const mcm_comm_t *s, int coll)
     if (s && s->path == MCM_HIER && mc_hier_supports(&s->hier, coll, 1))
         return 0;
     mcm_count_pmpi((mcm_comm_t *)s, coll,
-                   s && s->path == MCM_HIER ? mcm_shape_why
+                   s && s->path == MCM_HIER
+                       ? (coll == MC_HIER_ALLTOALL ? mcm_a2a_why
+                                                   : mcm_shape_why)
                    : s && s->topo && s->topo->why ? s->topo->why : no_comm);
     return 1;
 }

@@ -44,7 +44,10 @@ static int takes(mcm_comm_t *s, int coll, MPI_Datatype dt, MPI_Op op,
         return -1;
     if (s->path == MCM_HIER &&
         !mc_hier_supports(&s->hier, coll, r->commutative)) {
-        *why = "non-commutative op on nodes that are not blocks of ranks";
+        *why = r->commutative || coll == MC_HIER_REDUCE_SCATTER_BLOCK
+                   ? mcm_shape_why
+                   : "non-commutative op on nodes that are not blocks of "
+                     "ranks";
         return -1;
     }
     s->stat[coll].mc++;

@@ -6,8 +6,8 @@
  *   MC_MPI_VERBOSE=1     per communicator, where its collectives went
  *                        (rank 0 of each, when it is freed or at
  *                        MPI_Finalize); 2: every rank
- *   MC_MPI_NODE_SIZE=k   k consecutive ranks of a communicator form a
- *                        "node" (several nodes on one machine, for tests)
+ *   MC_MPI_NODE_SIZE=k   every k consecutive ranks of MPI_COMM_WORLD form
+ *                        a "node" (several nodes on one machine, for tests)
  *   MC_MPI_HIER=0        communicators spanning nodes go to MPI
  *   MC_MPI_EAGER=1       set up communicators when they are made, not at
  *                        their first collective

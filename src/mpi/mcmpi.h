@@ -215,7 +215,7 @@ void mcm_release_all(void);
 int mcm_fail(mcm_comm_t *s, const char *fn, int rc, const char *detail);
 void mcm_report(const mcm_comm_t *s);
 extern const char *const mcm_coll_names[MC_HIER_NCOLL];
-extern const char *const mcm_shape_why;
+extern const char *const mcm_shape_why, *const mcm_a2a_why;
 
 static inline void mcm_count_pmpi(mcm_comm_t *s, int coll, const char *why)
 {

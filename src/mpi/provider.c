@@ -7,6 +7,9 @@
  * (mcm_ctx), so a user op reaches MPI as the user's MPI_Op.
  */
 #include <limits.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <string.h>
 
 #include "mpi/mcmpi.h"
 
@@ -60,6 +63,86 @@ static MPI_Datatype rdt(mc_dtype_t dt)
     return mcm_ctx.dt;
 }
 
+/* ---- ops the MPI libraries get wrong ----
+ * Measured (tests/mpi): Open MPI 4.1.4 takes MPI_MIN/MPI_MAX of
+ * MPI_UNSIGNED_LONG as signed and saturates unsigned char and short sums
+ * from 32 elements (its vectorised op component); Debian's MPICH 4.0.2
+ * takes MPI_MIN/MPI_MAX of 16, 32 and 64-bit unsigned types as signed.
+ * The inter-node phase must give what manycoll gives inside the node (C
+ * semantics), so these go through an MPI user op of ours. */
+
+#define UMINMAX(T)                                                           \
+    do {                                                                     \
+        const T *a = in;                                                     \
+        T *b = inout;                                                        \
+        for (int i = 0; i < n; i++)                                          \
+            if (mx ? a[i] > b[i] : a[i] < b[i])                              \
+                b[i] = a[i];                                                 \
+    } while (0)
+
+#define USUM(T)                                                              \
+    do {                                                                     \
+        const T *a = in;                                                     \
+        T *b = inout;                                                        \
+        for (int i = 0; i < n; i++)                                          \
+            b[i] = (T)(a[i] + b[i]);                                         \
+    } while (0)
+
+static void unsigned_op(void *in, void *inout, int *len, MPI_Datatype *dt,
+                        int op)
+{
+    const mcm_type_t *t = mcm_type(*dt);
+    int n = *len, mx = op == MC_MAX;
+    if (!t)
+        return;
+    switch (op == MC_SUM ? -(int)t->size : (int)t->size) {
+    case 1: UMINMAX(uint8_t); break;
+    case 2: UMINMAX(uint16_t); break;
+    case 4: UMINMAX(uint32_t); break;
+    case 8: UMINMAX(uint64_t); break;
+    case -1: USUM(uint8_t); break;
+    case -2: USUM(uint16_t); break;
+    default: break;
+    }
+}
+
+static void op_umin(void *a, void *b, int *n, MPI_Datatype *dt)
+{
+    unsigned_op(a, b, n, dt, MC_MIN);
+}
+
+static void op_umax(void *a, void *b, int *n, MPI_Datatype *dt)
+{
+    unsigned_op(a, b, n, dt, MC_MAX);
+}
+
+static void op_usum(void *a, void *b, int *n, MPI_Datatype *dt)
+{
+    unsigned_op(a, b, n, dt, MC_SUM);
+}
+
+static MPI_Op fixed[3];
+static pthread_once_t fixed_once = PTHREAD_ONCE_INIT;
+
+static void make_fixed(void)
+{
+    PMPI_Op_create(op_umin, 1, &fixed[0]);
+    PMPI_Op_create(op_umax, 1, &fixed[1]);
+    PMPI_Op_create(op_usum, 1, &fixed[2]);
+}
+
+/* the MPI op for a reduction between nodes */
+static MPI_Op rop(mc_dtype_t dt, mc_op_t op)
+{
+    int u = dt == MC_UINT8 || dt == MC_UINT16 || dt == MC_UINT32 ||
+            dt == MC_UINT64;
+    int narrow = dt == MC_UINT8 || dt == MC_UINT16;
+    if (!u || !(op == MC_MIN || op == MC_MAX || (op == MC_SUM && narrow)))
+        return mcm_ctx.op;
+    pthread_once(&fixed_once, make_fixed);
+    return fixed[op == MC_MIN ? 0 : op == MC_MAX ? 1 : 2];
+}
+
 static int p_barrier(void *g)
 {
     return ok(PMPI_Barrier(slice(g)), "PMPI_Barrier");
@@ -86,7 +169,7 @@ static int p_reduce(void *g, const void *sbuf, void *rbuf, size_t count,
         memcpy(copy, rbuf, b);
         sbuf = copy;
     }
-    return ok(PMPI_Reduce(in(sbuf), rbuf, (int)count, rdt(dt), mcm_ctx.op,
+    return ok(PMPI_Reduce(in(sbuf), rbuf, (int)count, rdt(dt), rop(dt, op),
                           root, slice(g)),
               "PMPI_Reduce");
 }
@@ -95,7 +178,7 @@ static int p_allreduce(void *g, const void *sbuf, void *rbuf, size_t count,
                        mc_dtype_t dt, mc_op_t op)
 {
     CHECK_COUNT(count, "PMPI_Allreduce");
-    return ok(PMPI_Allreduce(in(sbuf), rbuf, (int)count, rdt(dt), mcm_ctx.op,
+    return ok(PMPI_Allreduce(in(sbuf), rbuf, (int)count, rdt(dt), rop(dt, op),
                              slice(g)),
               "PMPI_Allreduce");
 }
@@ -133,7 +216,7 @@ static int p_reduce_scatter_block(void *g, const void *sbuf, void *rbuf,
 {
     CHECK_COUNT(count, "PMPI_Reduce_scatter_block");
     return ok(PMPI_Reduce_scatter_block(in(sbuf), rbuf, (int)count, rdt(dt),
-                                        mcm_ctx.op, slice(g)),
+                                        rop(dt, op), slice(g)),
               "PMPI_Reduce_scatter_block");
 }
 
@@ -143,7 +226,7 @@ static int p_iallreduce(void *g, const void *sbuf, void *rbuf, size_t count,
     CHECK_COUNT(count, "PMPI_Iallreduce");
     mcm_comm_t *s = g;
     return ok(PMPI_Iallreduce(in(sbuf), rbuf, (int)count, rdt(dt),
-                              mcm_ctx.op, s->slice, &s->req[slot]),
+                              rop(dt, op), s->slice, &s->req[slot]),
               "PMPI_Iallreduce");
 }
 

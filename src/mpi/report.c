@@ -4,6 +4,7 @@
  * report of where each communicator's collectives went.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "mpi/mcmpi.h"
 
@@ -20,8 +21,8 @@ const char *const mcm_coll_names[MC_HIER_NCOLL] = {
 };
 
 const char *const mcm_shape_why =
-    "several nodes, not all alike or not blocks of consecutive ranks (no "
-    "hierarchical form; alltoall never has one)";
+    "nodes not all alike, or not blocks of consecutive ranks";
+const char *const mcm_a2a_why = "several nodes (no hierarchical alltoall)";
 
 int mcm_errcode = MPI_ERR_OTHER; /* ours once MPI_Init has run */
 
@@ -45,8 +46,10 @@ int mcm_fail(mcm_comm_t *s, const char *fn, int rc, const char *detail)
     /* a fatal handler may print only the error class: say it here too */
     MPI_Errhandler eh = MPI_ERRHANDLER_NULL;
     PMPI_Comm_get_errhandler(s->comm, &eh);
-    if (eh == MPI_ERRORS_ARE_FATAL || mcm_cfg.verbose)
-        fprintf(stderr, "%s\n", msg);
+    int setup = !strcmp(fn, "communicator setup");
+    if (eh == MPI_ERRORS_ARE_FATAL || mcm_cfg.verbose || setup)
+        fprintf(stderr, "%s%s\n", msg,
+                setup ? " (its collectives go to MPI)" : "");
     if (eh != MPI_ERRHANDLER_NULL)
         PMPI_Errhandler_free(&eh);
     PMPI_Comm_call_errhandler(s->comm, mcm_errcode);

@@ -4,9 +4,9 @@
  * every rank sees alike:
  *
  *   (1) PMPI_Comm_split_type(MPI_COMM_TYPE_SHARED)   my node's ranks
- *       MC_MPI_NODE_SIZE=k: then split those by comm rank / k, so every k
- *       consecutive ranks are a "node" (tests of several nodes on one
- *       machine)
+ *       MC_MPI_NODE_SIZE=k: then split those by MPI_COMM_WORLD rank / k,
+ *       so every k consecutive processes are a "node" (tests of several
+ *       nodes on one machine)
  *   (2) PMPI_Allgather of (local index, comm rank of my node's first
  *       rank, MC_MPI_NODE_SIZE, MC_MPI_HIER) over the communicator
  *   (3) every rank derives the same table from it: node index of each
@@ -31,8 +31,12 @@ static int node_comm(MPI_Comm comm, int rank, MPI_Comm *node)
                                   MPI_INFO_NULL, node);
     if (rc != MPI_SUCCESS || mcm_cfg.node_size <= 0)
         return rc;
+    /* "nodes" are a property of processes, as real ones are: groups of
+     * MPI_COMM_WORLD ranks, whatever order a communicator puts them in */
     MPI_Comm sub;
-    rc = PMPI_Comm_split(*node, rank / mcm_cfg.node_size, rank, &sub);
+    int wrank = 0;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &wrank);
+    rc = PMPI_Comm_split(*node, wrank / mcm_cfg.node_size, rank, &sub);
     PMPI_Comm_free(node);
     *node = sub;
     return rc;

@@ -86,7 +86,8 @@ void init_types(void)
     add(MPI_C_DOUBLE_COMPLEX, "double complex", 16, K_CPLX);
 }
 
-/* element i of rank r's input: small values, exact in any order */
+/* element i of rank r's input: small values, exact in any order;
+ * seed > 100 for min and max */
 void fill(const tinfo_t *t, void *buf, size_t n, int r, int seed)
 {
     unsigned char *p = buf;
@@ -109,7 +110,14 @@ void fill(const tinfo_t *t, void *buf, size_t n, int r, int seed)
             ((double *)(void *)p)[1] = -v;
             break;
         default: {
-            int64_t x = (t->kind == K_SINT && (i & 1)) ? -v : v;
+            /* every other element negative, alternating between ranks;
+             * for unsigned types only with seed
+             * > 100 (min/max): the high bit set makes signed and unsigned
+             * compare differently, and sums must not wrap (Open MPI
+             * 4.1.4's vectorised unsigned char and short sums saturate
+             * from 32 elements) */
+            int neg = ((i + (size_t)r) & 1) && (t->kind == K_SINT || seed > 100);
+            int64_t x = neg ? -v : v;
             memcpy(p, &x, (size_t)t->size); /* little endian: low bytes */
         }
         }
@@ -280,6 +288,13 @@ int main(int argc, char **argv)
     /* reversed order, every other rank: not blocks of the world's nodes */
     MPI_Comm_split(MPI_COMM_WORLD, rank % 2, -rank, &split);
     on_comm(split, "a split", 0);
+    MPI_Comm_free(&split);
+    /* even ranks first: with nodes of consecutive world ranks, every node
+     * is spread over the communicator (not blocks: round robin) */
+    int size;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Comm_split(MPI_COMM_WORLD, 0, (rank % 2) * size + rank, &split);
+    on_comm(split, "an interleaved communicator", 0);
     MPI_Comm_free(&split);
     on_comm(MPI_COMM_SELF, "MPI_COMM_SELF", 0);
     intercomm();
