@@ -29,5 +29,6 @@ int cmd_info(int argc, char **argv)
     printf("\nenvironment variables (name, default, help):\n");
     for (const mc_envvar_t *e = mc_envvars; e->name; e++)
         printf("  %-16s %-6s %s\n", e->name, *e->def ? e->def : "-", e->help);
+    info_mpi();
     return 0;
 }
