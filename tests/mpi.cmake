@@ -95,3 +95,15 @@ foreach(v ${MC_MPI_VARIANTS})
       ENVIRONMENT "${env};LD_PRELOAD=$<TARGET_FILE:manycoll_mpi_${v}>")
   endif()
 endforeach()
+
+# Open MPI's predefined handles must stay weak references (src/mpi/abi.h):
+# a strong one stops mpirun and shells at load under LD_PRELOAD
+if(TARGET manycoll_mpi_openmpi)
+  add_test(NAME mpi_openmpi_weak_handles
+           COMMAND sh -c "! nm -D --undefined-only \"$1\" | grep -E ' U ompi_'"
+                   sh $<TARGET_FILE:manycoll_mpi_openmpi>)
+  add_test(NAME mpi_openmpi_preload_into_shell
+           COMMAND sh -c "LD_PRELOAD=\"$1\" /bin/true"
+                   sh $<TARGET_FILE:manycoll_mpi_openmpi>)
+  set_tests_properties(mpi_openmpi_preload_into_shell PROPERTIES LABELS no-asan)
+endif()
