@@ -224,23 +224,50 @@ void case_poison(bench_case_t *k, int lib)
 
 /* ---- the calls ---- */
 
-static int run_mpi(bench_case_t *k)
+/* The MPI calls, through MPI_X or (--sides pmpi,...) PMPI_X: with
+ * libmanycoll_mpi loaded, MPI_X is the library and PMPI_X is the MPI alone
+ * (the user's view: the same program with and without the library). */
+typedef struct mpi_fns {
+    int (*barrier)(MPI_Comm);
+    int (*bcast)(void *, int, MPI_Datatype, int, MPI_Comm);
+    int (*reduce)(const void *, void *, int, MPI_Datatype, MPI_Op, int,
+                  MPI_Comm);
+    int (*allreduce)(const void *, void *, int, MPI_Datatype, MPI_Op,
+                     MPI_Comm);
+    int (*allgather)(const void *, int, MPI_Datatype, void *, int,
+                     MPI_Datatype, MPI_Comm);
+    int (*alltoall)(const void *, int, MPI_Datatype, void *, int,
+                    MPI_Datatype, MPI_Comm);
+    int (*reduce_scatter_block)(const void *, void *, int, MPI_Datatype,
+                                MPI_Op, MPI_Comm);
+} mpi_fns_t;
+
+static const mpi_fns_t via_mpi = {
+    MPI_Barrier, MPI_Bcast, MPI_Reduce, MPI_Allreduce, MPI_Allgather,
+    MPI_Alltoall, MPI_Reduce_scatter_block};
+static const mpi_fns_t via_pmpi = {
+    PMPI_Barrier, PMPI_Bcast, PMPI_Reduce, PMPI_Allreduce, PMPI_Allgather,
+    PMPI_Alltoall, PMPI_Reduce_scatter_block};
+
+int side_a_pmpi, side_b_lib;
+
+static int run_mpi(bench_case_t *k, const mpi_fns_t *f, int lib)
 {
-    unsigned char *s = k->sbuf[LIB_MPI], *r = k->rbuf[LIB_MPI];
+    unsigned char *s = k->sbuf[lib], *r = k->rbuf[lib];
     int c = (int)k->count;
     switch (k->coll) {
-    case CO_BARRIER: return MPI_Barrier(k->mpi);
-    case CO_BCAST: return MPI_Bcast(r, c, MPI_BYTE, k->root, k->mpi);
+    case CO_BARRIER: return f->barrier(k->mpi);
+    case CO_BCAST: return f->bcast(r, c, MPI_BYTE, k->root, k->mpi);
     case CO_REDUCE:
-        return MPI_Reduce(s, r, c, MPI_DOUBLE, MPI_SUM, k->root, k->mpi);
+        return f->reduce(s, r, c, MPI_DOUBLE, MPI_SUM, k->root, k->mpi);
     case CO_ALLREDUCE:
-        return MPI_Allreduce(s, r, c, MPI_DOUBLE, MPI_SUM, k->mpi);
+        return f->allreduce(s, r, c, MPI_DOUBLE, MPI_SUM, k->mpi);
     case CO_ALLGATHER:
-        return MPI_Allgather(s, c, MPI_BYTE, r, c, MPI_BYTE, k->mpi);
+        return f->allgather(s, c, MPI_BYTE, r, c, MPI_BYTE, k->mpi);
     case CO_ALLTOALL:
-        return MPI_Alltoall(s, c, MPI_BYTE, r, c, MPI_BYTE, k->mpi);
+        return f->alltoall(s, c, MPI_BYTE, r, c, MPI_BYTE, k->mpi);
     case CO_REDUCE_SCATTER_BLOCK:
-        return MPI_Reduce_scatter_block(s, r, c, MPI_DOUBLE, MPI_SUM, k->mpi);
+        return f->reduce_scatter_block(s, r, c, MPI_DOUBLE, MPI_SUM, k->mpi);
     default: return MPI_ERR_ARG;
     }
 }
@@ -266,8 +293,10 @@ static int run_mc(bench_case_t *k)
 
 int case_run(bench_case_t *k, int lib, char *msg, size_t len)
 {
-    if (lib == LIB_MPI) {
-        int rc = run_mpi(k);
+    if (lib == LIB_MPI || side_b_lib) {
+        int rc = lib == LIB_MPI
+                     ? run_mpi(k, side_a_pmpi ? &via_pmpi : &via_mpi, LIB_MPI)
+                     : run_mpi(k, &via_mpi, LIB_MC);
         if (rc != MPI_SUCCESS) {
             char s[MPI_MAX_ERROR_STRING];
             int n = 0;

@@ -4,6 +4,7 @@
  *   mpirun -n 2 mpi_compare [--colls LIST] [--sizes LIST] [--iters N]
  *                           [--warmup W] [--max-seconds S] [--order alt|ab]
  *                           [--lib both|mpi|mc] [--root R] [--json] [--quiet]
+ *                           [--sides mpi,mc|pmpi,lib|lib,mc]
  *
  * Rank 0 makes a job name (mc_job_name) and sends it by MPI_Bcast; every
  * rank then joins a manycoll communicator over the same ranks
@@ -31,6 +32,11 @@
  *
  * --lib mpi or --lib mc runs one library only, separated by the other
  * library's barrier: bench/icount counts instructions that way.
+ *
+ * --sides, with libmanycoll_mpi preloaded: "pmpi,lib" times PMPI_X (the MPI
+ * alone) against MPI_X (the MPI with the library), "lib,mc" MPI_X (the
+ * library) against manycoll called directly; the default "mpi,mc" is MPI_X
+ * against manycoll. Either way side A is reported as "mpi", side B as "mc".
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime, strtok_r */
 
@@ -48,6 +54,7 @@ typedef struct opts {
     size_t sizes[MAX_SIZES];
     int nsizes;
     int iters, warmup, root, json, quiet, alt, lib; /* lib: -1 = both */
+    const char *sides;
     double max_seconds;
 } opts_t;
 
@@ -136,6 +143,13 @@ static int parse_opt(opts_t *o, const char *a, const char *v, int rank)
         if (strcmp(v, "alt") && strcmp(v, "ab"))
             return usage(rank, "--order: '%s' is not alt or ab", v);
         o->alt = !strcmp(v, "alt");
+    } else if (!strcmp(a, "--sides")) {
+        if (strcmp(v, "mpi,mc") && strcmp(v, "pmpi,lib") && strcmp(v, "lib,mc"))
+            return usage(rank, "--sides: '%s' is not mpi,mc, pmpi,lib or "
+                               "lib,mc", v);
+        side_a_pmpi = !strcmp(v, "pmpi,lib");
+        side_b_lib = side_a_pmpi;
+        o->sides = v;
     } else if (!strcmp(a, "--lib")) {
         if (strcmp(v, "both") && strcmp(v, "mpi") && strcmp(v, "mc"))
             return usage(rank, "--lib: '%s' is not both, mpi or mc", v);
@@ -152,6 +166,7 @@ static int parse(int argc, char **argv, opts_t *o, int rank, int size)
     o->alt = 1;
     o->lib = -1;
     o->warmup = -1;
+    o->sides = "mpi,mc";
     parse_list("all", o, 0);
     parse_list(default_sizes, o, 1);
     for (int i = 1; i < argc; i++) {
@@ -237,7 +252,7 @@ static void print_result(const opts_t *o, const bench_case_t *k,
     if (o->json) {
         printf("{\"mpi\":\"%s\",\"ranks\":%d,\"coll\":\"%s\",\"bytes\":%zu,"
                "\"count\":%zu,\"dtype\":\"%s\",\"root\":%d,\"iters\":%d,"
-               "\"warmup\":%d,\"order\":\"%s\",\"lib\":\"%s\","
+               "\"warmup\":%d,\"order\":\"%s\",\"lib\":\"%s\",\"sides\":\"%s\","
                "\"mpi_p50_us\":%.3f,\"mpi_p90_us\":%.3f,\"mc_p50_us\":%.3f,"
                "\"mc_p90_us\":%.3f,\"ratio_p50\":%.3f,\"ratio_paired\":%.3f,"
                "\"sep_barrier_min_us\":%.3f,\"verified\":true}\n",
@@ -246,7 +261,7 @@ static void print_result(const opts_t *o, const bench_case_t *k,
                : coll_is_reduction(k->coll) ? "float64" : "byte",
                k->root, r->iters, r->warmup, o->alt ? "alt" : "ab",
                o->lib < 0 ? "both" : o->lib == LIB_MPI ? "mpi" : "mc",
-               r->p50[LIB_MPI], r->p90[LIB_MPI], r->p50[LIB_MC],
+               o->sides, r->p50[LIB_MPI], r->p90[LIB_MPI], r->p50[LIB_MC],
                r->p90[LIB_MC], ratio, r->paired, r->sep_min);
     } else {
         printf("%-21s %9zu %6d %10.2f %10.2f %10.2f %10.2f %7.2f %7.2f "
@@ -272,7 +287,7 @@ static void separate(const bench_case_t *k, const opts_t *o)
         if (rc != MC_OK)
             fail(k, "manycoll barrier between iterations", mc_last_error());
     } else {
-        MPI_Barrier(k->mpi);
+        PMPI_Barrier(k->mpi); /* the MPI's own, with or without the library */
     }
 }
 

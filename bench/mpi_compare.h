@@ -42,6 +42,10 @@ typedef struct bench_case {
     unsigned char *expect; /* rlen bytes; NULL where rbuf is not checked */
 } bench_case_t;
 
+/* --sides: side A calls PMPI_X instead of MPI_X; side B calls MPI_X
+ * (through libmanycoll_mpi when it is loaded) instead of manycoll */
+extern int side_a_pmpi, side_b_lib;
+
 const char *coll_name(coll_t c);
 int coll_from_name(const char *s, coll_t *out);
 /* 1 if the collective works on float64 sums, 0 if on bytes */

@@ -171,14 +171,16 @@ def mpirun(mpi, contexts, oversubscribe=False, yield_when_idle=False):
     return cmd
 
 
-def run(cmd, timeout=None, capture_stderr=False, watch=None):
+def run(cmd, timeout=None, capture_stderr=False, watch=None, env=None):
     """Runs cmd in its own process group; stderr passes through (progress)
     unless captured. Returns (status or None if timed out, stdout, stderr).
     On timeout the whole group (mpirun and its ranks) is terminated. With
     watch=[], appends the other processes that used the CPUs meanwhile."""
+    full = mpirun_env()
+    full.update(env or {})
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE if capture_stderr else None,
-                         env=mpirun_env(), text=True, start_new_session=True)
+                         env=full, text=True, start_new_session=True)
     w = Watch(p.pid)
     w.start()
     try:

@@ -15,6 +15,9 @@
 #   coll      the algorithms and what they share; the team
 #   select    registry, selection rules, tuning files, automatic parameters
 #   api       the public functions and the communicator
+#   hier      hierarchical collectives over a provider (the public API of
+#             each node, the MPI library between nodes): sees only
+#             include/, like a program
 
 set(MC_LAYER_SEES_util "")
 set(MC_LAYER_SEES_ops util)
@@ -26,7 +29,8 @@ set(MC_LAYER_SEES_tp util ops sim plat)
 set(MC_LAYER_SEES_coll util ops tp sched)
 set(MC_LAYER_SEES_select util ops coll tp sched model plat)
 set(MC_LAYER_SEES_api util ops coll tp select)
-set(MC_LAYERS util ops plat sched sim model tp coll select api)
+set(MC_LAYER_SEES_hier "")
+set(MC_LAYERS util ops plat sched sim model tp coll select api hier)
 
 # mc_include_view(TARGET LAYER...): TARGET sees include/ and these layers
 function(mc_include_view target)

@@ -84,5 +84,6 @@ int cmd_info(int argc, char **argv)
         printf("  %-16s %-6s %s%s%s%s\n", e->name, *e->def ? e->def : "-",
                e->help, *range ? " (" : "", range, *range ? ")" : "");
     }
+    info_mpi();
     return 0;
 }

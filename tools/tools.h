@@ -29,6 +29,8 @@ int cmd_tune(int argc, char **argv);
 int mc_bench_parse(int argc, char **argv);
 /* manycoll info --tuning (info_tuning.c) */
 int info_tuning(int argc, char **argv);
+/* tools/info_mpi.c: the PMPI libraries built, and how to use them */
+void info_mpi(void);
 
 /* "8,64,1K,1M" -> sizes; returns the count or -1 */
 int mc_parse_size_list(const char *s, size_t *out, int max);

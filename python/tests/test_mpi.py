@@ -44,7 +44,10 @@ def test_launcher(tmp_path):
     script = tmp_path / "hello.py"
     script.write_text("import sys, manycoll\n"
                       "c = manycoll.init()\n"
-                      "print('rank', c.rank, 'of', c.size, sys.executable)\n")
+                      "# one write: with PYTHONUNBUFFERED print() writes\n"
+                      "# each piece apart and the ranks' pieces interleave\n"
+                      "sys.stdout.write(f'rank {c.rank} of {c.size} '\n"
+                      "                 f'{sys.executable}\\n')\n")
     rc, out = run([sys.executable, "-m", "manycoll", "run", "-n", "2",
                    str(script)])
     assert rc == 0, out

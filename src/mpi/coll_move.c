@@ -1,0 +1,171 @@
+/*
+ * MPI_Barrier, MPI_Bcast, MPI_Allgather, MPI_Alltoall, MPI_Gather,
+ * MPI_Scatter: collectives that move bytes. Whether manycoll takes one
+ * depends only on the communicator (and a valid root and count): never on
+ * the datatypes, whose type signatures alone must match between ranks.
+ * Every rank moves count * size bytes; a rank whose datatype is not one
+ * contiguous run of bytes packs and unpacks around the call (stage.c).
+ * Alltoall on several nodes goes to MPI (no hierarchical alltoall).
+ */
+#include "mpi/mcmpi.h"
+
+static const char *const no_comm = "not a communicator manycoll takes";
+
+/* 1 if the communicator's collectives of this kind go to MPI */
+static int pmpi_comm(const mcm_comm_t *s, int coll)
+{
+    if (s && s->path == MCM_FLAT)
+        return 0;
+    if (s && s->path == MCM_HIER && mc_hier_supports(&s->hier, coll, 1))
+        return 0;
+    mcm_count_pmpi((mcm_comm_t *)s, coll,
+                   s && s->path == MCM_HIER
+                       ? (coll == MC_HIER_ALLTOALL ? mcm_a2a_why
+                                                   : mcm_shape_why)
+                   : s && s->topo && s->topo->why ? s->topo->why : no_comm);
+    return 1;
+}
+
+static int bad_root(mcm_comm_t *s, int coll, int root)
+{
+    if (root >= 0 && root < s->topo->size)
+        return 0;
+    mcm_count_pmpi(s, coll, "root out of range");
+    return 1;
+}
+
+static int result(mcm_comm_t *s, const char *fn, int rc)
+{
+    if (rc == MC_OK)
+        return MPI_SUCCESS;
+    return mcm_fail(s, fn, rc, s->path == MCM_HIER ? mc_hier_last_error()
+                                                   : NULL);
+}
+
+static int staged(mcm_comm_t *s, const char *fn, int rc)
+{
+    return rc == MPI_SUCCESS ? rc
+                             : mcm_fail(s, fn, MC_ERR_ARG,
+                                        "a datatype could not be packed");
+}
+
+static int mismatch(mcm_comm_t *s, const char *fn)
+{
+    return mcm_fail(s, fn, MC_ERR_ARG, "send and receive sizes differ "
+                                       "(the type signatures do not match)");
+}
+
+int MPI_Barrier(MPI_Comm comm)
+{
+    mcm_comm_t *s = mcm_comm(comm);
+    if (pmpi_comm(s, MC_HIER_BARRIER))
+        return PMPI_Barrier(comm);
+    s->stat[MC_HIER_BARRIER].mc++;
+    int rc = s->path == MCM_FLAT ? mc_barrier(s->node)
+                                 : mc_hier_barrier(&s->hier);
+    return result(s, "MPI_Barrier", rc);
+}
+
+int MPI_Bcast(void *buf, int count, MPI_Datatype dt, int root,
+              MPI_Comm comm)
+{
+    mcm_comm_t *s = mcm_comm(comm);
+    const mcm_type_t *t;
+    if (s && s->path == MCM_FLAT && count >= 0 && (t = mcm_type(dt)) &&
+        root >= 0 && root < s->topo->size) {
+        s->stat[MC_HIER_BCAST].mc++;
+        return result(s, "MPI_Bcast",
+                      mc_bcast(s->node, buf, (size_t)count * t->size,
+                               MC_UINT8, root));
+    }
+    if (pmpi_comm(s, MC_HIER_BCAST) || bad_root(s, MC_HIER_BCAST, root) ||
+        count < 0)
+        return PMPI_Bcast(buf, count, dt, root, comm);
+    mcm_buf_t b;
+    int me = s->topo->rank == root;
+    int rc = mcm_stage(s, &b, buf, count, dt, me, 0);
+    if (rc != MPI_SUCCESS)
+        return staged(s, "MPI_Bcast", rc);
+    s->stat[MC_HIER_BCAST].mc++;
+    rc = s->path == MCM_FLAT
+             ? mc_bcast(s->node, b.p, b.bytes, MC_UINT8, root)
+             : mc_hier_bcast(&s->hier, b.p, b.bytes, MC_UINT8, root);
+    if (rc != MC_OK)
+        return result(s, "MPI_Bcast", rc);
+    return staged(s, "MPI_Bcast", me ? MPI_SUCCESS : mcm_unstage(s, &b));
+}
+
+/* The receive side (n elements of rtype at rbuf, read too when in place)
+ * and the send side (unless in place), checked to carry `block` bytes. */
+typedef struct sides {
+    mcm_buf_t in, out;
+    const void *sin; /* for manycoll: MC_IN_PLACE or in.p */
+} sides_t;
+
+static int stage_both(mcm_comm_t *s, sides_t *x, const void *sbuf, int scount,
+                      MPI_Datatype stype, void *rbuf, int rcount,
+                      MPI_Datatype rtype, int in_place)
+{
+    int rc = mcm_stage(s, &x->out, rbuf, rcount, rtype, in_place, 1);
+    x->sin = MC_IN_PLACE;
+    if (rc == MPI_SUCCESS && !in_place) {
+        rc = mcm_stage(s, &x->in, (void *)sbuf, scount, stype, 1, 0);
+        x->sin = x->in.p;
+    }
+    return rc;
+}
+
+int MPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype,
+                  void *rbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm)
+{
+    static const char fn[] = "MPI_Allgather";
+    mcm_comm_t *s = mcm_comm(comm);
+    if (pmpi_comm(s, MC_HIER_ALLGATHER) || rcount < 0 || scount < 0)
+        return PMPI_Allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm);
+    int P = s->topo->size, ip = sbuf == MPI_IN_PLACE;
+    long long rsize = mcm_type_size(rtype);
+    if (rsize < 0 || (long long)rcount * P > 0x7fffffff)
+        return PMPI_Allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm);
+    sides_t x;
+    int rc = stage_both(s, &x, sbuf, scount, stype, rbuf, rcount * P, rtype,
+                        ip);
+    if (rc != MPI_SUCCESS)
+        return staged(s, fn, rc);
+    size_t block = (size_t)rcount * (size_t)rsize;
+    if (!ip && x.in.bytes != block)
+        return mismatch(s, fn);
+    s->stat[MC_HIER_ALLGATHER].mc++;
+    rc = s->path == MCM_FLAT
+             ? mc_allgather(s->node, x.sin, x.out.p, block, MC_UINT8)
+             : mc_hier_allgather(&s->hier, x.sin, x.out.p, block, MC_UINT8);
+    if (rc != MC_OK)
+        return result(s, fn, rc);
+    return staged(s, fn, mcm_unstage(s, &x.out));
+}
+
+int MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype,
+                 void *rbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm)
+{
+    static const char fn[] = "MPI_Alltoall";
+    mcm_comm_t *s = mcm_comm(comm);
+    if (pmpi_comm(s, MC_HIER_ALLTOALL) || rcount < 0 || scount < 0)
+        return PMPI_Alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm);
+    int P = s->topo->size, ip = sbuf == MPI_IN_PLACE;
+    long long rsize = mcm_type_size(rtype);
+    if (rsize < 0 || (long long)rcount * P > 0x7fffffff ||
+        (long long)scount * P > 0x7fffffff)
+        return PMPI_Alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm);
+    sides_t x;
+    int rc = stage_both(s, &x, sbuf, scount * P, stype, rbuf, rcount * P,
+                        rtype, ip);
+    if (rc != MPI_SUCCESS)
+        return staged(s, fn, rc);
+    size_t block = (size_t)rcount * (size_t)rsize;
+    if (!ip && x.in.bytes != block * (size_t)P)
+        return mismatch(s, fn);
+    s->stat[MC_HIER_ALLTOALL].mc++;
+    rc = mc_alltoall(s->node, x.sin, x.out.p, block, MC_UINT8);
+    if (rc != MC_OK)
+        return result(s, fn, rc);
+    return staged(s, fn, mcm_unstage(s, &x.out));
+}

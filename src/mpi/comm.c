@@ -1,0 +1,343 @@
+/*
+ * Per-communicator state, cached as an MPI attribute.
+ *
+ *   first collective on comm (every rank: collectives are ordered)
+ *     -> cache miss -> PMPI_Comm_get_attr: none
+ *     -> topology (topo.c): split_type, one allgather -> path
+ *     -> build: job name from comm rank 0 by PMPI_Bcast, then
+ *        mc_comm_create_shm(job.n<node>, local, node size) on every node,
+ *        one PMPI_Allreduce so all ranks agree it worked, and for
+ *        several nodes PMPI_Comm_split into slices (src/hier/hier.h)
+ *     -> PMPI_Comm_set_attr; the handle cache points at the state
+ *   MPI_Comm_dup / idup: the copy callback gives the duplicate a new
+ *     state sharing the topology; its first collective builds its own
+ *     node communicator and slices (same path, no split_type again)
+ *   MPI_Comm_free (and MPI_Finalize): the delete callback frees the
+ *     manycoll communicator and slices and prints the MC_MPI_VERBOSE
+ *     report
+ *
+ * The cache is direct-mapped on the handle's bits; a state holds its key,
+ * so a hit is a load and a compare. States are recycled, never returned
+ * to the system, so a stale cache entry read by another thread still
+ * points at a state (whose key then does not match).
+ *
+ * With MC_MPI_EAGER=1 the same setup runs inside MPI_Init and the
+ * communicator constructors instead (measured against lazy creation in
+ * docs/mpi.md).
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "mpi/mcmpi.h"
+
+
+_Atomic(mcm_comm_t *) mcm_cache[1 << MCM_CACHE_BITS];
+static int keyval = MPI_KEYVAL_INVALID;
+static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
+static mcm_comm_t *pool; /* every state ever made, in use or not */
+
+/* ---- the pool ---- */
+
+static mcm_comm_t *state_new(mcm_topo_t *topo)
+{
+    pthread_mutex_lock(&pool_lock);
+    mcm_comm_t *s = pool;
+    while (s && s->in_use)
+        s = s->next;
+    if (!s && (s = calloc(1, sizeof *s)) != NULL) {
+        s->next = pool;
+        pool = s;
+    }
+    if (s) {
+        s->in_use = 1;
+        s->topo = topo;
+        s->path = MCM_PMPI;
+    }
+    pthread_mutex_unlock(&pool_lock);
+    return s;
+}
+
+static void state_free(mcm_comm_t *s)
+{
+    pthread_mutex_lock(&pool_lock);
+    mcm_comm_t *next = s->next;
+    memset(s, 0, sizeof *s);
+    s->next = next;
+    pthread_mutex_unlock(&pool_lock);
+}
+
+static void cache_put(mcm_comm_t *s)
+{
+    /* release: the state is complete before another thread can see it */
+    atomic_store_explicit(&mcm_cache[mcm_slot(s->key, MCM_CACHE_BITS)], s,
+                          memory_order_release);
+}
+
+static void cache_drop(mcm_comm_t *s)
+{
+    mcm_comm_t *want = s;
+    atomic_compare_exchange_strong(
+        &mcm_cache[mcm_slot(s->key, MCM_CACHE_BITS)], &want, NULL);
+}
+
+/* ---- building a state's resources ---- */
+
+static void fill_hier(mcm_comm_t *s)
+{
+    const mcm_topo_t *t = s->topo;
+    mc_hier_t *h = &s->hier;
+    *h = (mc_hier_t){.node = s->node, .peers = s->has_slice ? s : NULL,
+                     .prov = &mcm_provider, .rank = t->rank,
+                     .size = t->size, .local = t->local, .ppn = t->ppn,
+                     .nodeid = t->nodeid, .nnodes = t->nnodes,
+                     .uniform = t->uniform, .block = t->block,
+                     .node_of = t->node_of, .local_of = t->local_of,
+                     .par = mcm_cfg.par};
+}
+
+static int make_slices(mcm_comm_t *s)
+{
+    const mcm_topo_t *t = s->topo;
+    int color = t->uniform ? t->local : (t->local ? MPI_UNDEFINED : 0);
+    int rc = PMPI_Comm_split(s->comm, color, t->nodeid, &s->slice);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    s->has_slice = color != MPI_UNDEFINED;
+    if (s->has_slice)
+        PMPI_Comm_set_errhandler(s->slice, MPI_ERRORS_RETURN);
+    return MPI_SUCCESS;
+}
+
+/* the node's manycoll communicator; every rank learns whether all made
+ * theirs. 0, or -1 after calling the error handler. */
+static int make_node(mcm_comm_t *s, char *msg, size_t len)
+{
+    const mcm_topo_t *t = s->topo;
+    char job[MC_JOB_NAME_MAX] = "", name[MC_JOB_NAME_MAX + 16];
+    int ok = t->rank != 0 || mc_job_name(job, sizeof job) == MC_OK;
+    if (PMPI_Bcast(job, sizeof job, MPI_CHAR, 0, s->comm) != MPI_SUCCESS)
+        ok = 0;
+    snprintf(name, sizeof name, "%s.n%d", job, t->nodeid);
+    int mc = ok ? mc_comm_create_shm(name, t->local, t->node_n, &s->node)
+                : MC_ERR_ARG;
+    if (mc != MC_OK) {
+        snprintf(msg, len, "manycoll communicator of node %d: %s",
+                 t->nodeid, ok ? mc_last_error() : "no job name");
+        /* at once: node peers may be waiting for this rank to join, and
+         * the default (fatal) handler ends the job now rather than when
+         * their wait times out */
+        mcm_fail(s, "communicator setup", mc, msg);
+    }
+    int mine = mc == MC_OK, all = 0;
+    if (PMPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, s->comm) !=
+        MPI_SUCCESS)
+        all = 0;
+    if (!all && mine)
+        mcm_fail(s, "communicator setup", MC_ERR_SYS,
+                 "another rank could not create its node's manycoll "
+                 "communicator");
+    if (!all && s->node) {
+        mc_comm_free(s->node);
+        s->node = NULL;
+    }
+    return all ? 0 : -1;
+}
+
+/* Builds what the path needs; on failure every rank falls back to PMPI
+ * for this communicator and the error handler is called. */
+static void build(mcm_comm_t *s)
+{
+    char msg[400] = "";
+    s->ready = 1;
+    s->path = MCM_PMPI;
+    if (s->topo->path == MCM_PMPI)
+        return;
+    if (make_node(s, msg, sizeof msg)) {
+        return; /* reported */
+    }
+    if (s->topo->path == MCM_HIER) {
+        if (make_slices(s) != MPI_SUCCESS) {
+            mcm_fail(s, "communicator setup", MC_ERR_SYS,
+                     "PMPI_Comm_split of the slices failed");
+            return;
+        }
+        fill_hier(s);
+        if (mc_hier_check(&s->hier) != MC_OK) {
+            mcm_fail(s, "communicator setup", MC_ERR_INTERNAL,
+                     mc_hier_last_error());
+            return;
+        }
+    }
+    s->path = s->topo->path;
+}
+
+int mcm_setup(MPI_Comm comm, mcm_comm_t **out)
+{
+    mcm_topo_t *t = NULL;
+    int rc = mcm_topo_compute(comm, &t);
+    mcm_comm_t *s = t ? state_new(t) : NULL;
+    if (!s) {
+        mcm_topo_put(t);
+        return MPI_ERR_NO_MEM;
+    }
+    s->key = mcm_key(&comm, sizeof comm);
+    s->comm = comm;
+    if (rc != MPI_SUCCESS) {
+        s->ready = 1;
+        s->topo->why = "setting up failed in MPI";
+    } else {
+        build(s);
+    }
+    PMPI_Comm_set_attr(comm, keyval, s);
+    *out = s;
+    return MPI_SUCCESS;
+}
+
+mcm_comm_t *mcm_comm_slow(MPI_Comm comm)
+{
+    if (!mcm_inited)
+        mcm_lazy_init();
+    if (!mcm_inited || !mcm_cfg.on || comm == MPI_COMM_NULL)
+        return NULL;
+    void *v = NULL;
+    int flag = 0;
+    if (PMPI_Comm_get_attr(comm, keyval, &v, &flag) != MPI_SUCCESS)
+        return NULL;
+    mcm_comm_t *s = flag ? v : NULL;
+    if (s && !s->key) { /* a duplicate's state, first seen */
+        s->key = mcm_key(&comm, sizeof comm);
+        s->comm = comm;
+    }
+    if (s && !s->ready)
+        build(s);
+    if (!s && mcm_setup(comm, &s) != MPI_SUCCESS)
+        return NULL;
+    cache_put(s);
+    return s;
+}
+
+/* ---- attribute callbacks ---- */
+
+static int copy_fn(MPI_Comm old, int kv, void *extra, void *in, void *out,
+                   int *flag)
+{
+    mcm_comm_t *o = in, *n;
+    *flag = 0;
+    atomic_fetch_add(&o->topo->refs, 1);
+    n = state_new(o->topo);
+    if (!n) {
+        mcm_topo_put(o->topo);
+        return MPI_SUCCESS; /* the duplicate is set up from scratch */
+    }
+    n->ready = o->topo->path == MCM_PMPI;
+    *(void **)out = n;
+    *flag = 1;
+    return MPI_SUCCESS;
+}
+
+static void release(mcm_comm_t *s)
+{
+    if (mcm_cfg.verbose)
+        mcm_report(s);
+    if (s->key)
+        cache_drop(s);
+    if (s->node)
+        mc_comm_free(s->node);
+    if (s->has_slice)
+        PMPI_Comm_free(&s->slice);
+    mc_hier_release(&s->hier);
+    free(s->scratch[0]);
+    free(s->scratch[1]);
+    mcm_topo_put(s->topo);
+    state_free(s);
+}
+
+static int delete_fn(MPI_Comm comm, int kv, void *val, void *extra)
+{
+    release(val);
+    return MPI_SUCCESS;
+}
+
+int mcm_comm_init(void)
+{
+    return PMPI_Comm_create_keyval(copy_fn, delete_fn, &keyval, NULL);
+}
+
+/* At MPI_Finalize: every state with a known communicator is deleted
+ * through MPI (which calls delete_fn); then the keyval goes. */
+void mcm_release_all(void)
+{
+    for (;;) {
+        pthread_mutex_lock(&pool_lock);
+        mcm_comm_t *s = pool;
+        while (s && !(s->in_use && s->key))
+            s = s->next;
+        MPI_Comm c = s ? s->comm : MPI_COMM_NULL;
+        pthread_mutex_unlock(&pool_lock);
+        if (!s)
+            break;
+        if (PMPI_Comm_delete_attr(c, keyval) != MPI_SUCCESS)
+            release(s);
+    }
+    if (keyval != MPI_KEYVAL_INVALID)
+        PMPI_Comm_free_keyval(&keyval);
+}
+
+/* for tests and tools: where comm's collectives went so far (found with
+ * dlsym, so declared here only) */
+MCM_API int mc_mpi_query(MPI_Comm comm, const char *coll, long *mc_calls,
+                         long *pmpi_calls, int *path);
+MCM_API int mc_mpi_query(MPI_Comm comm, const char *coll, long *mc_calls,
+                         long *pmpi_calls, int *path)
+{
+    void *v = NULL;
+    int flag = 0;
+    *mc_calls = *pmpi_calls = 0;
+    *path = -1;
+    if (!mcm_inited || !mcm_cfg.on ||
+        PMPI_Comm_get_attr(comm, keyval, &v, &flag) != MPI_SUCCESS || !flag)
+        return -1;
+    const mcm_comm_t *s = v;
+    *path = s->path;
+    for (int c = 0; c < MC_HIER_NCOLL; c++)
+        if (!coll || !strcmp(coll, mcm_coll_names[c])) {
+            *mc_calls += s->stat[c].mc;
+            *pmpi_calls += s->stat[c].pmpi;
+        }
+    return 0;
+}
+
+/* ---- MC_MPI_EAGER: set up where communicators are made ---- */
+
+static int eager(int rc, const MPI_Comm *c)
+{
+    if (rc == MPI_SUCCESS && mcm_cfg.eager && *c != MPI_COMM_NULL)
+        mcm_comm(*c);
+    return rc;
+}
+
+int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
+{
+    int rc = PMPI_Comm_dup(comm, newcomm);
+    return eager(rc, newcomm);
+}
+
+int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
+{
+    int rc = PMPI_Comm_split(comm, color, key, newcomm);
+    return eager(rc, newcomm);
+}
+
+int MPI_Comm_split_type(MPI_Comm comm, int type, int key, MPI_Info info,
+                        MPI_Comm *newcomm)
+{
+    int rc = PMPI_Comm_split_type(comm, type, key, info, newcomm);
+    return eager(rc, newcomm);
+}
+
+int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
+{
+    int rc = PMPI_Comm_create(comm, group, newcomm);
+    return eager(rc, newcomm);
+}

@@ -1,0 +1,139 @@
+/*
+ * Start and end: the environment, MPI_Init / MPI_Init_thread /
+ * MPI_Finalize, the keyval and the error code.
+ *
+ *   MC_MPI=0             no interposition: every call goes to PMPI
+ *   MC_MPI_VERBOSE=1     per communicator, where its collectives went
+ *                        (rank 0 of each, when it is freed or at
+ *                        MPI_Finalize); 2: every rank
+ *   MC_MPI_NODE_SIZE=k   every k consecutive ranks of MPI_COMM_WORLD form
+ *                        a "node" (several nodes on one machine, for tests)
+ *   MC_MPI_HIER=0        communicators spanning nodes go to MPI
+ *   MC_MPI_EAGER=1       set up communicators when they are made, not at
+ *                        their first collective
+ *   MC_MPI_SEGMENT, MC_MPI_ML_MIN, MC_MPI_NB   hierarchy tunables
+ *                        (src/hier/hier.h: segment, multi-leader
+ *                        threshold, non-blocking overlap)
+ *
+ * Every setting must be the same on every rank (as mpirun passes the
+ * environment); a communicator whose ranks disagree on NODE_SIZE or HIER
+ * goes to MPI. Under this library MC_TIMEOUT defaults to an hour, not a
+ * minute: an MPI rank may legitimately reach a collective long after its
+ * peers, and a dead peer is detected within a second regardless.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "mpi/mcmpi.h"
+
+mcm_config_t mcm_cfg = {.on = 1, .hier = 1};
+atomic_int mcm_inited;
+extern int mcm_errcode;
+static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int bad_env(const char *name, const char *v)
+{
+    fprintf(stderr, "manycoll_mpi: %s='%s' is not valid; the interposition "
+                    "is off (every collective goes to MPI)\n", name, v);
+    mcm_cfg.on = 0;
+    return -1;
+}
+
+/* a non-negative number with an optional K/M/G suffix */
+static int env_size(const char *name, long long def, long long *out)
+{
+    const char *v = getenv(name);
+    *out = def;
+    if (!v || !*v)
+        return 0;
+    char *end;
+    long long x = strtoll(v, &end, 10);
+    long long mul = 1;
+    if (*end == 'k' || *end == 'K')
+        mul = 1 << 10, end++;
+    else if (*end == 'm' || *end == 'M')
+        mul = 1 << 20, end++;
+    else if (*end == 'g' || *end == 'G')
+        mul = 1 << 30, end++;
+    if (end == v || *end || x < 0 || x > (1LL << 40))
+        return bad_env(name, v);
+    *out = x * mul;
+    return 0;
+}
+
+static void read_config(void)
+{
+    long long on, verbose, k, hier, eager, seg, ml, nb;
+    mc_hier_default_params(&mcm_cfg.par);
+    if (env_size("MC_MPI", 1, &on) || env_size("MC_MPI_VERBOSE", 0, &verbose)
+        || env_size("MC_MPI_NODE_SIZE", 0, &k) ||
+        env_size("MC_MPI_HIER", 1, &hier) || env_size("MC_MPI_EAGER", 0,
+                                                      &eager) ||
+        env_size("MC_MPI_SEGMENT", (long long)mcm_cfg.par.seg_bytes, &seg) ||
+        env_size("MC_MPI_ML_MIN", (long long)mcm_cfg.par.ml_min_bytes, &ml) ||
+        env_size("MC_MPI_NB", mcm_cfg.par.nonblocking, &nb))
+        return;
+    if (seg < 64)
+        seg = 64;
+    mcm_cfg.on = on != 0;
+    mcm_cfg.verbose = (int)verbose;
+    mcm_cfg.node_size = (int)k;
+    mcm_cfg.hier = hier != 0;
+    mcm_cfg.eager = eager != 0;
+    mcm_cfg.par.seg_bytes = (size_t)seg;
+    mcm_cfg.par.ml_min_bytes = (size_t)ml;
+    mcm_cfg.par.nonblocking = nb != 0;
+}
+
+void mcm_lazy_init(void)
+{
+    int up = 0, down = 0;
+    pthread_mutex_lock(&init_lock);
+    if (!mcm_inited && PMPI_Initialized(&up) == MPI_SUCCESS && up &&
+        PMPI_Finalized(&down) == MPI_SUCCESS && !down) {
+        read_config();
+        if (mcm_cfg.on) {
+            setenv("MC_TIMEOUT", "3600", 0);
+            mcm_types_init();
+            int cls;
+            if (mcm_comm_init() != MPI_SUCCESS)
+                mcm_cfg.on = 0;
+            else if (PMPI_Add_error_class(&cls) == MPI_SUCCESS)
+                PMPI_Add_error_code(cls, &mcm_errcode);
+        }
+        mcm_inited = 1;
+    }
+    pthread_mutex_unlock(&init_lock);
+}
+
+static int started(int rc)
+{
+    if (rc == MPI_SUCCESS) {
+        mcm_lazy_init();
+        if (mcm_cfg.on && mcm_cfg.eager)
+            mcm_comm(MPI_COMM_WORLD);
+    }
+    return rc;
+}
+
+int MPI_Init(int *argc, char ***argv)
+{
+    int rc = PMPI_Init(argc, argv);
+    return started(rc);
+}
+
+int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    int rc = PMPI_Init_thread(argc, argv, required, provided);
+    return started(rc);
+}
+
+int MPI_Finalize(void)
+{
+    if (mcm_inited && mcm_cfg.on)
+        mcm_release_all();
+    for (size_t i = 0; i < sizeof mcm_cache / sizeof *mcm_cache; i++)
+        atomic_store(&mcm_cache[i], NULL);
+    return PMPI_Finalize();
+}

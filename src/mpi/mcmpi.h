@@ -1,0 +1,240 @@
+/*
+ * libmanycoll_mpi: the PMPI interposition library. One source, compiled
+ * once per MPI ABI (Open MPI, MPICH, the MPI-5 standard ABI); nothing here
+ * depends on which, except abi.h.
+ *
+ *   MPI_Allreduce(...)                         (the program's call)
+ *     mcm_comm(comm)        cached state of this communicator: its path
+ *     mcm_type(dt), op      what manycoll can take, the same on every rank
+ *     flat: mc_allreduce(node)   one node: manycoll on the whole comm
+ *     hier: mc_hier_allreduce    several: src/hier with the PMPI provider
+ *     else: PMPI_Allreduce       everything manycoll does not take
+ *
+ * Per-communicator state is an MPI attribute (comm.c): created at the
+ * first collective on the communicator (lazy), shared by its duplicates'
+ * topology, released when the communicator is freed. A small cache keyed
+ * by the handle finds it without a call into MPI.
+ */
+#ifndef MC_MPI_MCMPI_H
+#define MC_MPI_MCMPI_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <mpi.h>
+
+#include "hier/hier.h"
+#include "manycoll.h"
+#include "mpi/abi.h"
+
+#define MCM_API __attribute__((visibility("default")))
+
+/* Where a communicator's collectives go. */
+enum { MCM_PMPI = 0, MCM_FLAT = 1, MCM_HIER = 2 };
+
+/* ---- configuration (init.c), read once ---- */
+typedef struct mcm_config {
+    int on;          /* MC_MPI (default 1) */
+    int verbose;     /* MC_MPI_VERBOSE */
+    int node_size;   /* MC_MPI_NODE_SIZE: k consecutive ranks per "node" */
+    int hier;        /* MC_MPI_HIER (default 1): 0 = multi-node comms to MPI */
+    int eager;       /* MC_MPI_EAGER: set up at communicator creation */
+    mc_hier_params_t par; /* MC_MPI_SEGMENT, MC_MPI_ML_MIN, MC_MPI_NB */
+} mcm_config_t;
+extern mcm_config_t mcm_cfg;
+
+/* ---- the topology of a communicator, shared with its duplicates ---- */
+typedef struct mcm_topo {
+    atomic_int refs;
+    int path;              /* MCM_PMPI, MCM_FLAT, MCM_HIER */
+    const char *why;       /* for MCM_PMPI: the reason */
+    int rank, size, local, ppn, nodeid, nnodes, uniform, block, node_n;
+    int *node_of, *local_of; /* [size], NULL when uniform and block */
+} mcm_topo_t;
+
+/* the nodes of comm and this rank's place in them (topo.c), shared by the
+ * communicators with the same group; released with mcm_topo_put */
+int mcm_topo_compute(MPI_Comm comm, mcm_topo_t **out);
+void mcm_topo_put(mcm_topo_t *t);
+
+/* per collective: calls that went to manycoll and to PMPI, and why */
+typedef struct mcm_stat {
+    long mc, pmpi;
+    const char *why;
+} mcm_stat_t;
+
+typedef struct mcm_comm {
+    uintptr_t key;          /* the handle's bits (0: not known yet) */
+    MPI_Comm comm;
+    int path;               /* copy of topo->path, or MCM_PMPI */
+    int ready;              /* node communicator and slices built */
+    int in_use;             /* (the pool recycles states) */
+    int has_slice;          /* slice is a communicator of ours */
+    mc_comm_t *node;        /* flat: the whole comm; hier: my node */
+    mc_hier_t hier;
+    MPI_Comm slice;         /* hier: my slice (MPI_COMM_NULL if none) */
+    MPI_Request req[MC_HIER_MAX_INFLIGHT];
+    mcm_topo_t *topo;
+    void *scratch[2];       /* packing of non-contiguous datatypes */
+    size_t scratch_len[2];
+    mcm_stat_t stat[MC_HIER_NCOLL];
+    struct mcm_comm *next;  /* live list or free list */
+} mcm_comm_t;
+
+/* ---- the handle cache ---- */
+#define MCM_CACHE_BITS 6
+extern _Atomic(mcm_comm_t *) mcm_cache[1 << MCM_CACHE_BITS];
+
+static inline uintptr_t mcm_key(const void *handle, size_t len)
+{
+    uintptr_t k = 0;
+    memcpy(&k, handle, len < sizeof k ? len : sizeof k);
+    return k;
+}
+
+static inline unsigned mcm_slot(uintptr_t k, int bits)
+{
+    return (unsigned)((k * 0x9E3779B97F4A7C15ull) >> (64 - bits));
+}
+
+mcm_comm_t *mcm_comm_slow(MPI_Comm comm);
+
+/* The state of comm if its collectives may go to manycoll, else NULL
+ * (interposition off, MPI_COMM_NULL, ...). Never calls MPI on a hit. */
+static inline mcm_comm_t *mcm_comm(MPI_Comm comm)
+{
+    uintptr_t k = mcm_key(&comm, sizeof comm);
+    mcm_comm_t *s = atomic_load_explicit(
+        &mcm_cache[mcm_slot(k, MCM_CACHE_BITS)], memory_order_acquire);
+    if (s && s->key == k && s->ready)
+        return s;
+    return mcm_comm_slow(comm);
+}
+
+/* ---- datatypes and ops (types.c) ---- */
+typedef struct mcm_type {
+    uintptr_t key;
+    int8_t mc;       /* mc dtype for builtin ops, -1 if none */
+    int8_t umc;      /* mc dtype for user ops (by size), -1 if none */
+    uint16_t ops;    /* builtin mc ops MPI allows on it: bit per mc_op_t */
+    uint32_t size;
+    MPI_Datatype dt;
+} mcm_type_t;
+
+#define MCM_TYPE_BITS 7
+extern mcm_type_t mcm_types[1 << MCM_TYPE_BITS];
+
+/* The predefined type dt, or NULL (derived, or not one manycoll knows). */
+static inline const mcm_type_t *mcm_type(MPI_Datatype dt)
+{
+    uintptr_t k = mcm_key(&dt, sizeof dt);
+    unsigned i = mcm_slot(k, MCM_TYPE_BITS);
+    for (;;) {
+        const mcm_type_t *t = &mcm_types[i];
+        if (t->key == k)
+            return t;
+        if (!t->key)
+            return NULL;
+        i = (i + 1) & ((1u << MCM_TYPE_BITS) - 1);
+    }
+}
+
+typedef struct mcm_op {
+    uintptr_t key;
+    int8_t mc;       /* builtin mc op, -1 if none (MPI_MAXLOC, ...) */
+    MPI_Op op;
+} mcm_op_t;
+
+#define MCM_OP_BITS 5
+extern mcm_op_t mcm_ops[1 << MCM_OP_BITS];
+
+/* the mc op of a builtin MPI op, or -1 */
+static inline int mcm_builtin_op(MPI_Op op)
+{
+    uintptr_t k = mcm_key(&op, sizeof op);
+    unsigned i = mcm_slot(k, MCM_OP_BITS);
+    for (;;) {
+        const mcm_op_t *o = &mcm_ops[i];
+        if (o->key == k)
+            return o->mc;
+        if (!o->key)
+            return -1;
+        i = (i + 1) & ((1u << MCM_OP_BITS) - 1);
+    }
+}
+
+void mcm_types_init(void);
+
+/* A reduction's dtype and op for manycoll: 0 and the mc values (a user
+ * op of a known commutativity becomes a trampoline, with the MPI function
+ * in the thread's context), or -1 with *why set. */
+typedef struct mcm_red {
+    mc_dtype_t dt;
+    mc_op_t op;
+    int commutative;
+} mcm_red_t;
+int mcm_reduction(MPI_Datatype dt, MPI_Op op, mcm_red_t *r, const char **why);
+
+/* The thread's current MPI datatype and op, for user-op trampolines and
+ * the PMPI provider's reductions. */
+typedef struct mcm_ctx {
+    MPI_Datatype dt;
+    MPI_Op op;
+    MPI_User_function *fn;
+} mcm_ctx_t;
+extern _Thread_local mcm_ctx_t mcm_ctx;
+
+/* ---- the layout of any datatype, for data movement (stage.c) ---- */
+typedef struct mcm_buf {
+    void *user;             /* the caller's buffer */
+    int count;
+    MPI_Datatype dt;
+    size_t bytes;           /* count * size */
+    char *p;                /* contiguous bytes: in the user's buffer or
+                               the scratch */
+    int packed;             /* p is scratch; unpack output afterwards */
+} mcm_buf_t;
+
+/* bytes per element of any datatype (its type signature's size), or -1 */
+long long mcm_type_size(MPI_Datatype dt);
+/* Sets b->p to count elements of dt at buf as contiguous bytes: in place
+ * for contiguous layouts, else packed into scratch slot `slot` (0 or 1) if
+ * `input`; MPI_SUCCESS or an MPI error code. */
+int mcm_stage(mcm_comm_t *s, mcm_buf_t *b, void *buf, int count,
+              MPI_Datatype dt, int input, int slot);
+/* n bytes of the state's scratch slot (0 or 1), or NULL */
+void *mcm_scratch(mcm_comm_t *s, size_t n, int slot);
+/* Unpacks a staged output (no-op when it was in place). */
+int mcm_unstage(mcm_comm_t *s, mcm_buf_t *b);
+
+/* ---- communicators (comm.c) ---- */
+int mcm_setup(MPI_Comm comm, mcm_comm_t **out);
+int mcm_comm_init(void);
+void mcm_release_all(void);
+
+/* ---- results (report.c) ---- */
+/* Turns a manycoll failure into the communicator's error handler call
+ * with a message naming the rank and the cause; returns the MPI code. */
+int mcm_fail(mcm_comm_t *s, const char *fn, int rc, const char *detail);
+void mcm_report(const mcm_comm_t *s);
+extern const char *const mcm_coll_names[MC_HIER_NCOLL];
+extern const char *const mcm_shape_why, *const mcm_a2a_why;
+
+static inline void mcm_count_pmpi(mcm_comm_t *s, int coll, const char *why)
+{
+    if (s) {
+        s->stat[coll].pmpi++;
+        s->stat[coll].why = why;
+    }
+}
+
+/* ---- the PMPI provider (provider.c) ---- */
+extern const mc_hier_provider_t mcm_provider;
+
+/* init.c */
+void mcm_lazy_init(void);
+extern atomic_int mcm_inited;
+
+#endif /* MC_MPI_MCMPI_H */

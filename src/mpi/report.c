@@ -1,0 +1,102 @@
+/*
+ * What the user sees: errors through the communicator's error handler,
+ * with a message naming the rank and the cause, and the MC_MPI_VERBOSE
+ * report of where each communicator's collectives went.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "mpi/mcmpi.h"
+
+const char *const mcm_coll_names[MC_HIER_NCOLL] = {
+    [MC_HIER_BARRIER] = "barrier",
+    [MC_HIER_BCAST] = "bcast",
+    [MC_HIER_REDUCE] = "reduce",
+    [MC_HIER_ALLREDUCE] = "allreduce",
+    [MC_HIER_ALLGATHER] = "allgather",
+    [MC_HIER_ALLTOALL] = "alltoall",
+    [MC_HIER_REDUCE_SCATTER_BLOCK] = "reduce_scatter_block",
+    [MC_HIER_GATHER] = "gather",
+    [MC_HIER_SCATTER] = "scatter",
+};
+
+const char *const mcm_shape_why =
+    "nodes not all alike, or not blocks of consecutive ranks";
+const char *const mcm_a2a_why = "several nodes (no hierarchical alltoall)";
+
+int mcm_errcode = MPI_ERR_OTHER; /* ours once MPI_Init has run */
+
+static void comm_name(const mcm_comm_t *s, char *buf, size_t len)
+{
+    char name[MPI_MAX_OBJECT_NAME] = "";
+    int n = 0;
+    PMPI_Comm_get_name(s->comm, name, &n);
+    snprintf(buf, len, "%s", n > 0 ? name : "a communicator");
+}
+
+int mcm_fail(mcm_comm_t *s, const char *fn, int rc, const char *detail)
+{
+    char msg[MPI_MAX_ERROR_STRING], name[MPI_MAX_OBJECT_NAME + 16];
+    comm_name(s, name, sizeof name);
+    snprintf(msg, sizeof msg, "manycoll: rank %d of %s (%d ranks): %s: %s: %s",
+             s->topo->rank, name, s->topo->size, fn, mc_strerror(rc),
+             detail && *detail ? detail : mc_last_error());
+    if (mcm_errcode != MPI_ERR_OTHER)
+        PMPI_Add_error_string(mcm_errcode, msg);
+    /* a fatal handler may print only the error class: say it here too */
+    MPI_Errhandler eh = MPI_ERRHANDLER_NULL;
+    PMPI_Comm_get_errhandler(s->comm, &eh);
+    int setup = !strcmp(fn, "communicator setup");
+    if (eh == MPI_ERRORS_ARE_FATAL || mcm_cfg.verbose || setup)
+        fprintf(stderr, "%s%s\n", msg,
+                setup ? " (its collectives go to MPI)" : "");
+    if (eh != MPI_ERRHANDLER_NULL)
+        PMPI_Errhandler_free(&eh);
+    PMPI_Comm_call_errhandler(s->comm, mcm_errcode);
+    return mcm_errcode;
+}
+
+static const char *path_name(const mcm_comm_t *s)
+{
+    switch (s->path) {
+    case MCM_FLAT: return "manycoll";
+    case MCM_HIER: return "hierarchical: manycoll in nodes, MPI between";
+    default: return "MPI";
+    }
+}
+
+void mcm_report(const mcm_comm_t *s)
+{
+    const mcm_topo_t *t = s->topo;
+    /* rank 0 speaks for the communicator (every rank is rank 0 of
+     * MPI_COMM_SELF: those only at level 2) */
+    if (!t || ((t->rank != 0 || t->size < 2) && mcm_cfg.verbose < 2))
+        return;
+    long any = 0;
+    for (int c = 0; c < MC_HIER_NCOLL; c++)
+        any += s->stat[c].mc + s->stat[c].pmpi;
+    if (!any)
+        return;
+    char name[MPI_MAX_OBJECT_NAME + 16], line[2048];
+    comm_name(s, name, sizeof name);
+    int n = snprintf(line, sizeof line, "manycoll_mpi: rank %d: %s, %d "
+                     "ranks", t->rank, name, t->size);
+    if (t->nnodes > 1)
+        n += snprintf(line + n, sizeof line - (size_t)n, ", %d nodes%s",
+                      t->nnodes, t->uniform ? "" : " (uneven)");
+    n += snprintf(line + n, sizeof line - (size_t)n, ": %s%s%s",
+                  path_name(s), s->path == MCM_PMPI && t->why ? " - " : "",
+                  s->path == MCM_PMPI && t->why ? t->why : "");
+    for (int c = 0; c < MC_HIER_NCOLL && n < (int)sizeof line; c++) {
+        const mcm_stat_t *x = &s->stat[c];
+        if (!x->mc && !x->pmpi)
+            continue;
+        n += snprintf(line + n, sizeof line - (size_t)n,
+                      "\n  %-21s %8ld manycoll %8ld MPI%s%s", mcm_coll_names[c],
+                      x->mc, x->pmpi, x->pmpi && x->why ? "  (last: " : "",
+                      x->pmpi && x->why ? x->why : "");
+        if (x->pmpi && x->why && n < (int)sizeof line)
+            n += snprintf(line + n, sizeof line - (size_t)n, ")");
+    }
+    fprintf(stderr, "%s\n", line);
+}

@@ -1,0 +1,109 @@
+# libmanycoll_mpi (src/mpi), for every MPI variant built: tests/mpi/test_mpi
+# compares MPI_X through the library with PMPI_X of the same MPI in the
+# same run, flat (one node) and hierarchical (MC_MPI_NODE_SIZE makes
+# "nodes" of consecutive ranks), and asks the library where calls went.
+# MPI libraries leak by design: the leak checker is off for these, and
+# the preload test (LD_PRELOAD into mpirun) cannot run under ASan.
+foreach(v ${MC_MPI_VARIANTS})
+  set(exe test_mpi_${v})
+  add_executable(${exe} mpi/test_mpi.c mpi/test_mpi_cases.c)
+  target_compile_options(${exe} PRIVATE ${MC_MPI_${v}_CFLAGS})
+  # the library first, so its MPI_* come before the MPI library's
+  target_link_libraries(${exe} PRIVATE manycoll_mpi_${v} ${MC_MPI_${v}_LIBS}
+                        ${CMAKE_DL_LIBS})
+  set(run ${MC_MPI_${v}_RUN})
+  set(more "")
+  if(v STREQUAL "openmpi")
+    set(run ${run} --oversubscribe)
+  else()
+    # MPICH busy-polls (it never yields): each of its own collectives
+    # takes milliseconds oversubscribed, so the reference calls dominate.
+    # The type-and-op matrix runs at 2 ranks; more ranks (the hierarchy,
+    # whose code does not depend on the ABI) with a few types.
+    set(more --quick --tiny)
+  endif()
+  set(env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+      OMPI_MCA_mpi_yield_when_idle=1 MC_MPI_SEGMENT=1K MC_MPI_ML_MIN=512
+      ASAN_OPTIONS=detect_leaks=0 MC_TUNING=none)
+  # name; ranks; node size; expected path; options
+  foreach(c "flat_n2;2;0;flat;" "flat_n3;3;0;flat;--quick"
+            "hier_n4_2x2;4;2;hier;" "hier_n6_3x2;6;2;hier;--quick"
+            "hier_n5_uneven;5;2;hier;--quick --uneven")
+    list(GET c 0 name)
+    list(GET c 1 n)
+    list(GET c 2 k)
+    list(GET c 3 expect)
+    list(GET c 4 opt)
+    separate_arguments(opt)
+    set(m ${more})
+    if(more AND n EQUAL 2)
+      set(m --small)
+    endif()
+    # MPICH-ABI variants: fewer runs (the hierarchy's code does not
+    # depend on the ABI; Open MPI's runs cover uneven nodes and 3 ranks)
+    if(more AND (name STREQUAL "hier_n5_uneven" OR name STREQUAL "flat_n3"
+                 OR (v STREQUAL "abi" AND name STREQUAL "hier_n6_3x2")))
+      continue()
+    endif()
+    add_test(NAME mpi_${v}_${name}
+             COMMAND ${run} -n ${n} $<TARGET_FILE:${exe}> --expect ${expect}
+                     ${opt} ${m})
+    set_tests_properties(mpi_${v}_${name} PROPERTIES TIMEOUT 300
+                         ENVIRONMENT "${env};MC_MPI_NODE_SIZE=${k}")
+  endforeach()
+endforeach()
+
+# failures: an error in a call, a failed setup, a dead rank; and the
+# documented use, LD_PRELOAD around mpirun, with a program that does not
+# link the library (not under ASan: its runtime must be loaded first)
+foreach(v ${MC_MPI_VARIANTS})
+  set(run ${MC_MPI_${v}_RUN})
+  if(v STREQUAL "openmpi")
+    set(run ${run} --oversubscribe)
+  endif()
+  set(env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+      OMPI_MCA_mpi_yield_when_idle=1 ASAN_OPTIONS=detect_leaks=0
+      MC_TUNING=none)
+  add_executable(test_mpi_errors_${v} mpi/test_mpi_errors.c)
+  target_compile_options(test_mpi_errors_${v} PRIVATE ${MC_MPI_${v}_CFLAGS})
+  target_link_libraries(test_mpi_errors_${v} PRIVATE manycoll_mpi_${v}
+                        ${MC_MPI_${v}_LIBS})
+  set(e $<TARGET_FILE:test_mpi_errors_${v}>)
+  add_test(NAME mpi_${v}_error_in_call COMMAND ${run} -n 3 ${e} --call)
+  add_test(NAME mpi_${v}_error_in_setup
+           COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/expect_run.sh 0
+                   "unknown barrier algorithm 'bogus'.*go to MPI" --
+                   ${run} -n 2 ${e} --setup)
+  add_test(NAME mpi_${v}_dead_rank
+           COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/mpi/expect_end.sh 60
+                   "signal|killed|KILLED|exited|died|dead" -- ${run} -n 3 ${e}
+                   --dead)
+  set_tests_properties(mpi_${v}_error_in_call mpi_${v}_dead_rank
+                       PROPERTIES ENVIRONMENT "${env}" TIMEOUT 90)
+  set_tests_properties(mpi_${v}_error_in_setup PROPERTIES
+                       ENVIRONMENT "${env};MC_ALGO_BARRIER=bogus" TIMEOUT 90)
+  if(NOT MC_SANITIZE)
+    add_executable(test_mpi_plain_${v} mpi/test_mpi.c mpi/test_mpi_cases.c)
+    target_compile_options(test_mpi_plain_${v} PRIVATE
+                           ${MC_MPI_${v}_CFLAGS})
+    target_link_libraries(test_mpi_plain_${v} PRIVATE ${MC_MPI_${v}_LIBS}
+                          ${CMAKE_DL_LIBS})
+    add_test(NAME mpi_${v}_preload
+             COMMAND ${run} -n 2 $<TARGET_FILE:test_mpi_plain_${v}>
+                     --expect flat --quick --tiny)
+    set_tests_properties(mpi_${v}_preload PROPERTIES TIMEOUT 120
+      ENVIRONMENT "${env};LD_PRELOAD=$<TARGET_FILE:manycoll_mpi_${v}>")
+  endif()
+endforeach()
+
+# Open MPI's predefined handles must stay weak references (src/mpi/abi.h):
+# a strong one stops mpirun and shells at load under LD_PRELOAD
+if(TARGET manycoll_mpi_openmpi)
+  add_test(NAME mpi_openmpi_weak_handles
+           COMMAND sh -c "! nm -D --undefined-only \"$1\" | grep -E ' U ompi_'"
+                   sh $<TARGET_FILE:manycoll_mpi_openmpi>)
+  add_test(NAME mpi_openmpi_preload_into_shell
+           COMMAND sh -c "LD_PRELOAD=\"$1\" /bin/true"
+                   sh $<TARGET_FILE:manycoll_mpi_openmpi>)
+  set_tests_properties(mpi_openmpi_preload_into_shell PROPERTIES LABELS no-asan)
+endif()
