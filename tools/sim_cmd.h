@@ -12,6 +12,8 @@ typedef struct sim_opts {
     size_t sizes[64];
     int nsizes;
     int ranks;            /* 0 = every core */
+    int grid;             /* --grid given: ranks fill the rectangle g */
+    mc_plat_grid_t g;
     int check, json;
     const char *trace;
     uint64_t jitter;

@@ -4,12 +4,14 @@
 #include <string.h>
 
 #include "select/registry.h"
+#include "sim/grid.h"
 #include "sim_cmd.h"
 #include "tools.h"
 
 static const char usage[] =
     "manycoll sim --platform P --coll C [--algo A[:k=v,...]] [--sizes LIST]\n"
-    "             [--ranks N] [--root R] [--check] [--json] [--trace FILE]\n"
+    "             [--ranks N | --grid WxH[@X,Y]] [--root R] [--check] [--json]\n"
+    "             [--trace FILE]\n"
     "             [--jitter SEED] [--contention all|none|mpb,link,mc]\n"
     "             [--dtype T] [--op O]";
 
@@ -27,6 +29,12 @@ static int parse_value(sim_opts_t *o, const char *a, const char *v)
     if (!strcmp(a, "--platform")) o->platform = v;
     else if (!strcmp(a, "--algo")) o->algo = v;
     else if (!strcmp(a, "--ranks")) o->ranks = atoi(v);
+    else if (!strcmp(a, "--grid")) {
+        if (mc_plat_grid_parse(v, &o->g))
+            return mc_usage_error("sim", "--grid: '%s' is not WxH or WxH@X,Y "
+                                         "(tiles, e.g. 7x7 or 4x4@2,2)", v);
+        o->grid = 1;
+    }
     else if (!strcmp(a, "--root")) o->k.root = atoi(v);
     else if (!strcmp(a, "--trace")) o->trace = v;
     else if (!strcmp(a, "--jitter")) o->jitter = strtoull(v, NULL, 10) | 1u << 31;
@@ -131,6 +139,23 @@ int cmd_sim(int argc, char **argv)
     mc_platform_t *p;
     if (mc_platform_load(o.platform, &p) != MC_OK)
         return mc_usage_error("sim", "%s", mc_last_error());
+    if (o.grid) {
+        int n = o.g.w * o.g.h * p->cores_per_tile;
+        if (o.ranks > 0 && o.ranks != n) {
+            mc_platform_free(p);
+            return mc_usage_error("sim", "--ranks %d and --grid %dx%d (%d "
+                                         "ranks) disagree; give one",
+                                  o.ranks, o.g.w, o.g.h, n);
+        }
+        int *cores = malloc(sizeof(int) * (size_t)p->ncores);
+        rc = cores ? mc_plat_grid_cores(p, &o.g, "--grid", cores) : MC_ERR_NOMEM;
+        free(cores);
+        if (rc != MC_OK) {
+            mc_platform_free(p);
+            return mc_usage_error("sim", "%s", mc_last_error());
+        }
+        o.ranks = n;
+    }
     if (o.ranks <= 0)
         o.ranks = p->ncores;
     if (o.ranks > p->ncores || o.k.root < 0 || o.k.root >= o.ranks) {

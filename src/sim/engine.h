@@ -69,6 +69,8 @@ typedef struct mc_sim_domain {
     uint64_t *flags;     /* n * nflags */
     int nflags;
     uint64_t key;        /* (parent, split id) for lookup by members */
+    int grid_state;      /* 0 not worked out yet, 1 a grid, -1 not one */
+    mc_plat_grid_t grid; /* where the ranks sit, if a grid (sim/grid.h) */
     mc_cc_line_t *mpb_st;   /* coherent chips: per line of mpb */
     mc_cc_line_t *flag_st;  /* ... of flags */
     struct mc_sim_domain *parent, *next;

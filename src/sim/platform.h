@@ -64,6 +64,13 @@ typedef struct mc_platform {
     int *d_mem;            /* routers between it and its controller */
 } mc_platform_t;
 
+/* A rectangle of tiles with the same number of cores on each (sim/grid.h) */
+typedef struct mc_plat_grid {
+    int w, h;   /* tiles */
+    int cpt;    /* cores on each tile */
+    int x0, y0; /* tile of rank 0 */
+} mc_plat_grid_t;
+
 /* Loads platform `name` (a file name, a path, or mesh<X>x<Y>). */
 int mc_platform_load(const char *name, mc_platform_t **out);
 void mc_platform_free(mc_platform_t *p);

@@ -26,6 +26,7 @@
 
 #include "internal.h"
 #include "sim/engine.h"
+#include "sim/grid.h"
 #include "tp/sim.h"
 
 typedef struct sim_tp {
@@ -246,6 +247,13 @@ static int make(mc_sim_t *sim, mc_sim_domain_t *dom, int rank, mc_tp_t **out)
     t->sim = sim;
     t->dom = dom;
     t->core = dom->cores[rank];
+    if (!dom->grid_state) /* once per communicator, not per rank */
+        dom->grid_state =
+            mc_plat_grid_of(p, dom->cores, dom->n, &dom->grid) ? 1 : -1;
+    const mc_plat_grid_t *g = &dom->grid;
+    if (dom->grid_state > 0)
+        t->base.topo =
+            (mc_topo_t){MC_TOPO_GRID, g->w, g->h, g->cpt, g->x0, g->y0};
     *out = &t->base;
     return MC_OK;
 }

@@ -45,6 +45,20 @@
 
 typedef struct mc_tp mc_tp_t;
 
+/* Where the ranks sit on a mesh chip (tp->topo, filled by the transport
+ * when it opens). MC_TOPO_GRID: the ranks fill a w x h rectangle of tiles
+ * with cpt cores each, tile by tile, row by row: rank r on tile t = r /
+ * cpt at (t % w, t / w) of the rectangle (x0, y0 on the chip), core r %
+ * cpt of the tile -- the order `manycoll sim --grid` gives, and every
+ * split that keeps whole rows of it. MC_TOPO_NONE: anything else (shm;
+ * scattered simulated cores); mesh algorithms then fall back. */
+enum { MC_TOPO_NONE = 0, MC_TOPO_GRID = 1 };
+typedef struct mc_topo {
+    int kind;
+    int w, h, cpt;
+    int x0, y0;
+} mc_topo_t;
+
 typedef struct mc_tp_ops {
     const char *name;
     /* data movement; src/dst pointers are private memory of the caller */
@@ -100,6 +114,7 @@ struct mc_tp {
     size_t p2p_chunk_hint; /* two-sided chunk the platform suggests (0: MPB) */
     int single_copy;    /* 1 if get_direct works between every pair of ranks
                            (the same on every rank) */
+    mc_topo_t topo;     /* mesh coordinates of the ranks, if any */
 };
 
 /* Inline wrappers: algorithms call these, never ops-> directly. */
@@ -175,6 +190,12 @@ static inline int tp_get_direct(mc_tp_t *t, void *dst, int src,
 {
     /* callers check t->single_copy first */
     return t->ops->get_direct(t, dst, src, addr, n);
+}
+
+/* The grid the ranks form (NULL if none): mesh algorithms call this. */
+static inline const mc_topo_t *tp_grid(const mc_tp_t *t)
+{
+    return t->topo.kind == MC_TOPO_GRID ? &t->topo : NULL;
 }
 
 /* Flag words per cache line, and bytes of payload a flag line can carry. */
