@@ -42,5 +42,13 @@ MC_ALGO_DECL(mc_bcast_cc_flat);
 MC_ALGO_DECL(mc_bcast_cc_pipeline);
 MC_ALGO_DECL(mc_reduce_cc_tree);
 MC_ALGO_DECL(mc_barrier_dissemination_m);
+/* NoCMsg's contention-free mesh algorithms (Yagna et al., coll/mesh.h)
+ * and the recursive doubling they are compared with */
+MC_ALGO_DECL(mc_barrier_mesh_tree);
+MC_ALGO_DECL(mc_bcast_mesh_tree);
+MC_ALGO_DECL(mc_reduce_mesh_2step);
+MC_ALGO_DECL(mc_allreduce_mesh);
+MC_ALGO_DECL(mc_alltoall_mesh_rounds);
+MC_ALGO_DECL(mc_allreduce_recursive_doubling);
 
 #endif

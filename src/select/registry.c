@@ -22,6 +22,16 @@
      {"chunk", 0, 0, 1LL << 30,                                              \
       "bytes per MPB chunk for larger messages; 0 = " chunk_default}}
 
+/* the parameters of the mesh algorithms (src/coll/mesh.h) */
+#define MESH_CHUNK                                                           \
+    {"chunk", 0, 0, 1LL << 30,                                               \
+     "bytes per chunk through the receiver's MPB slots; 0 = as large as "    \
+     "they are"}
+#define MESH_SN                                                              \
+    {"sn", 1, 0, 1,                                                          \
+     "1: broadcast on the static network where the chip has one "            \
+     "(simulated tilepro64); 0: the cores forward"}
+
 /* clang-format off */
 const mc_algo_t mc_algos[] = {
     {.coll = MC_COLL_BARRIER, .name = "dissemination",
@@ -201,6 +211,54 @@ const mc_algo_t mc_algos[] = {
      .desc = "single copy: rank r reads block r straight from every rank's "
              "buffer (process_vm_readv); pairwise where single copy is off",
      .fn = mc_alltoall_direct, .flags = MC_ALGO_SINGLE_COPY},
+    /* NoCMsg (Yagna, Patil, Mueller): contention-free on a full grid of a
+     * mesh chip (tp->topo), the contention-oblivious algorithm elsewhere */
+    {.coll = MC_COLL_BARRIER, .name = "mesh-tree",
+     .desc = "NoCMsg: tree from the grid's centre, every edge one mesh "
+             "link, up then down; dissemination if not a grid",
+     .fn = mc_barrier_mesh_tree,
+     .params = {{"tree", 0, 0, 1,
+                 "0: column-first tree; 1: balanced (parents along X or Y "
+                 "by x+y parity)"}},
+     .variants = {"tree=1"}},
+    {.coll = MC_COLL_BCAST, .name = "mesh-tree",
+     .desc = "NoCMsg: column-first tree from the root, every edge one mesh "
+             "link; the static network where the chip has one; binomial if "
+             "not a grid",
+     .fn = mc_bcast_mesh_tree,
+     .params = {MESH_CHUNK, MESH_SN},
+     .variants = {"chunk=64", "sn=0", "sn=0,chunk=200"}},
+    {.coll = MC_COLL_REDUCE, .name = "mesh-2step",
+     .desc = "NoCMsg: columns onto the root's row, then the row onto the "
+             "root, rounds by distance; binomial if not a grid or not "
+             "commutative",
+     .fn = mc_reduce_mesh_2step,
+     .params = {MESH_CHUNK},
+     .variants = {"chunk=64", "chunk=200"}},
+    {.coll = MC_COLL_ALLREDUCE, .name = "mesh",
+     .desc = "NoCMsg: mesh-2step reduce to rank 0, then mesh-tree bcast; "
+             "reduce-bcast if not a grid or not commutative",
+     .fn = mc_allreduce_mesh,
+     .params = {MESH_CHUNK, MESH_SN},
+     .variants = {"chunk=64,sn=0", "sn=0"}},
+    {.coll = MC_COLL_ALLTOALL, .name = "mesh-rounds",
+     .desc = "NoCMsg: rounds of exchanges no two of which share a link, a "
+             "barrier after each; pairwise if not a grid",
+     .fn = mc_alltoall_mesh_rounds,
+     .params = {{"barrier", 0, 0, 1,
+                 "barrier after each round: 0 the mesh tree, 1 "
+                 "dissemination"},
+                {"rounds", 0, 0, 2,
+                 "0: classes modulo the distance that have pairs; 1: every "
+                 "class; 2: one round per distance (Algorithm 1 as "
+                 "printed, not contention-free)"},
+                MESH_CHUNK},
+     .variants = {"barrier=1", "rounds=1,chunk=64", "rounds=2",
+                  "chunk=200"}},
+    {.coll = MC_COLL_ALLREDUCE, .name = "recursive-doubling",
+     .desc = "MPICH/OperaMPI recursive doubling: log2 P pairwise exchanges "
+             "(non-powers of two fold in and out), two-sided; rank order",
+     .fn = mc_allreduce_recursive_doubling},
     {.name = NULL},
 };
 /* clang-format on */

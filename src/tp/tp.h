@@ -96,6 +96,12 @@ typedef struct mc_tp_ops {
      * single_copy is 1, NULL in transports that have none */
     int (*get_direct)(mc_tp_t *tp, void *dst, int src, uintptr_t addr,
                       size_t n);
+    /* Static-network multicast, where tp->mcast is 1 (a grid of one core
+     * per tile on a chip with a static network): every rank calls it
+     * with the same root; the root's n bytes at buf arrive in every
+     * rank's buf along the column-first tree of sched/mesh.h, forwarded
+     * by the routers without the cores. */
+    int (*mcast)(mc_tp_t *tp, int root, void *buf, size_t n);
     /* sub-communicator over `members` (ranks of tp, ascending order of the
      * new ranks); `id` is the same on every member and unique per parent */
     int (*sub)(mc_tp_t *tp, const int *members, int n, int myrank,
@@ -115,6 +121,7 @@ struct mc_tp {
     int single_copy;    /* 1 if get_direct works between every pair of ranks
                            (the same on every rank) */
     mc_topo_t topo;     /* mesh coordinates of the ranks, if any */
+    int mcast;          /* 1 if ops->mcast works here */
 };
 
 /* Inline wrappers: algorithms call these, never ops-> directly. */
@@ -190,6 +197,12 @@ static inline int tp_get_direct(mc_tp_t *t, void *dst, int src,
 {
     /* callers check t->single_copy first */
     return t->ops->get_direct(t, dst, src, addr, n);
+}
+
+static inline int tp_mcast(mc_tp_t *t, int root, void *buf, size_t n)
+{
+    /* callers check t->mcast first */
+    return t->ops->mcast(t, root, buf, n);
 }
 
 /* The grid the ranks form (NULL if none): mesh algorithms call this. */
