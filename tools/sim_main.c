@@ -11,7 +11,7 @@
 static const char usage[] =
     "manycoll sim --platform P --coll C [--algo A[:k=v,...]] [--sizes LIST]\n"
     "             [--ranks N | --grid WxH[@X,Y]] [--root R] [--check] [--json]\n"
-    "             [--trace FILE]\n"
+    "             [--trace FILE] [--iters N]\n"
     "             [--jitter SEED] [--contention all|none|mpb,link,mc]\n"
     "             [--dtype T] [--op O]";
 
@@ -29,6 +29,12 @@ static int parse_value(sim_opts_t *o, const char *a, const char *v)
     if (!strcmp(a, "--platform")) o->platform = v;
     else if (!strcmp(a, "--algo")) o->algo = v;
     else if (!strcmp(a, "--ranks")) o->ranks = atoi(v);
+    else if (!strcmp(a, "--iters")) {
+        o->iters = atoi(v);
+        if (o->iters < 1 || o->iters > 100000)
+            return mc_usage_error("sim", "--iters: '%s' is not a number of "
+                                         "runs in [1, 100000]", v);
+    }
     else if (!strcmp(a, "--grid")) {
         if (mc_plat_grid_parse(v, &o->g))
             return mc_usage_error("sim", "--grid: '%s' is not WxH or WxH@X,Y "
@@ -96,6 +102,29 @@ static int parse(int argc, char **argv, sim_opts_t *o)
     return 0;
 }
 
+/* the fields after "check" in --json: contention accounting, grid and
+ * iterations (NoCMsg reproduction) */
+static void print_json_extra(const sim_opts_t *o, const sim_result_t *r)
+{
+    const mc_sim_stats_t *st = &r->st;
+    printf(",\"link_waits\":%llu,\"link_wait_us\":%.4f,\"flag_link_waits\":%llu,"
+           "\"flag_link_wait_us\":%.4f,\"port_wait_us\":%.4f",
+           (unsigned long long)st->link_waits,
+           (double)st->link_wait_ps / MC_PS_PER_US,
+           (unsigned long long)st->flag_waits,
+           (double)st->flag_wait_ps / MC_PS_PER_US,
+           (double)st->port_wait_ps / MC_PS_PER_US);
+    if (o->grid)
+        printf(",\"grid\":\"%dx%d@%d,%d\"", o->g.w, o->g.h, o->g.x0, o->g.y0);
+    if (r->iters > 1) {
+        printf(",\"iters\":%d,\"iter_mean_us\":%.4f,\"iter_var_us2\":%.6f,"
+               "\"iter_lat_us\":[", r->iters, r->lat_us, r->iter_var);
+        for (int i = 0; i < r->iters; i++)
+            printf("%s%.4f", i ? "," : "", r->iter_lat[i]);
+        printf("]");
+    }
+}
+
 static void print(const sim_opts_t *o, const mc_platform_t *p,
                   const sim_result_t *r, int first)
 {
@@ -107,7 +136,7 @@ static void print(const sim_opts_t *o, const mc_platform_t *p,
                "\"bw_MBps\":%.4f,\"done_min_us\":%.4f,\"done_max_us\":%.4f,"
                "\"done_stdev_us\":%.4f,\"events\":%llu,\"events_per_s\":%.0f,"
                "\"ops\":%llu,\"lines\":%llu,\"wall_s\":%.3f,"
-               "\"contention\":\"%s%s%s\",\"jitter\":%llu,\"check\":%s}\n",
+               "\"contention\":\"%s%s%s\",\"jitter\":%llu,\"check\":%s",
                p->name, mc_coll_name(o->k.coll), r->algo, o->ranks, o->k.root,
                r->bytes, r->lat_us, r->bw_MBps, r->done_min_us,
                r->done_max_us, r->done_stdev_us,
@@ -116,6 +145,8 @@ static void print(const sim_opts_t *o, const mc_platform_t *p,
                st->wall_s, o->cont_mpb ? "mpb," : "", o->cont_link ? "link," : "",
                o->cont_mc ? "mc" : "", (unsigned long long)o->jitter,
                o->check ? "true" : "false");
+        print_json_extra(o, r);
+        printf("}\n");
     } else {
         if (first)
             printf("# %s, %d ranks, root %d\n%-10s %12s %12s %12s %12s %10s  "
@@ -123,9 +154,12 @@ static void print(const sim_opts_t *o, const mc_platform_t *p,
                    mc_coll_name(o->k.coll), o->ranks, o->k.root, "bytes",
                    "lat_us", "MB/s", "done_min", "done_max", "stdev",
                    "algorithm");
-        printf("%-10zu %12.3f %12.3f %12.3f %12.3f %10.3f  %s\n", r->bytes,
+        printf("%-10zu %12.3f %12.3f %12.3f %12.3f %10.3f  %s", r->bytes,
                r->lat_us, r->bw_MBps, r->done_min_us, r->done_max_us,
                r->done_stdev_us, r->algo);
+        if (r->iters > 1) /* lat_us is the mean of the runs then */
+            printf("  (%d runs, variance %.4f us^2)", r->iters, r->iter_var);
+        printf("\n");
     }
     fflush(stdout);
 }
@@ -178,7 +212,7 @@ int cmd_sim(int argc, char **argv)
         sim_result_t r;
         fprintf(stderr, "manycoll sim: %s %zu bytes on %d cores ...\n",
                 mc_coll_name(o.k.coll), o.sizes[i], o.ranks);
-        rc = mc_sim_run_size(&o, p, o.sizes[i], &r, i == 0 ? o.trace : NULL);
+        rc = mc_sim_run_iters(&o, p, o.sizes[i], &r, i == 0 ? o.trace : NULL);
         if (rc != MC_OK && rc != MC_ERR_INTERNAL) {
             fprintf(stderr, "manycoll sim: %s\n", mc_last_error());
             failed = 1;
@@ -188,6 +222,7 @@ int cmd_sim(int argc, char **argv)
         events += r.st.events;
         wall += r.st.wall_s;
         print(&o, p, &r, i == 0);
+        free(r.iter_lat);
     }
     fprintf(stderr, "manycoll sim: %llu events in %.3f s of simulation: %.0f "
                     "events/s\n",
