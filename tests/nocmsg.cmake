@@ -24,3 +24,20 @@ target_link_libraries(test_mesh_seq PRIVATE manycoll_static)
 foreach(seed 1 2 3)
   add_test(NAME mesh_back_to_back_${seed} COMMAND test_mesh_seq --jitter ${seed})
 endforeach()
+# trees down a machine's hierarchy: hwloc synthetic topologies, and the
+# algorithms on real processes placed on a synthetic machine (MC_BIND)
+add_executable(test_hier test_hier.c)
+target_link_libraries(test_hier PRIVATE manycoll_static)
+add_test(NAME hier_trees COMMAND test_hier)
+foreach(n 3 5 8)
+  add_test(NAME coll_hier_n${n} COMMAND ${MC_CMD} run -n ${n} --timeout 300
+           $<TARGET_FILE:test_coll> --algo hier --level full)
+  set_tests_properties(coll_hier_n${n} PROPERTIES ENVIRONMENT
+    "MC_BIND=1;HWLOC_SYNTHETIC=pack:2 l3:2 core:2 pu:1")
+endforeach()
+add_executable(test_hier_shm test_hier_shm.c)
+target_link_libraries(test_hier_shm PRIVATE manycoll_static)
+add_test(NAME hier_shm_places COMMAND ${MC_CMD} run -n 6 --timeout 60
+         $<TARGET_FILE:test_hier_shm>)
+set_tests_properties(hier_shm_places PROPERTIES ENVIRONMENT
+  "MC_BIND=1;HWLOC_SYNTHETIC=pack:2 l3:2 core:2 pu:1")

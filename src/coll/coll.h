@@ -50,5 +50,8 @@ MC_ALGO_DECL(mc_reduce_mesh_2step);
 MC_ALGO_DECL(mc_allreduce_mesh);
 MC_ALGO_DECL(mc_alltoall_mesh_rounds);
 MC_ALGO_DECL(mc_allreduce_recursive_doubling);
+/* trees down the machine's hierarchy (hwloc; MC_BIND=1) */
+MC_ALGO_DECL(mc_bcast_hier);
+MC_ALGO_DECL(mc_reduce_hier);
 
 #endif

@@ -259,6 +259,21 @@ const mc_algo_t mc_algos[] = {
      .desc = "MPICH/OperaMPI recursive doubling: log2 P pairwise exchanges "
              "(non-powers of two fold in and out), two-sided; rank order",
      .fn = mc_allreduce_recursive_doubling},
+    /* the same idea on a real machine: trees down its hierarchy (hwloc) */
+    {.coll = MC_COLL_BCAST, .name = "hier",
+     .desc = "tree down the machine's hierarchy: once into each package, "
+             "NUMA node and L3, then its cores (MC_BIND=1, hwloc); "
+             "binomial where the ranks' places are not known",
+     .fn = mc_bcast_hier,
+     .params = {MESH_CHUNK},
+     .variants = {"chunk=64"}},
+    {.coll = MC_COLL_REDUCE, .name = "hier",
+     .desc = "reduction up the machine's hierarchy: each L3, NUMA node and "
+             "package onto its leader (MC_BIND=1, hwloc); binomial where "
+             "the ranks' places are not known or the op is not commutative",
+     .fn = mc_reduce_hier,
+     .params = {MESH_CHUNK},
+     .variants = {"chunk=64"}},
     {.name = NULL},
 };
 /* clang-format on */

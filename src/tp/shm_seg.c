@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "tp/hwtopo.h"
 #include "tp/shm_impl.h"
 #include "util/config.h"
 
@@ -239,7 +240,7 @@ static int open_or_create(shm_tp_t *s, int size)
     return rc;
 }
 
-int mc_shm_open(const char *job, int rank, int size, mc_tp_t **out)
+static int open_job(const char *job, int rank, int size, mc_tp_t **out)
 {
     if (!valid_job(job))
         return mc_error(MC_ERR_ARG,
@@ -289,9 +290,19 @@ int mc_shm_open(const char *job, int rank, int size, mc_tp_t **out)
     return MC_OK;
 }
 
+int mc_shm_open(const char *job, int rank, int size, mc_tp_t **out)
+{
+    MC_CHECK(open_job(job, rank, size, out));
+    int rc = mc_hwtopo_world(*out); /* MC_BIND: where the ranks are */
+    if (rc != MC_OK)
+        mc_shm_destroy(*out);
+    return rc;
+}
+
 void mc_shm_destroy(mc_tp_t *t)
 {
     shm_tp_t *s = (shm_tp_t *)t;
+    mc_hwtopo_free(t);
     pthread_mutex_lock(&open_lock);
     for (shm_tp_t **p = &open_list; *p; p = &(*p)->next_open)
         if (*p == s) {
@@ -317,7 +328,6 @@ int mc_shm_sub(mc_tp_t *t, const int *members, int n, int myrank,
 {
     shm_tp_t *s = (shm_tp_t *)t;
     char job[MC_SHM_JOB_MAX + 32];
-    (void)members;
     int len = snprintf(job, sizeof job, "%s.%llx", s->job,
                        (unsigned long long)id);
     if (len >= MC_SHM_JOB_MAX)
@@ -325,7 +335,11 @@ int mc_shm_sub(mc_tp_t *t, const int *members, int n, int myrank,
                         "mc_comm_split: communicators nested too deeply "
                         "(job name '%s' too long)",
                         s->job);
-    return mc_shm_open(job, myrank, n, out);
+    MC_CHECK(open_job(job, myrank, n, out));
+    int rc = mc_hwtopo_sub(*out, t, members);
+    if (rc != MC_OK)
+        mc_shm_destroy(*out);
+    return rc;
 }
 
 void mc_shm_cleanup_job(const char *job)

@@ -317,8 +317,9 @@ static int make(mc_sim_t *sim, mc_sim_domain_t *dom, int rank, mc_tp_t **out)
             mc_plat_grid_of(p, dom->cores, dom->n, &dom->grid) ? 1 : -1;
     const mc_plat_grid_t *g = &dom->grid;
     if (dom->grid_state > 0)
-        t->base.topo =
-            (mc_topo_t){MC_TOPO_GRID, g->w, g->h, g->cpt, g->x0, g->y0};
+        t->base.topo = (mc_topo_t){.kind = MC_TOPO_GRID, .w = g->w,
+                                   .h = g->h, .cpt = g->cpt, .x0 = g->x0,
+                                   .y0 = g->y0};
     t->base.mcast = dom->grid_state > 0 && g->cpt == 1 && p->net.on &&
                     p->net.sn_hop > 0;
     *out = &t->base;

@@ -45,18 +45,24 @@
 
 typedef struct mc_tp mc_tp_t;
 
-/* Where the ranks sit on a mesh chip (tp->topo, filled by the transport
- * when it opens). MC_TOPO_GRID: the ranks fill a w x h rectangle of tiles
+/* Where the ranks sit (tp->topo, filled by the transport when it opens).
+ * MC_TOPO_GRID (a mesh chip): the ranks fill a w x h rectangle of tiles
  * with cpt cores each, tile by tile, row by row: rank r on tile t = r /
  * cpt at (t % w, t / w) of the rectangle (x0, y0 on the chip), core r %
  * cpt of the tile -- the order `manycoll sim --grid` gives, and every
- * split that keeps whole rows of it. MC_TOPO_NONE: anything else (shm;
- * scattered simulated cores); mesh algorithms then fall back. */
-enum { MC_TOPO_NONE = 0, MC_TOPO_GRID = 1 };
+ * split that keeps whole rows of it. MC_TOPO_HIER (a real machine whose
+ * ranks are bound, MC_BIND=1): rank r's package, NUMA node and L3 cache
+ * are ids[r * levels + 0..2] (tp/hwtopo.h). MC_TOPO_NONE: anything else;
+ * topology-aware algorithms then fall back. */
+enum { MC_TOPO_NONE = 0, MC_TOPO_GRID = 1, MC_TOPO_HIER = 2 };
 typedef struct mc_topo {
     int kind;
-    int w, h, cpt;
+    int w, h, cpt;  /* GRID */
     int x0, y0;
+    int levels;     /* HIER: ids per rank */
+    const int *ids; /*       [size * levels] group ids */
+    const int *low; /*       [size * levels] lowest rank of each group */
+    const int *pus; /*       [size] PU of each rank */
 } mc_topo_t;
 
 typedef struct mc_tp_ops {
@@ -203,6 +209,12 @@ static inline int tp_mcast(mc_tp_t *t, int root, void *buf, size_t n)
 {
     /* callers check t->mcast first */
     return t->ops->mcast(t, root, buf, n);
+}
+
+/* The hierarchy of the ranks (NULL if unknown). */
+static inline const mc_topo_t *tp_hier(const mc_tp_t *t)
+{
+    return t->topo.kind == MC_TOPO_HIER ? &t->topo : NULL;
 }
 
 /* The grid the ranks form (NULL if none): mesh algorithms call this. */

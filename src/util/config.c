@@ -24,6 +24,11 @@ const mc_envvar_t mc_envvars[] = {
      "1: large-message algorithms read peers' buffers directly "
      "(process_vm_readv) when the kernel allows it; 0: never (staged "
      "through the MPBs)"},
+    {"MC_BIND", "0",
+     "1: rank r runs on the r-th PU of the machine (round robin, bound to "
+     "it) and the topology-aware algorithms (bcast:hier, reduce:hier) know "
+     "every rank's package, NUMA node and L3 cache (hwloc; HWLOC_SYNTHETIC "
+     "describes another machine for testing)"},
     {"MC_JOB", "", "job name (set by `manycoll run`)"},
     {"MC_RANK", "", "rank of this process (set by `manycoll run`)"},
     {"MC_SIZE", "", "number of ranks (set by `manycoll run`)"},
