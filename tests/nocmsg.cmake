@@ -41,3 +41,7 @@ add_test(NAME hier_shm_places COMMAND ${MC_CMD} run -n 6 --timeout 60
          $<TARGET_FILE:test_hier_shm>)
 set_tests_properties(hier_shm_places PROPERTIES ENVIRONMENT
   "MC_BIND=1;HWLOC_SYNTHETIC=pack:2 l3:2 core:2 pu:1")
+# the paper reproduced (docs/papers/nocmsg.md); seconds, not under ASan
+add_test(NAME nocmsg_repro COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/nocmsg_repro.py
+         $<TARGET_FILE:manycoll_cmd>)
+set_tests_properties(nocmsg_repro PROPERTIES LABELS no-asan)

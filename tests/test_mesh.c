@@ -257,21 +257,23 @@ static int pairwise_conflicts(int W, int H)
  * the step after it received */
 static int binomial_conflicts(int W, int H)
 {
-    int P = W * H, step_of[MAXP], total = 0;
-    step_of[0] = 0;
-    for (int step = 1; step < 2 * P; step++) {
+    int P = W * H, step_of[MAXP], total = 0, last = 0;
+    step_of[0] = 0; /* a parent's vrank is below its children's */
+    for (int v = 0; v < P; v++) {
+        mc_bisect_t t;
+        mc_sched_bisect(v, P, &t);
+        for (int i = 0; i < t.nchildren; i++) {
+            step_of[t.child[i]] = step_of[v] + i + 1;
+            last = step_of[t.child[i]] > last ? step_of[t.child[i]] : last;
+        }
+    }
+    for (int step = 1; step <= last; step++) {
         int n = 0;
-        for (int v = 0; v < P; v++) {
+        for (int v = 1; v < P; v++) {
             mc_bisect_t t;
             mc_sched_bisect(v, P, &t);
-            for (int i = 0; i < t.nchildren; i++)
-                if (v == 0 || t.parent >= 0) {
-                    int s = (v == 0 ? 0 : step_of[v]) + i + 1;
-                    if (s == step) {
-                        step_of[t.child[i]] = s;
-                        src[n] = v, dst[n++] = t.child[i];
-                    }
-                }
+            if (step_of[v] == step)
+                src[n] = t.parent, dst[n++] = v;
         }
         total += mc_mesh_conflicts(W, H, n, src, dst, use);
     }
