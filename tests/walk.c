@@ -264,6 +264,11 @@ int mc_walk(mc_comm_t *c, mc_walk_t *w)
         if ((a->flags & MC_ALGO_SINGLE_COPY) && !c->tp->single_copy &&
             !w->algo)
             continue;
+        /* likewise the mesh and hierarchy algorithms where the ranks form
+         * no grid / have no known places (their fallbacks: nocmsg.cmake) */
+        if (!w->algo && (((a->flags & MC_ALGO_GRID) && !tp_grid(c->tp)) ||
+                         ((a->flags & MC_ALGO_HIER) && !tp_hier(c->tp))))
+            continue;
         w->algos++;
         rc = walk_algo(c, a, w->seed, w);
     }

@@ -32,12 +32,15 @@
  * tile sending, so the tile's link still carries one message; a round
  * inside each tile comes first. Parameters: barrier=0 the mesh tree,
  * 1 dissemination; rounds=0 compact, 1 every class modulo the distance,
- * 2 Algorithm 1 as printed (one round per distance, not contention-free).
- * Not a full grid: pairwise exchange.
+ * 2 Algorithm 1 as printed (one round per distance, not contention-free);
+ * maxtiles: the largest grid that runs in rounds. The rounds grow as
+ * P^2 / 8 on a square grid (7x7: 312, 16x16: 8,320, 32x32: 131,584), each
+ * with a barrier, so larger grids -- and communicators that are not a
+ * full grid -- run pairwise exchange.
  */
 #include "coll/mesh.h"
 
-enum { P_BARRIER = 0, P_ROUNDS = 1, P_CHUNK = 2 };
+enum { P_BARRIER = 0, P_ROUNDS = 1, P_CHUNK = 2, P_MAXTILES = 3 };
 
 typedef struct a2a {
     mc_comm_t *c;
@@ -131,7 +134,7 @@ int mc_alltoall_mesh_rounds(mc_comm_t *c, const mc_args_t *a,
                             const mc_params_t *p)
 {
     mc_mview_t v;
-    if (!mc_mview(c, &v))
+    if (!mc_mview(c, &v) || (p->v[P_MAXTILES] && v.W * v.H > p->v[P_MAXTILES]))
         return mc_alltoall_pairwise(c, a, p);
     a2a_t x = {.c = c, .in = a->sbuf, .out = a->rbuf, .b = a->bytes};
     MC_CHECK(tp_copy(c->tp, x.out + (size_t)c->rank * x.b,

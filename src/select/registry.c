@@ -216,7 +216,7 @@ const mc_algo_t mc_algos[] = {
     {.coll = MC_COLL_BARRIER, .name = "mesh-tree",
      .desc = "NoCMsg: tree from the grid's centre, every edge one mesh "
              "link, up then down; dissemination if not a grid",
-     .fn = mc_barrier_mesh_tree,
+     .fn = mc_barrier_mesh_tree, .flags = MC_ALGO_GRID,
      .params = {{"tree", 0, 0, 1,
                  "0: column-first tree; 1: balanced (parents along X or Y "
                  "by x+y parity)"}},
@@ -225,26 +225,26 @@ const mc_algo_t mc_algos[] = {
      .desc = "NoCMsg: column-first tree from the root, every edge one mesh "
              "link; the static network where the chip has one; binomial if "
              "not a grid",
-     .fn = mc_bcast_mesh_tree,
+     .fn = mc_bcast_mesh_tree, .flags = MC_ALGO_GRID,
      .params = {MESH_CHUNK, MESH_SN},
      .variants = {"chunk=64", "sn=0", "sn=0,chunk=200"}},
     {.coll = MC_COLL_REDUCE, .name = "mesh-2step",
      .desc = "NoCMsg: columns onto the root's row, then the row onto the "
              "root, rounds by distance; binomial if not a grid or not "
              "commutative",
-     .fn = mc_reduce_mesh_2step,
+     .fn = mc_reduce_mesh_2step, .flags = MC_ALGO_GRID,
      .params = {MESH_CHUNK},
      .variants = {"chunk=64", "chunk=200"}},
     {.coll = MC_COLL_ALLREDUCE, .name = "mesh",
      .desc = "NoCMsg: mesh-2step reduce to rank 0, then mesh-tree bcast; "
              "reduce-bcast if not a grid or not commutative",
-     .fn = mc_allreduce_mesh,
+     .fn = mc_allreduce_mesh, .flags = MC_ALGO_GRID,
      .params = {MESH_CHUNK, MESH_SN},
      .variants = {"chunk=64,sn=0", "sn=0"}},
     {.coll = MC_COLL_ALLTOALL, .name = "mesh-rounds",
      .desc = "NoCMsg: rounds of exchanges no two of which share a link, a "
              "barrier after each; pairwise if not a grid",
-     .fn = mc_alltoall_mesh_rounds,
+     .fn = mc_alltoall_mesh_rounds, .flags = MC_ALGO_GRID,
      .params = {{"barrier", 0, 0, 1,
                  "barrier after each round: 0 the mesh tree, 1 "
                  "dissemination"},
@@ -252,9 +252,11 @@ const mc_algo_t mc_algos[] = {
                  "0: classes modulo the distance that have pairs; 1: every "
                  "class; 2: one round per distance (Algorithm 1 as "
                  "printed, not contention-free)"},
-                MESH_CHUNK},
-     .variants = {"barrier=1", "rounds=1,chunk=64", "rounds=2",
-                  "chunk=200"}},
+                MESH_CHUNK,
+                {"maxtiles", 64, 0, 1 << 20,
+                 "largest grid (tiles) run in rounds, which grow as P^2/8; "
+                 "larger ones run pairwise exchange; 0 = any"}},
+     .variants = {"barrier=1,rounds=1,chunk=64", "rounds=2,chunk=200"}},
     {.coll = MC_COLL_ALLREDUCE, .name = "recursive-doubling",
      .desc = "MPICH/OperaMPI recursive doubling: log2 P pairwise exchanges "
              "(non-powers of two fold in and out), two-sided; rank order",
@@ -264,14 +266,14 @@ const mc_algo_t mc_algos[] = {
      .desc = "tree down the machine's hierarchy: once into each package, "
              "NUMA node and L3, then its cores (MC_BIND=1, hwloc); "
              "binomial where the ranks' places are not known",
-     .fn = mc_bcast_hier,
+     .fn = mc_bcast_hier, .flags = MC_ALGO_HIER,
      .params = {MESH_CHUNK},
      .variants = {"chunk=64"}},
     {.coll = MC_COLL_REDUCE, .name = "hier",
      .desc = "reduction up the machine's hierarchy: each L3, NUMA node and "
              "package onto its leader (MC_BIND=1, hwloc); binomial where "
              "the ranks' places are not known or the op is not commutative",
-     .fn = mc_reduce_hier,
+     .fn = mc_reduce_hier, .flags = MC_ALGO_HIER,
      .params = {MESH_CHUNK},
      .variants = {"chunk=64"}},
     {.name = NULL},

@@ -23,6 +23,12 @@ enum {
     MC_ALGO_COMMUTATIVE = 1u << 0, /* needs a commutative op */
     MC_ALGO_SINGLE_COPY = 1u << 1, /* single copy (coll/direct.h); without
                                       it runs another registered algorithm */
+    MC_ALGO_GRID = 1u << 2,        /* for a grid of a mesh chip (tp->topo);
+                                      elsewhere runs another registered
+                                      algorithm */
+    MC_ALGO_HIER = 1u << 3,        /* for ranks whose places in the machine
+                                      are known (MC_BIND); elsewhere runs
+                                      another registered algorithm */
 };
 
 /* Replaces automatic (0) parameters by the values the algorithm would use
