@@ -4,6 +4,7 @@
  *
  *   test_sim PLATFORM [--ranks N] [--level tiny|light|medium|full]
  *            [--jitter SEED] [--contention all|none] [--coll C] [--algo A]
+ *            [--grid WxH[@X,Y]]   (ranks on a rectangle of tiles, row by row)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 
 #include "api/api.h"
 #include "sim/engine.h"
+#include "sim/grid.h"
 #include "tp/sim.h"
 #include "walk.h"
 
@@ -57,11 +59,13 @@ int main(int argc, char **argv)
     mc_walk_t w = {.seed = 1, .level = MC_WALK_MEDIUM};
     mc_sim_opts_t so = {-1, -1, -1, 0, 0, 0};
     int ranks = 0;
+    const char *grid = NULL;
     for (int i = 2; i + 1 < argc; i += 2) {
         const char *a = argv[i], *v = argv[i + 1];
         if (!strcmp(a, "--ranks")) ranks = atoi(v);
         else if (!strcmp(a, "--jitter")) so.jitter_seed = strtoull(v, 0, 10) | 1u << 31;
         else if (!strcmp(a, "--coll")) w.coll = v;
+        else if (!strcmp(a, "--grid")) grid = v;
         else if (!strcmp(a, "--algo")) w.algo = v;
         else if (!strcmp(a, "--level")) {
             if ((w.level = mc_walk_level(v)) == -2) {
@@ -78,14 +82,25 @@ int main(int argc, char **argv)
         fprintf(stderr, "test_sim: %s\n", mc_last_error());
         return 2;
     }
-    int n = ranks > 0 ? ranks : p->ncores;
+    int n = ranks > 0 ? ranks : p->ncores, ncores = n;
     mc_sim_t *sim;
-    int *cores = malloc(sizeof(int) * (size_t)n);
-    job_t *jobs = calloc((size_t)n, sizeof(job_t));
+    int *cores = malloc(sizeof(int) * (size_t)p->ncores);
     for (int i = 0; i < n; i++)
         cores[i] = i;
+    if (grid) {
+        mc_plat_grid_t g;
+        if (mc_plat_grid_parse(grid, &g) ||
+            mc_plat_grid_cores(p, &g, "--grid", cores) != MC_OK) {
+            fprintf(stderr, "test_sim: bad --grid %s\n", grid);
+            return 2;
+        }
+        n = g.w * g.h * g.cpt;
+        for (int i = 0; i < n; i++)
+            ncores = cores[i] >= ncores ? cores[i] + 1 : ncores;
+    }
+    job_t *jobs = calloc((size_t)n, sizeof(job_t));
     mc_sim_domain_t *dom;
-    if (mc_sim_create(p, n, &so, &sim) != MC_OK ||
+    if (mc_sim_create(p, ncores, &so, &sim) != MC_OK ||
         mc_sim_tp_domain(sim, NULL, 0, cores, n, &dom) != MC_OK) {
         fprintf(stderr, "test_sim: %s\n", mc_last_error());
         return 2;
@@ -96,7 +111,7 @@ int main(int argc, char **argv)
         mc_arrivals_view(slots, i, n, w.seed, sim_clock, sim_pause,
                          &jobs[i].arr);
         jobs[i].w.arrivals = &jobs[i].arr;
-        mc_sim_spawn(sim, i, core_main, &jobs[i]);
+        mc_sim_spawn(sim, cores[i], core_main, &jobs[i]);
     }
     int rc = mc_sim_run(sim);
     int bad = rc != MC_OK;

@@ -270,6 +270,11 @@ int mc_walk(mc_comm_t *c, mc_walk_t *w)
         if ((a->impl->needs & MC_ALGO_SINGLE_COPY) &&
             !c->team.tp->single_copy && !w->algo)
             continue;
+        /* likewise the mesh and hierarchy algorithms where the ranks form
+         * no grid / have no known places (their fallbacks: nocmsg.cmake) */
+        if (!w->algo && (((a->impl->needs & MC_ALGO_GRID) && !tp_grid(c->team.tp)) ||
+                         ((a->impl->needs & MC_ALGO_HIER) && !tp_hier(c->team.tp))))
+            continue;
         w->algos++;
         rc = walk_algo(c, a, w->seed, w);
     }

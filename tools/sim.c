@@ -23,6 +23,7 @@
 #include "check.h"
 #include "select/select.h"
 #include "sim/engine.h"
+#include "sim/grid.h"
 #include "sim_cmd.h"
 #include "tools.h"
 #include "tp/sim.h"
@@ -143,13 +144,25 @@ int mc_sim_run_size(const sim_opts_t *o, const mc_platform_t *p,
     j.k = o->k;
     size_t d = mc_dtype_size(j.k.dt);
     j.k.count = j.k.coll == MC_COLL_BARRIER ? 0 : (bytes + d - 1) / d;
-    if ((rc = mc_sim_create(p, n, &so, &j.sim)) != MC_OK)
-        return rc;
-    int *cores = malloc(sizeof(int) * (size_t)n);
+    int *cores = malloc(sizeof(int) * (size_t)p->ncores), ncores = n;
     j.cores = calloc((size_t)n, sizeof(core_job_t));
     j.slots = calloc((size_t)n, sizeof *j.slots);
+    if (!cores || !j.cores || !j.slots) {
+        free(cores), free(j.cores), free(j.slots);
+        return mc_error(MC_ERR_NOMEM, "out of memory for %d cores", n);
+    }
     for (int i = 0; i < n; i++)
         cores[i] = i;
+    if (o->grid) { /* rank i on cores[i]; the simulator has them all */
+        mc_plat_grid_t g = o->g;
+        mc_plat_grid_cores(p, &g, "--grid", cores); /* checked: sim_main.c */
+        for (int i = 0; i < n; i++)
+            ncores = cores[i] >= ncores ? cores[i] + 1 : ncores;
+    }
+    if ((rc = mc_sim_create(p, ncores, &so, &j.sim)) != MC_OK) {
+        free(cores), free(j.cores), free(j.slots);
+        return rc;
+    }
     rc = mc_sim_tp_domain(j.sim, NULL, 0, cores, n, &j.dom);
     double need = (double)mc_case_bytes(&j.k, n) * (o->check ? n : 1);
     double have = (double)sysconf(_SC_PHYS_PAGES) *
@@ -168,7 +181,7 @@ int mc_sim_run_size(const sim_opts_t *o, const mc_platform_t *p,
     }
     for (int i = 0; i < n && rc == MC_OK; i++) {
         j.cores[i] = (core_job_t){.job = &j, .rank = i};
-        rc = mc_sim_spawn(j.sim, i, core_main, &j.cores[i]);
+        rc = mc_sim_spawn(j.sim, cores[i], core_main, &j.cores[i]);
     }
     if (rc == MC_OK) {
         mc_sim_run(j.sim); /* deadlocks show up as failed cores */

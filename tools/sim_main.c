@@ -5,12 +5,14 @@
 #include <string.h>
 
 #include "select/registry.h"
+#include "sim/grid.h"
 #include "sim_cmd.h"
 #include "tools.h"
 
 static const char usage[] =
     "manycoll sim --platform P --coll C [--algo A[:k=v,...]] [--sizes LIST]\n"
-    "             [--ranks N] [--root R] [--check] [--json] [--trace FILE]\n"
+    "             [--ranks N | --grid WxH[@X,Y]] [--root R] [--check] [--json]\n"
+    "             [--trace FILE] [--iters N]\n"
     "             [--jitter SEED] [--contention all|none|mpb,link,mc]\n"
     "             [--dtype T] [--op O]";
 
@@ -32,6 +34,15 @@ static int parse_value(sim_opts_t *o, const char *a, const char *v)
         if (mc_opt_int("sim", a, v, 1, MC_MAX_RANKS, &x))
             return 2;
         o->ranks = (int)x;
+    } else if (!strcmp(a, "--iters")) {
+        if (mc_opt_int("sim", a, v, 1, 100000, &x))
+            return 2;
+        o->iters = (int)x;
+    } else if (!strcmp(a, "--grid")) {
+        if (mc_plat_grid_parse(v, &o->g))
+            return mc_usage_error("sim", "--grid: '%s' is not WxH or WxH@X,Y "
+                                         "(tiles, e.g. 7x7 or 4x4@2,2)", v);
+        o->grid = 1;
     } else if (!strcmp(a, "--root")) {
         if (mc_opt_int("sim", a, v, 0, MC_MAX_RANKS - 1, &x))
             return 2;
@@ -99,6 +110,29 @@ int mc_sim_parse(int argc, char **argv, sim_opts_t *o)
     return 0;
 }
 
+/* the fields after "check" in --json: contention accounting, grid and
+ * iterations (NoCMsg reproduction) */
+static void print_json_extra(const sim_opts_t *o, const sim_result_t *r)
+{
+    const mc_sim_stats_t *st = &r->st;
+    printf(",\"link_waits\":%llu,\"link_wait_us\":%.4f,\"flag_link_waits\":%llu,"
+           "\"flag_link_wait_us\":%.4f,\"port_wait_us\":%.4f",
+           (unsigned long long)st->link_waits,
+           (double)st->link_wait_ps / MC_PS_PER_US,
+           (unsigned long long)st->flag_waits,
+           (double)st->flag_wait_ps / MC_PS_PER_US,
+           (double)st->port_wait_ps / MC_PS_PER_US);
+    if (o->grid)
+        printf(",\"grid\":\"%dx%d@%d,%d\"", o->g.w, o->g.h, o->g.x0, o->g.y0);
+    if (r->iters > 1) {
+        printf(",\"iters\":%d,\"iter_mean_us\":%.4f,\"iter_var_us2\":%.6f,"
+               "\"iter_lat_us\":[", r->iters, r->lat_us, r->iter_var);
+        for (int i = 0; i < r->iters; i++)
+            printf("%s%.4f", i ? "," : "", r->iter_lat[i]);
+        printf("]");
+    }
+}
+
 static void print(const sim_opts_t *o, const mc_platform_t *p,
                   const sim_result_t *r, int first)
 {
@@ -110,7 +144,7 @@ static void print(const sim_opts_t *o, const mc_platform_t *p,
                "\"bw_MBps\":%.4f,\"done_min_us\":%.4f,\"done_max_us\":%.4f,"
                "\"done_stdev_us\":%.4f,\"events\":%llu,\"events_per_s\":%.0f,"
                "\"ops\":%llu,\"lines\":%llu,\"wall_s\":%.3f,"
-               "\"contention\":\"%s%s%s\",\"jitter\":%llu,\"check\":%s}\n",
+               "\"contention\":\"%s%s%s\",\"jitter\":%llu,\"check\":%s",
                p->name, mc_coll_name(o->k.coll), r->algo, o->ranks, o->k.root,
                r->bytes, r->lat_us, r->bw_MBps, r->done_min_us,
                r->done_max_us, r->done_stdev_us,
@@ -119,6 +153,8 @@ static void print(const sim_opts_t *o, const mc_platform_t *p,
                st->wall_s, o->cont_mpb ? "mpb," : "", o->cont_link ? "link," : "",
                o->cont_mc ? "mc" : "", (unsigned long long)o->jitter,
                o->check ? "true" : "false");
+        print_json_extra(o, r);
+        printf("}\n");
     } else {
         if (first)
             printf("# %s, %d ranks, root %d\n%-10s %12s %12s %12s %12s %10s  "
@@ -126,9 +162,12 @@ static void print(const sim_opts_t *o, const mc_platform_t *p,
                    mc_coll_name(o->k.coll), o->ranks, o->k.root, "bytes",
                    "lat_us", "MB/s", "done_min", "done_max", "stdev",
                    "algorithm");
-        printf("%-10zu %12.3f %12.3f %12.3f %12.3f %10.3f  %s\n", r->bytes,
+        printf("%-10zu %12.3f %12.3f %12.3f %12.3f %10.3f  %s", r->bytes,
                r->lat_us, r->bw_MBps, r->done_min_us, r->done_max_us,
                r->done_stdev_us, r->algo);
+        if (r->iters > 1) /* lat_us is the mean of the runs then */
+            printf("  (%d runs, variance %.4f us^2)", r->iters, r->iter_var);
+        printf("\n");
     }
     fflush(stdout);
 }
@@ -149,6 +188,23 @@ int cmd_sim(int argc, char **argv)
     mc_platform_t *p;
     if (mc_platform_load(o.platform, &p) != MC_OK)
         return mc_usage_error("sim", "%s", mc_last_error());
+    if (o.grid) {
+        int n = o.g.w * o.g.h * p->cores_per_tile;
+        if (o.ranks > 0 && o.ranks != n) {
+            mc_platform_free(p);
+            return mc_usage_error("sim", "--ranks %d and --grid %dx%d (%d "
+                                         "ranks) disagree; give one",
+                                  o.ranks, o.g.w, o.g.h, n);
+        }
+        int *cores = malloc(sizeof(int) * (size_t)p->ncores);
+        rc = cores ? mc_plat_grid_cores(p, &o.g, "--grid", cores) : MC_ERR_NOMEM;
+        free(cores);
+        if (rc != MC_OK) {
+            mc_platform_free(p);
+            return mc_usage_error("sim", "%s", mc_last_error());
+        }
+        o.ranks = n;
+    }
     if (o.ranks <= 0)
         o.ranks = p->ncores;
     if (o.ranks > p->ncores || o.k.root < 0 || o.k.root >= o.ranks) {
@@ -172,7 +228,7 @@ int cmd_sim(int argc, char **argv)
         sim_result_t r;
         fprintf(stderr, "manycoll sim: %s %zu bytes on %d cores ...\n",
                 mc_coll_name(o.k.coll), o.sizes[i], o.ranks);
-        rc = mc_sim_run_size(&o, p, o.sizes[i], &r, i == 0 ? o.trace : NULL);
+        rc = mc_sim_run_iters(&o, p, o.sizes[i], &r, i == 0 ? o.trace : NULL);
         if (rc != MC_OK && rc != MC_ERR_INTERNAL) {
             fprintf(stderr, "manycoll sim: %s\n", mc_last_error());
             failed = 1;
@@ -182,6 +238,7 @@ int cmd_sim(int argc, char **argv)
         events += r.st.events;
         wall += r.st.wall_s;
         print(&o, p, &r, i == 0);
+        free(r.iter_lat);
     }
     fprintf(stderr, "manycoll sim: %llu events in %.3f s of simulation: %.0f "
                     "events/s\n",

@@ -39,6 +39,10 @@ enum {
     MC_ALGO_SINGLE_COPY = 1u << 1, /* single copy between every pair of
                                       ranks, and 2 ranks or more
                                       (coll/direct.h) */
+    MC_ALGO_GRID = 1u << 2,        /* ranks on a grid of a mesh chip
+                                      (tp->topo, MC_TOPO_GRID; coll/mesh.h) */
+    MC_ALGO_HIER = 1u << 3,        /* ranks whose places in the machine are
+                                      known (MC_BIND; MC_TOPO_HIER) */
 };
 
 /* Automatic parameters that need a performance model. The algorithms do
@@ -105,5 +109,16 @@ MC_ALGO_DECL(mc_bcast_cc_flat);
 MC_ALGO_DECL(mc_bcast_cc_pipeline);
 MC_ALGO_DECL(mc_reduce_cc_tree);
 MC_ALGO_DECL(mc_barrier_dissemination_m);
+/* NoCMsg's contention-free mesh algorithms (Yagna et al., coll/mesh.h)
+ * and the recursive doubling they are compared with */
+MC_ALGO_DECL(mc_barrier_mesh_tree);
+MC_ALGO_DECL(mc_bcast_mesh_tree);
+MC_ALGO_DECL(mc_reduce_mesh_2step);
+MC_ALGO_DECL(mc_allreduce_mesh);
+MC_ALGO_DECL(mc_alltoall_mesh_rounds);
+MC_ALGO_DECL(mc_allreduce_recursive_doubling);
+/* trees down the machine's hierarchy (hwloc; MC_BIND=1) */
+MC_ALGO_DECL(mc_bcast_hier);
+MC_ALGO_DECL(mc_reduce_hier);
 
 #endif

@@ -110,12 +110,12 @@ static int check(mc_platform_t *p)
         p->used_y > p->mesh_y)
         return mc_error(MC_ERR_ARG, "platform %s: usable tiles outside mesh",
                         p->name);
-    if (p->line < 16 || p->line % 8 ||
+    if (p->line < 16 || p->line > 256 || p->line % 8 ||
         p->mpb_bytes < MC_PLAT_MIN_MPB_LINES * (size_t)p->line ||
         p->mpb_bytes % (size_t)p->line)
         return mc_error(MC_ERR_ARG, "platform %s: lines of %d bytes and "
                         "MPBs of %zu: lines must be a multiple of 8 bytes "
-                        "(at least 16), MPBs at least %d whole lines",
+                        "(16 to 256), MPBs at least %d whole lines",
                         p->name, p->line, p->mpb_bytes,
                         MC_PLAT_MIN_MPB_LINES);
     if (p->nmc < 1)
@@ -337,6 +337,37 @@ static mc_ps_t prof_ps(jctx_t *j, const char *name, const char *what,
     return j->rc == MC_OK ? ps_of_us(ns / 1000) : 0;
 }
 
+/* "network": {"kind": "message", ...}: the message-network model of
+ * cost_msg.c (docs/platforms.md) */
+static void load_network(jctx_t *j, json_t *n, mc_platform_t *p)
+{
+    const char *kind = json_string_value(json_object_get(n, "kind"));
+    if (!kind || strcmp(kind, "message") != 0) {
+        if (j->rc == MC_OK)
+            j->rc = mc_error(MC_ERR_ARG, "%s: \"network\": \"kind\" must be "
+                                         "\"message\"", j->file);
+        return;
+    }
+    mc_msgnet_t *m = &p->net;
+    m->on = 1;
+    m->pkt_link = ps_of_us(jnum_in(j, n, "network", "packet_link_us", 0, 1, 0, MAX_COST_US, 0));
+    m->copy_line = ps_of_us(jnum_in(j, n, "network", "copy_line_us", 0, 1, 0, MAX_COST_US, 0));
+    m->o_send = ps_of_us(jnum_in(j, n, "network", "o_send_us", 0, 1, 0, MAX_COST_US, 0));
+    m->o_recv = ps_of_us(jnum_in(j, n, "network", "o_recv_us", 0, 1, 0, MAX_COST_US, 0));
+    m->o_flag = ps_of_us(jnum_in(j, n, "network", "o_flag_us", 0, 1, 0, MAX_COST_US, 0));
+    json_t *sn = json_object_get(n, "static_network");
+    if (sn) {
+        m->sn_hop = ps_of_us(jnum_in(j, sn, "network.static_network", "hop_us", 0, 1, 0, MAX_COST_US, 0));
+        m->sn_setup = ps_of_us(jnum_in(j, sn, "network.static_network", "setup_us", 0, 1, 0, MAX_COST_US, 0));
+    }
+    if (j->rc == MC_OK && (m->pkt_link <= 0 || m->copy_line < 0 ||
+                           m->o_send < 0 || m->o_recv < 0 || m->o_flag < 0 ||
+                           m->sn_hop < 0 ||
+                           m->sn_setup < 0))
+        j->rc = mc_error(MC_ERR_ARG, "%s: \"network\": times must be >= 0 "
+                                     "(packet_link_us > 0)", j->file);
+}
+
 /* "coherence": {"profile": NAME, "contention": "E-E"}: line costs R_L,
  * R_R, R_I and the contention slope c of the named profile */
 static void load_coherence(jctx_t *j, json_t *c, mc_platform_t *p)
@@ -414,6 +445,9 @@ static int load_json(const char *path, mc_platform_t *p)
         load_contention(&j, cont, p);
     if (j.rc == MC_OK && p->cc)
         load_coherence(&j, json_object_get(root, "coherence"), p);
+    json_t *net = json_object_get(root, "network");
+    if (j.rc == MC_OK && net && !p->cc)
+        load_network(&j, net, p);
     json_decref(root);
     return j.rc;
 }
@@ -457,10 +491,13 @@ void mc_platform_describe(const mc_platform_t *p, char *buf, size_t len)
 {
     snprintf(buf, len,
              "%s: %dx%d mesh (%dx%d used), %d core(s)/tile, %d cores, "
-             "%d-byte lines, %zu-byte MPBs, %d memory controllers, %s flags; "
+             "%d-byte lines, %zu-byte MPBs, %d memory controllers, %s flags%s; "
              "contention mpb=%s link=%s mc=%s",
              p->name, p->mesh_x, p->mesh_y, p->used_x, p->used_y,
              p->cores_per_tile, p->ncores, p->line, p->mpb_bytes, p->nmc,
-             p->flags_rcce ? "RCCE" : "line", p->cont.mpb ? "on" : "off", p->cont.link ? "on" : "off",
+             p->flags_rcce ? "RCCE" : "line",
+             p->net.on ? (p->net.sn_hop ? ", message network + static network"
+                                        : ", message network")
+                       : "", p->cont.mpb ? "on" : "off", p->cont.link ? "on" : "off",
              p->cont.mc ? "on" : "off");
 }

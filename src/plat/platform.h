@@ -39,6 +39,21 @@ typedef struct mc_contention {
     mc_ps_t mc_service;  /* a memory controller serves one line per ... */
 } mc_contention_t;
 
+/* A message network instead of MPB reads and writes (TilePro64's UDN,
+ * "network" in the platform file, src/sim/cost_msg.c): a put is one
+ * wormhole packet train on its XY path, injected at link rate, posted. */
+typedef struct mc_msgnet {
+    int on;
+    mc_ps_t pkt_link;  /* one packet (line_bytes) on a link */
+    mc_ps_t copy_line; /* a core copies one line within its memory */
+    mc_ps_t o_send;    /* software overhead of sending a data message */
+    mc_ps_t o_recv;    /* ... of receiving one */
+    mc_ps_t o_flag;    /* ... of sending, and of receiving, a notification
+                          (a flag without payload: one UDN word) */
+    mc_ps_t sn_hop;    /* static network: one hop; 0 = no static network */
+    mc_ps_t sn_setup;  /* configuring a core's static route */
+} mc_msgnet_t;
+
 typedef struct mc_platform {
     char name[64];
     char description[512];
@@ -55,6 +70,7 @@ typedef struct mc_platform {
                               1-line get into memory (else: one MPB line) */
     mc_costs_t c;
     mc_contention_t cont;
+    mc_msgnet_t net;
     /* a cache-coherent chip (Ramos & Hoefler's model) instead of a mesh
      * with MPBs: a line costs R_L in the local cache, R_R from another
      * core's cache, R_I from memory; `cont.mpb_service` is then the
@@ -68,6 +84,13 @@ typedef struct mc_platform {
     int *mc_of;            /* its memory controller */
     int *d_mem;            /* routers between it and its controller */
 } mc_platform_t;
+
+/* A rectangle of tiles with the same number of cores on each (sim/grid.h) */
+typedef struct mc_plat_grid {
+    int w, h;   /* tiles */
+    int cpt;    /* cores on each tile */
+    int x0, y0; /* tile of rank 0 */
+} mc_plat_grid_t;
 
 /* Loads platform `name` (a file name, a path, or mesh<X>x<Y>). */
 int mc_platform_load(const char *name, mc_platform_t **out);

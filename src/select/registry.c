@@ -7,6 +7,7 @@
 #include "util/config.h"
 #include "util/error.h"
 
+
 /* clang-format off */
 const mc_algo_t mc_algos[] = {
     {.coll = MC_COLL_BARRIER, .name = "dissemination",
@@ -158,6 +159,52 @@ const mc_algo_t mc_algos[] = {
      .desc = "single copy: rank r reads block r straight from every rank's "
              "buffer (process_vm_readv); pairwise where single copy is off",
      .impl = &mc_alltoall_direct_algo},
+    /* NoCMsg (Yagna, Patil, Mueller): contention-free on a full grid of a
+     * mesh chip (tp->topo), the contention-oblivious algorithm elsewhere */
+    {.coll = MC_COLL_BARRIER, .name = "mesh-tree",
+     .desc = "NoCMsg: tree from the grid's centre, every edge one mesh "
+             "link, up then down; dissemination if not a grid",
+     .impl = &mc_barrier_mesh_tree_algo,
+     .variants = {"tree=1"}},
+    {.coll = MC_COLL_BCAST, .name = "mesh-tree",
+     .desc = "NoCMsg: column-first tree from the root, every edge one mesh "
+             "link; the static network where the chip has one; binomial if "
+             "not a grid",
+     .impl = &mc_bcast_mesh_tree_algo,
+     .variants = {"chunk=64", "sn=0", "sn=0,chunk=200"}},
+    {.coll = MC_COLL_REDUCE, .name = "mesh-2step",
+     .desc = "NoCMsg: columns onto the root's row, then the row onto the "
+             "root, rounds by distance; binomial if not a grid or not "
+             "commutative",
+     .impl = &mc_reduce_mesh_2step_algo,
+     .variants = {"chunk=64", "chunk=200"}},
+    {.coll = MC_COLL_ALLREDUCE, .name = "mesh",
+     .desc = "NoCMsg: mesh-2step reduce to rank 0, then mesh-tree bcast; "
+             "reduce-bcast if not a grid or not commutative",
+     .impl = &mc_allreduce_mesh_algo,
+     .variants = {"chunk=64,sn=0", "sn=0"}},
+    {.coll = MC_COLL_ALLTOALL, .name = "mesh-rounds",
+     .desc = "NoCMsg: rounds of exchanges no two of which share a link, a "
+             "barrier after each; pairwise if not a grid",
+     .impl = &mc_alltoall_mesh_rounds_algo,
+     .variants = {"barrier=1,rounds=1,chunk=64", "rounds=2,chunk=200"}},
+    {.coll = MC_COLL_ALLREDUCE, .name = "recursive-doubling",
+     .desc = "MPICH/OperaMPI recursive doubling: log2 P pairwise exchanges "
+             "(non-powers of two fold in and out), two-sided; rank order",
+     .impl = &mc_allreduce_recursive_doubling_algo},
+    /* the same idea on a real machine: trees down its hierarchy (hwloc) */
+    {.coll = MC_COLL_BCAST, .name = "hier",
+     .desc = "tree down the machine's hierarchy: once into each package, "
+             "NUMA node and L3, then its cores (MC_BIND=1, hwloc); "
+             "binomial where the ranks' places are not known",
+     .impl = &mc_bcast_hier_algo,
+     .variants = {"chunk=64"}},
+    {.coll = MC_COLL_REDUCE, .name = "hier",
+     .desc = "reduction up the machine's hierarchy: each L3, NUMA node and "
+             "package onto its leader (MC_BIND=1, hwloc); binomial where "
+             "the ranks' places are not known or the op is not commutative",
+     .impl = &mc_reduce_hier_algo,
+     .variants = {"chunk=64"}},
     {.name = NULL},
 };
 /* clang-format on */

@@ -205,14 +205,21 @@ static int fallback(mc_sel_t *s)
     return mc_algo_parse(s->algo->coll, s->algo->impl->fallback, who, s);
 }
 
+/* whether team t lacks what an algorithm needs (a commutative op is
+ * decided per call, settle_alt) */
+static int unmet(const mc_team_t *t, unsigned needs)
+{
+    int single_copy = t->tp->single_copy && t->size > 1;
+    return ((needs & MC_ALGO_SINGLE_COPY) && !single_copy) ||
+           ((needs & MC_ALGO_GRID) && t->tp->topo.kind != MC_TOPO_GRID) ||
+           ((needs & MC_ALGO_HIER) && t->tp->topo.kind != MC_TOPO_HIER);
+}
+
 /* s as it runs on team t: its fallbacks while t cannot give what it
  * needs (the registry check bounds the chain), then resolved */
 static int settle(const mc_team_t *t, mc_sel_t *s)
 {
-    int single_copy = t->tp->single_copy && t->size > 1;
-    for (int i = 0; i < 8 && (s->algo->impl->needs & MC_ALGO_SINGLE_COPY) &&
-                    !single_copy;
-         i++)
+    for (int i = 0; i < 8 && unmet(t, s->algo->impl->needs); i++)
         MC_CHECK(fallback(s));
     return resolve(t, s);
 }

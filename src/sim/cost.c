@@ -90,6 +90,8 @@ void mc_sim_flag_costs(mc_sim_t *s, int core, int owner, uint64_t *addr,
 mc_ps_t mc_sim_poll_cost(mc_sim_t *s, int core, int owner, uint64_t *addr)
 {
     const mc_platform_t *p = s->p;
+    if (s->msg)
+        return mc_msg_poll(s, core, owner);
     mc_cc_line_t *ln = p->cc ? mc_cc_flag_line(s, addr) : NULL;
     if (ln) {
         /* concurrent readers of one core's lines queue (Table 3.2's c) */
@@ -163,7 +165,10 @@ static mc_ps_t reserve(cal_t *c, uint32_t nslots, mc_ps_t slot, mc_ps_t t)
 
 mc_ps_t mc_sim_port_delay(mc_sim_t *s, int owner, mc_ps_t t)
 {
-    return reserve(&s->cal_port[owner], PORT_SLOTS, s->p->cont.mpb_service, t);
+    mc_ps_t d =
+        reserve(&s->cal_port[owner], PORT_SLOTS, s->p->cont.mpb_service, t);
+    s->st.port_wait_ps += d;
+    return d;
 }
 
 static mc_ps_t mc_delay(mc_sim_t *s, int core, mc_ps_t t)
@@ -185,7 +190,12 @@ static mc_ps_t route(mc_sim_t *s, int x0, int y0, int x1, int y1, mc_ps_t t)
     while (x != x1 || y != y1) {
         int dir = x != x1 ? (x1 > x ? 0 : 1) : (y1 > y ? 2 : 3);
         cal_t *c = &s->cal_link[(y * p->mesh_x + x) * 4 + dir];
-        t += reserve(c, LINK_SLOTS, p->cont.link_time, t) + hop;
+        mc_ps_t w = reserve(c, LINK_SLOTS, p->cont.link_time, t);
+        if (w) { /* contention accounting (--json) */
+            s->st.link_waits++;
+            s->st.link_wait_ps += w;
+        }
+        t += w + hop;
         if (dir < 2)
             x += dir == 0 ? 1 : -1;
         else
@@ -200,6 +210,8 @@ mc_ps_t mc_sim_line_step(mc_sim_t *s, int core, mc_ps_t t)
     const mc_platform_t *p = s->p;
     if (p->cc)
         return mc_cc_line_step(s, core, t);
+    if (s->msg)
+        return mc_msg_step(s, core, t);
     const mc_sim_op_t *op = &s->cores[core].op;
     int cx = p->tile_x[core], cy = p->tile_y[core];
     for (int i = 0; i < op->nacc; i++) {

@@ -141,6 +141,10 @@ int mc_sim_create(const mc_platform_t *p, int ncores, const mc_sim_opts_t *o,
         mc_sim_destroy(s);
         return mc_error(MC_ERR_NOMEM, "simulator: out of memory");
     }
+    if (p->net.on && mc_msg_create(s) != MC_OK) {
+        mc_sim_destroy(s);
+        return mc_error(MC_ERR_NOMEM, "simulator: out of memory");
+    }
     memset(s->bucket, 0xff, nb * sizeof(int));
     s->c_mpb = pick(o->contention_mpb, p->cont.mpb);
     s->c_link = pick(o->contention_link, p->cont.link);
@@ -165,9 +169,15 @@ void mc_sim_destroy(mc_sim_t *s)
         free(d->flags);
         free(d->mpb_st);
         free(d->flag_st);
+        free(d->mcast_word);
+        for (mc_sim_stage_t *g = d->stages, *gn; g; g = gn) {
+            gn = g->next;
+            free(g);
+        }
         free(d);
     }
     mc_sim_cal_free(s);
+    mc_msg_free(s);
     free(s->cores);
     free(s->bucket);
     free(s->heap);

@@ -61,6 +61,16 @@ typedef struct mc_sim_op {
     int64_t elems;      /* elements combined (reductions) */
 } mc_sim_op_t;
 
+/* A message the static network delivers (tp/sim.c mcast): kept until
+ * every receiver has copied it. */
+typedef struct mc_sim_stage {
+    struct mc_sim_stage *next;
+    uint64_t seq;   /* the communicator's multicast number */
+    int refs;       /* receivers still to copy it */
+    size_t n;
+    unsigned char data[];
+} mc_sim_stage_t;
+
 /* A communicator's memory: MPBs and flag words of its ranks. */
 typedef struct mc_sim_domain {
     int n;
@@ -69,6 +79,10 @@ typedef struct mc_sim_domain {
     uint64_t *flags;     /* n * nflags */
     int nflags;
     uint64_t key;        /* (parent, split id) for lookup by members */
+    int grid_state;      /* 0 not worked out yet, 1 a grid, -1 not one */
+    mc_plat_grid_t grid; /* where the ranks sit, if a grid (sim/grid.h) */
+    uint64_t *mcast_word;   /* per rank: multicasts arrived (tp/sim.c) */
+    mc_sim_stage_t *stages; /* multicasts not yet copied by everyone */
     mc_cc_line_t *mpb_st;   /* coherent chips: per line of mpb */
     mc_cc_line_t *flag_st;  /* ... of flags */
     struct mc_sim_domain *parent, *next;
@@ -79,6 +93,13 @@ typedef struct mc_sim_stats {
                           flag landings, wake-ups */
     uint64_t ops;      /* operations issued by cores */
     uint64_t lines;    /* cache lines moved */
+    uint64_t link_waits;  /* lines (packets) of data that waited for a
+                             link */
+    mc_ps_t link_wait_ps; /* how long they waited, summed */
+    uint64_t flag_waits;  /* bare notifications (message network) that
+                             waited for a link */
+    mc_ps_t flag_wait_ps;
+    mc_ps_t port_wait_ps; /* time lines waited for MPB ports, summed */
     double wall_s;     /* wall-clock time of mc_sim_run */
 } mc_sim_stats_t;
 
@@ -114,6 +135,11 @@ void mc_sim_flag_write(mc_sim_t *s, uint64_t *addr, int owner, uint64_t v,
 int mc_sim_flag_wait(mc_sim_t *s, uint64_t *addr, int owner, uint64_t v,
                      void *payload, size_t n);
 uint64_t mc_sim_flag_read(mc_sim_t *s, uint64_t *addr, int owner);
+/* stores v at *addr at time `at` (>= now), waking its waiters, with no
+ * core busy for it (hardware delivering: the static network) */
+void mc_sim_post(mc_sim_t *s, uint64_t *addr, uint64_t v, mc_ps_t at);
+/* the calling core is busy for d (name for the trace) */
+int mc_sim_busy(mc_sim_t *s, const char *name, mc_ps_t d);
 
 /* coherence state of the MPB line at byte `off` of `rank` (NULL when the
  * platform is not cache-coherent) */

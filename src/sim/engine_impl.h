@@ -13,7 +13,8 @@ typedef struct ev {
     uint32_t idx;  /* core, or landing record */
 } ev_t;
 
-#define LAND_PAYLOAD 64
+/* a flag line's payload: lines are at most 256 bytes (platform.c) */
+#define LAND_PAYLOAD 248
 typedef struct land {
     uint64_t *addr;
     uint64_t v;
@@ -69,6 +70,7 @@ struct mc_sim {
     mc_sim_trace_rec_t *tr;
     size_t ntr, captr;
     mc_sim_domain_t *domains;
+    struct mc_msg *msg;   /* the message network (cost_msg.c), or NULL */
 };
 
 /* engine.c */
@@ -99,6 +101,15 @@ mc_ps_t mc_sim_port_delay(mc_sim_t *s, int owner, mc_ps_t t);
 void mc_sim_flag_costs(mc_sim_t *s, int core, int owner, uint64_t *addr,
                        mc_ps_t *lat, mc_ps_t *done);
 mc_ps_t mc_sim_poll_cost(mc_sim_t *s, int core, int owner, uint64_t *addr);
+
+/* cost_msg.c: platforms with a message network ("network") */
+int mc_msg_create(mc_sim_t *s);
+void mc_msg_free(mc_sim_t *s);
+mc_ps_t mc_msg_op(mc_sim_t *s, int core, const mc_sim_op_t *op, int *net);
+mc_ps_t mc_msg_step(mc_sim_t *s, int core, mc_ps_t t);
+void mc_msg_flag(mc_sim_t *s, int core, int owner, size_t n, mc_ps_t *lat,
+                 mc_ps_t *done);
+mc_ps_t mc_msg_poll(mc_sim_t *s, int core, int owner);
 
 /* cost_cc.c */
 mc_ps_t mc_cc_access(const mc_sim_t *s, mc_cc_line_t *ln, int core,

@@ -31,7 +31,15 @@ int mc_sim_do(mc_sim_t *s, const mc_sim_op_t *op)
     c->op = *op;
     c->op_start = s->now;
     c->status = MC_OK;
-    if (!contention(s) || op->lines == 0) {
+    int net = 0;
+    mc_ps_t md = s->msg ? mc_msg_op(s, me, op, &net) : 0;
+    if (s->msg && net) { /* a message: its train is one step (cost_msg.c) */
+        c->line = op->lines - 1;
+        mc_sim_push(s, s->now + md, EV_LINE, (uint32_t)me);
+    } else if (s->msg) { /* local work: one event */
+        mc_sim_push(s, s->now + md + mc_sim_jitter(s, md), EV_RESUME,
+                    (uint32_t)me);
+    } else if (!contention(s) || op->lines == 0) {
         mc_ps_t d = mc_sim_closed_form(s, me, op);
         mc_sim_push(s, s->now + d + mc_sim_jitter(s, d), EV_RESUME,
                     (uint32_t)me);
@@ -88,7 +96,10 @@ void mc_sim_flag_write(mc_sim_t *s, uint64_t *addr, int owner, uint64_t v,
     int me = s->running;
     mc_ps_t start = s->now;
     mc_ps_t lat, done;
-    mc_sim_flag_costs(s, me, owner, addr, &lat, &done);
+    if (s->msg)
+        mc_msg_flag(s, me, owner, n, &lat, &done);
+    else
+        mc_sim_flag_costs(s, me, owner, addr, &lat, &done);
     mc_ps_t extra = mc_sim_jitter(s, lat);
     if (s->c_mpb)
         extra += mc_sim_port_delay(s, owner, start + lat);
@@ -147,6 +158,23 @@ uint64_t mc_sim_flag_read(mc_sim_t *s, uint64_t *addr, int owner)
     mc_sim_push(s, s->now + d, EV_RESUME, (uint32_t)me);
     suspend(s);
     return *addr;
+}
+
+int mc_sim_busy(mc_sim_t *s, const char *name, mc_ps_t d)
+{
+    mc_sim_op_t op = {.name = name, .fixed = d};
+    return mc_sim_do(s, &op);
+}
+
+void mc_sim_post(mc_sim_t *s, uint64_t *addr, uint64_t v, mc_ps_t at)
+{
+    int i = new_land(s);
+    if (i < 0) {
+        *addr = v; /* cannot happen in practice; land at once */
+        return;
+    }
+    s->lands[i] = (land_t){.addr = addr, .v = v, .next_free = -1};
+    mc_sim_push(s, at + mc_sim_jitter(s, at - s->now), EV_LAND, (uint32_t)i);
 }
 
 /* removes waiters on addr that are satisfied (or all, if force) */

@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "tp/hwtopo.h"
 #include "tp/shm_impl.h"
 #include "util/config.h"
 
@@ -462,15 +463,25 @@ static int shm_open_job(const char *job, const char *root, int inherited,
     return MC_OK;
 }
 
+/* a new world also learns where its ranks are (MC_BIND; tp/hwtopo.h) */
+static int with_places(int rc, mc_tp_t **out)
+{
+    if (rc == MC_OK && (rc = mc_hwtopo_world(*out)) != MC_OK)
+        (*out)->ops->destroy(*out);
+    return rc;
+}
+
 int mc_shm_open(const char *job, int rank, int size, mc_tp_t **out)
 {
-    return shm_open_job(job, job, -1, rank, size, NULL, NULL, out);
+    return with_places(shm_open_job(job, job, -1, rank, size, NULL, NULL,
+                                    out), out);
 }
 
 int mc_shm_open_fd(const char *job, int fd, int rank, int size,
                    mc_tp_t **out)
 {
-    return shm_open_job(job, job, fd, rank, size, NULL, NULL, out);
+    return with_places(shm_open_job(job, job, fd, rank, size, NULL, NULL,
+                                    out), out);
 }
 
 int mc_shm_job_fd(void)
@@ -488,6 +499,7 @@ int mc_shm_job_fd(void)
 void mc_shm_destroy(mc_tp_t *t)
 {
     shm_tp_t *s = (shm_tp_t *)t;
+    mc_hwtopo_free(t);
     pthread_mutex_lock(&open_lock);
     for (shm_tp_t **p = &open_list; *p; p = &(*p)->next_open)
         if (*p == s) {
@@ -515,5 +527,8 @@ int mc_shm_sub(mc_tp_t *t, const int *members, int n, int myrank,
     shm_tp_t *s = (shm_tp_t *)t;
     char job[MC_SHM_JOB_MAX + 32];
     MC_CHECK(mc_shm_sub_job(s, id, job, sizeof job));
-    return shm_open_job(job, s->root, -1, myrank, n, s, members, out);
+    int rc = shm_open_job(job, s->root, -1, myrank, n, s, members, out);
+    if (rc == MC_OK && (rc = mc_hwtopo_sub(*out, t, members)) != MC_OK)
+        (*out)->ops->destroy(*out);
+    return rc;
 }

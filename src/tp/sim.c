@@ -26,6 +26,7 @@
 
 #include "ops/ops.h"
 #include "sim/engine.h"
+#include "sim/grid.h"
 #include "tp/sim.h"
 #include "util/error.h"
 
@@ -34,6 +35,7 @@ typedef struct sim_tp {
     mc_sim_t *sim;
     mc_sim_domain_t *dom;
     int core;
+    uint64_t mcasts; /* static-network multicasts so far */
 } sim_tp_t;
 
 static const mc_tp_ops_t sim_ops;
@@ -213,8 +215,11 @@ static int sim_line_wait(mc_tp_t *tp, int rank, int idx, uint64_t v,
                          void *out, size_t n)
 {
     sim_tp_t *t = st(tp);
-    return mc_sim_flag_wait(t->sim, flag(t, rank, idx), core_of(t, rank), v,
-                            out, n);
+    const mc_platform_t *p = mc_sim_platform(t->sim);
+    MC_CHECK(mc_sim_flag_wait(t->sim, flag(t, rank, idx), core_of(t, rank), v,
+                              out, n));
+    /* a message network: a line with a payload is a message received */
+    return n && p->net.on ? mc_sim_busy(t->sim, "recv", p->net.o_recv) : MC_OK;
 }
 
 static int sim_line_wait_reduce(mc_tp_t *tp, int rank, int idx, uint64_t v,
@@ -228,6 +233,67 @@ static int sim_line_wait_reduce(mc_tp_t *tp, int rank, int idx, uint64_t v,
                                          "%zu do not fit a line", n, off);
     MC_CHECK(sim_line_wait(tp, rank, idx, v, line, off + n));
     return sim_reduce(tp, inout, line + off, count, dt, op, in_left);
+}
+
+/*
+ * Static-network multicast (the TilePro64's SN, NoCMsg's broadcast):
+ * every core pays sn_setup to configure its route; the root then injects
+ * the message, which the routers forward down the column-first tree with
+ * no core involved, reaching core v (h hops away) at
+ *   root's start + (h + 1) sn_hop + m packet_link
+ * where the receiver polls it (o_recv) and has it. Routers that are
+ * configured later than the data reach them would hold it back; all
+ * cores configure at the same cost on entry, so this is ignored. The
+ * simulator keeps the bytes in a stage until every receiver has copied
+ * them, so the root may go on at once.
+ */
+static int sim_mcast(mc_tp_t *tp, int root, void *buf, size_t n)
+{
+    sim_tp_t *t = st(tp);
+    mc_sim_domain_t *d = t->dom;
+    const mc_platform_t *p = mc_sim_platform(t->sim);
+    uint64_t seq = ++t->mcasts;
+    MC_CHECK(mc_sim_busy(t->sim, "sn_setup", p->net.sn_setup));
+    if (!d->mcast_word) {
+        d->mcast_word = calloc((size_t)d->n, sizeof(uint64_t));
+        if (!d->mcast_word)
+            return mc_error(MC_ERR_NOMEM, "simulator: out of memory");
+    }
+    mc_ps_t train = (mc_ps_t)((n + p->line - 1) / p->line) * p->net.pkt_link;
+    if (tp->rank == root && d->n == 1)
+        return MC_OK;
+    if (tp->rank == root) {
+        mc_sim_stage_t *g = malloc(sizeof *g + n);
+        if (!g)
+            return mc_error(MC_ERR_NOMEM, "simulator: out of memory");
+        *g = (mc_sim_stage_t){d->stages, seq, d->n - 1, n};
+        memcpy(g->data, buf, n);
+        d->stages = g;
+        mc_ps_t now = mc_sim_now(t->sim);
+        for (int v = 0; v < d->n; v++) {
+            int h = abs(p->tile_x[t->core] - p->tile_x[d->cores[v]]) +
+                    abs(p->tile_y[t->core] - p->tile_y[d->cores[v]]);
+            if (v != root)
+                mc_sim_post(t->sim, &d->mcast_word[v], seq,
+                            now + (h + 1) * p->net.sn_hop + train);
+        }
+        return mc_sim_busy(t->sim, "sn_send", train);
+    }
+    MC_CHECK(mc_sim_flag_wait(t->sim, &d->mcast_word[tp->rank], t->core, seq,
+                              NULL, 0));
+    for (mc_sim_stage_t **pg = &d->stages; *pg; pg = &(*pg)->next) {
+        mc_sim_stage_t *g = *pg;
+        if (g->seq != seq)
+            continue;
+        memcpy(buf, g->data, n < g->n ? n : g->n);
+        if (--g->refs == 0) {
+            *pg = g->next;
+            free(g);
+        }
+        return MC_OK;
+    }
+    return mc_error(MC_ERR_INTERNAL, "static network: multicast %llu lost",
+                    (unsigned long long)seq);
 }
 
 static int make(mc_sim_t *sim, mc_sim_domain_t *dom, int rank, mc_tp_t **out)
@@ -247,6 +313,16 @@ static int make(mc_sim_t *sim, mc_sim_domain_t *dom, int rank, mc_tp_t **out)
     t->sim = sim;
     t->dom = dom;
     t->core = dom->cores[rank];
+    if (!dom->grid_state) /* once per communicator, not per rank */
+        dom->grid_state =
+            mc_plat_grid_of(p, dom->cores, dom->n, &dom->grid) ? 1 : -1;
+    const mc_plat_grid_t *g = &dom->grid;
+    if (dom->grid_state > 0)
+        t->base.topo = (mc_topo_t){.kind = MC_TOPO_GRID, .w = g->w,
+                                   .h = g->h, .cpt = g->cpt, .x0 = g->x0,
+                                   .y0 = g->y0};
+    t->base.mcast = dom->grid_state > 0 && g->cpt == 1 && p->net.on &&
+                    p->net.sn_hop > 0;
     *out = &t->base;
     return MC_OK;
 }
@@ -286,6 +362,7 @@ static const mc_tp_ops_t sim_ops = {
     .line_set = sim_line_set,
     .line_wait = sim_line_wait,
     .line_wait_reduce = sim_line_wait_reduce,
+    .mcast = sim_mcast,
     .sub = sim_sub,
     .destroy = sim_destroy,
 };

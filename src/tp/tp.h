@@ -48,6 +48,26 @@ typedef struct mc_tp mc_tp_t;
 /* ranks of a communicator at most (a shm segment is sized for them) */
 #define MC_MAX_RANKS (1 << 20)
 
+/* Where the ranks sit (tp->topo, filled by the transport when it opens).
+ * MC_TOPO_GRID (a mesh chip): the ranks fill a w x h rectangle of tiles
+ * with cpt cores each, tile by tile, row by row: rank r on tile t = r /
+ * cpt at (t % w, t / w) of the rectangle (x0, y0 on the chip), core r %
+ * cpt of the tile -- the order `manycoll sim --grid` gives, and every
+ * split that keeps whole rows of it. MC_TOPO_HIER (a real machine whose
+ * ranks are bound, MC_BIND=1): rank r's package, NUMA node and L3 cache
+ * are ids[r * levels + 0..2] (tp/hwtopo.h). MC_TOPO_NONE: anything else;
+ * topology-aware algorithms then fall back. */
+enum { MC_TOPO_NONE = 0, MC_TOPO_GRID = 1, MC_TOPO_HIER = 2 };
+typedef struct mc_topo {
+    int kind;
+    int w, h, cpt;  /* GRID */
+    int x0, y0;
+    int levels;     /* HIER: ids per rank */
+    const int *ids; /*       [size * levels] group ids */
+    const int *low; /*       [size * levels] lowest rank of each group */
+    const int *pus; /*       [size] PU of each rank */
+} mc_topo_t;
+
 typedef struct mc_tp_ops {
     const char *name;
     /* data movement; src/dst pointers are private memory of the caller */
@@ -85,6 +105,12 @@ typedef struct mc_tp_ops {
      * single_copy is 1, NULL in transports that have none */
     int (*get_direct)(mc_tp_t *tp, void *dst, int src, uintptr_t addr,
                       size_t n);
+    /* Static-network multicast, where tp->mcast is 1 (a grid of one core
+     * per tile on a chip with a static network): every rank calls it
+     * with the same root; the root's n bytes at buf arrive in every
+     * rank's buf along the column-first tree of sched/mesh.h, forwarded
+     * by the routers without the cores. */
+    int (*mcast)(mc_tp_t *tp, int root, void *buf, size_t n);
     /* sub-communicator over `members` (ranks of tp, ascending order of the
      * new ranks); `id` is the same on every member and unique per parent */
     int (*sub)(mc_tp_t *tp, const int *members, int n, int myrank,
@@ -111,6 +137,8 @@ struct mc_tp {
                               by the layer above (NULL: not counted): a
                               peer that left before my current call will
                               never take part in it */
+    mc_topo_t topo;     /* mesh coordinates of the ranks, if any */
+    int mcast;          /* 1 if ops->mcast works here */
 };
 
 /* Inline wrappers: algorithms call these, never ops-> directly. */
@@ -186,6 +214,24 @@ static inline int tp_get_direct(mc_tp_t *t, void *dst, int src,
 {
     /* callers check t->single_copy first */
     return t->ops->get_direct(t, dst, src, addr, n);
+}
+
+static inline int tp_mcast(mc_tp_t *t, int root, void *buf, size_t n)
+{
+    /* callers check t->mcast first */
+    return t->ops->mcast(t, root, buf, n);
+}
+
+/* The hierarchy of the ranks (NULL if unknown). */
+static inline const mc_topo_t *tp_hier(const mc_tp_t *t)
+{
+    return t->topo.kind == MC_TOPO_HIER ? &t->topo : NULL;
+}
+
+/* The grid the ranks form (NULL if none): mesh algorithms call this. */
+static inline const mc_topo_t *tp_grid(const mc_tp_t *t)
+{
+    return t->topo.kind == MC_TOPO_GRID ? &t->topo : NULL;
 }
 
 /* Flag words per cache line, and bytes of payload a flag line can carry. */

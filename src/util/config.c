@@ -40,6 +40,12 @@ const mc_envvar_t mc_envvars[] = {
      "(process_vm_readv) when the kernel allows it; 0: never (staged "
      "through the MPBs)",
      MC_ENV_INT, 0, 1, 0},
+    {"MC_BIND", "0",
+     "1: rank r runs on the r-th PU of the machine (round robin, bound to "
+     "it) and the topology-aware algorithms (bcast:hier, reduce:hier) know "
+     "every rank's package, NUMA node and L3 cache (hwloc; HWLOC_SYNTHETIC "
+     "describes another machine for testing)",
+     MC_ENV_INT, 0, 1, 0},
     {"MC_CHECK_ARGS", "0",
      "1: every collective first checks that all ranks passed the same "
      "collective, count, datatype, op and root, and fails with "

@@ -1,0 +1,70 @@
+# NoCMsg (Yagna, Patil, Mueller): mesh schedules, mesh algorithms on the
+# simulated message network, the reproduction.
+add_executable(test_mesh test_mesh.c)
+target_link_libraries(test_mesh PRIVATE manycoll_static)
+mc_include_view(test_mesh util plat sched sim)
+add_test(NAME mesh_schedules COMMAND test_mesh)
+add_executable(test_mesh_topo test_mesh_topo.c)
+target_link_libraries(test_mesh_topo PRIVATE manycoll_static)
+mc_include_view(test_mesh_topo ${MC_TOOLS_LAYERS})
+add_test(NAME mesh_topo COMMAND test_mesh_topo)
+# the generated walk over the mesh algorithms on grids placed on the chip,
+# with jitter: square, off-origin, thin, two cores per tile (SCC); one
+# level lighter under ASan+UBSan (8-10x slower)
+if(MC_SANITIZE)
+  set(mesh_full medium)
+  set(mesh_medium light)
+else()
+  set(mesh_full full)
+  set(mesh_medium medium)
+endif()
+foreach(algo mesh-tree mesh-2step mesh mesh-rounds recursive-doubling)
+  add_test(NAME sim_walk_grid2x2_${algo} COMMAND test_sim tilepro64
+           --grid 2x2 --level ${mesh_full} --jitter 11 --algo ${algo})
+  add_test(NAME sim_walk_grid3x2_${algo} COMMAND test_sim tilepro64
+           --grid 3x2@4,5 --level ${mesh_medium} --jitter 12 --algo ${algo})
+  add_test(NAME sim_walk_scc_grid_${algo} COMMAND test_sim scc48
+           --grid 3x2@2,1 --level light --jitter 13 --algo ${algo})
+endforeach()
+add_test(NAME sim_walk_grid7x7_jitter COMMAND test_sim tilepro64-udn
+         --grid 7x7 --level light --jitter 14 --algo mesh-rounds)
+set_tests_properties(sim_walk_grid7x7_jitter PROPERTIES LABELS no-asan)
+# every algorithm on the message network (cost_msg.c), with jitter
+add_test(NAME sim_walk_udn_grid3x3_jitter COMMAND test_sim tilepro64-udn
+         --grid 3x3@2,2 --level ${mesh_medium} --jitter 21)
+add_executable(test_mesh_seq test_mesh_seq.c ${MC_CHECK_SOURCES})
+target_include_directories(test_mesh_seq PRIVATE ${CMAKE_SOURCE_DIR}/tools)
+target_link_libraries(test_mesh_seq PRIVATE manycoll_static)
+mc_include_view(test_mesh_seq ${MC_TOOLS_LAYERS})
+foreach(seed 1 2 3)
+  add_test(NAME mesh_back_to_back_${seed} COMMAND test_mesh_seq --jitter ${seed})
+endforeach()
+# trees down a machine's hierarchy: hwloc synthetic topologies, and the
+# algorithms on real processes placed on a synthetic machine (MC_BIND)
+add_executable(test_hier_tree test_hier_tree.c)
+target_link_libraries(test_hier_tree PRIVATE manycoll_static PkgConfig::HWLOC)
+mc_include_view(test_hier_tree util sched tp)
+add_test(NAME hier_trees COMMAND test_hier_tree)
+foreach(n 3 5 8)
+  add_test(NAME coll_hier_n${n} COMMAND ${MC_CMD} run -n ${n} --timeout 300
+           $<TARGET_FILE:test_coll> --algo hier --level ${mesh_full})
+  set_tests_properties(coll_hier_n${n} PROPERTIES ENVIRONMENT
+    "MC_BIND=1;HWLOC_SYNTHETIC=pack:2 l3:2 core:2 pu:1")
+endforeach()
+add_executable(test_hier_shm test_hier_shm.c)
+target_link_libraries(test_hier_shm PRIVATE manycoll_static)
+mc_include_view(test_hier_shm ${MC_TOOLS_LAYERS})
+add_test(NAME hier_shm_places COMMAND ${MC_CMD} run -n 6 --timeout 60
+         $<TARGET_FILE:test_hier_shm>)
+set_tests_properties(hier_shm_places PROPERTIES ENVIRONMENT
+  "MC_BIND=1;HWLOC_SYNTHETIC=pack:2 l3:2 core:2 pu:1")
+# the paper reproduced (docs/papers/nocmsg.md); seconds, not under ASan
+add_test(NAME nocmsg_repro COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/nocmsg_repro.py
+         $<TARGET_FILE:manycoll_cmd>)
+set_tests_properties(nocmsg_repro PROPERTIES LABELS no-asan)
+# where there is no grid and no known hierarchy (shm, unbound) the walk
+# skips these algorithms; their fallbacks, named explicitly:
+foreach(algo mesh-tree mesh-2step mesh mesh-rounds hier)
+  add_test(NAME coll_fallback_${algo} COMMAND ${MC_CMD} run -n 3 --timeout 120
+           $<TARGET_FILE:test_coll> --algo ${algo} --level light)
+endforeach()
