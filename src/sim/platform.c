@@ -18,8 +18,11 @@ static const double scc_costs_us[] = {0.005, 0.126, 0.208, 0.461, 0.069,
                                       0.33,  0.19,  0.095, 0.01};
 static const char *const cost_names[] = {
     "L_hop",     "o_mpb",     "o_mem_r",   "o_mem_w",  "o_put_mpb",
-    "o_get_mpb", "o_put_mem", "o_get_mem", "o_reduce_elem"};
+    "o_get_mpb", "o_put_mem", "o_get_mem", "o_reduce_elem",
+    /* optional, 0 when absent: software overheads (tp->charge) */
+    "o_call",    "o_req_ircce", "o_req_light", "o_flop"};
 #define NCOSTS (sizeof cost_names / sizeof *cost_names)
+#define NCOSTS_REQUIRED 8 /* Table 1 of Petrovic et al. */
 
 static mc_ps_t ps_of_us(double us)
 {
@@ -28,9 +31,11 @@ static mc_ps_t ps_of_us(double us)
 
 static mc_ps_t *cost_slot(mc_costs_t *c, size_t i)
 {
-    mc_ps_t *slots[NCOSTS] = {&c->L_hop,     &c->o_mpb,     &c->o_mem_r,
-                              &c->o_mem_w,   &c->o_put_mpb, &c->o_get_mpb,
-                              &c->o_put_mem, &c->o_get_mem, &c->o_reduce};
+    mc_ps_t *slots[NCOSTS] = {
+        &c->L_hop,       &c->o_mpb,       &c->o_mem_r,     &c->o_mem_w,
+        &c->o_put_mpb,   &c->o_get_mpb,   &c->o_put_mem,   &c->o_get_mem,
+        &c->o_reduce,    &c->o_charge[0], &c->o_charge[1], &c->o_charge[2],
+        &c->o_charge[3]};
     return slots[i];
 }
 
@@ -117,8 +122,9 @@ static int generate_mesh(const char *name, mc_platform_t *p)
     p->p2p_chunk = 8032;
     p->outstanding = 1;
     p->flags_rcce = 1;
-    for (size_t i = 0; i < NCOSTS; i++)
+    for (size_t i = 0; i < sizeof scc_costs_us / sizeof *scc_costs_us; i++)
         *cost_slot(&p->c, i) = ps_of_us(scc_costs_us[i]);
+    p->c.local_mpb = -1;
     for (int row = 0; row < y && p->nmc + 2 <= MC_PLAT_MAX_MC; row += 2) {
         p->mc_x[p->nmc] = 0, p->mc_y[p->nmc++] = row;
         if (x > 1)
@@ -282,9 +288,15 @@ static int load_json(const char *path, mc_platform_t *p)
                                     "\"line\"", path);
     p->flags_rcce = fm && !strcmp(fm, "rcce");
     json_t *costs = json_object_get(root, "costs_us");
-    for (size_t i = 0; i < NCOSTS && j.rc == MC_OK; i++)
-        *cost_slot(&p->c, i) = ps_of_us(
-            jnum(&j, costs, cost_names[i], 0, i + 1 < NCOSTS && !p->cc));
+    for (size_t i = 0; i < NCOSTS && j.rc == MC_OK; i++) {
+        double us = jnum(&j, costs, cost_names[i], 0,
+                         i < NCOSTS_REQUIRED && !p->cc);
+        if (us < 0 && j.rc == MC_OK)
+            j.rc = mc_error(MC_ERR_ARG, "%s: cost \"%s\" is negative", path,
+                            cost_names[i]);
+        *cost_slot(&p->c, i) = ps_of_us(us);
+    }
+    p->c.local_mpb = ps_of_us(jnum(&j, costs, "local_mpb_us", -1, 0));
     if (j.rc == MC_OK && !p->cc)
         load_mcs(&j, json_object_get(root, "memory_controllers"), p);
     json_t *cont = json_object_get(root, "contention");

@@ -25,6 +25,14 @@ typedef struct mc_costs {
     mc_ps_t o_put_mem; /* ... of a put from private memory */
     mc_ps_t o_get_mem; /* ... of a get into private memory */
     mc_ps_t o_reduce;  /* combining one element (reductions) */
+    /* software overheads charged by the two-sided layer and applications
+     * (tp->charge, indexed by mc_charge_t of tp/tp.h); 0 unless a platform
+     * sets them: o_call, o_req_ircce, o_req_light, o_flop */
+    mc_ps_t o_charge[4];
+    /* one line of the own tile's MPB without the router (the SCC with its
+     * local-MPB bug fixed); < 0: through the router like any MPB at
+     * distance 1 (the bug's workaround, the default) */
+    mc_ps_t local_mpb;
 } mc_costs_t;
 
 typedef struct mc_contention {

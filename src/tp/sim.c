@@ -13,12 +13,15 @@
  *   get           o_get_mem        read MPB[src], write memory
  *   get_mpb       o_get_mpb        read MPB[src], write my MPB
  *   get_reduce    o_get_mem        read MPB[src], read memory, write memory
+ *   get_reduce_mpb o_get_mpb       read MPB[src], read memory, write my MPB
  *   copy          -                read memory, write memory
  *   reduce        -                read memory twice, write memory
  *   flag set      -                write one line of MPB[owner] (lands at
  *                                  its latency, wakes waiters)
  *   flag wait     -                read one line of MPB[owner] (when set)
- * Reductions also pay o_reduce_elem per element.
+ * Reductions also pay o_reduce_elem per element. `charge` keeps the core
+ * busy for n times one of the platform's software costs (o_call, ...);
+ * a cost of 0 charges nothing, not even an event.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -156,6 +159,40 @@ static int sim_get_reduce(mc_tp_t *tp, void *inout, int src, size_t off,
     return MC_OK;
 }
 
+static int sim_get_reduce_mpb(mc_tp_t *tp, size_t my_off, int src,
+                              size_t off, const void *in, size_t count,
+                              mc_dtype_t dt, mc_op_t op, int src_left)
+{
+    sim_tp_t *t = st(tp);
+    size_t n = count * mc_dtype_size(dt);
+    if (!n)
+        return MC_OK;
+    MC_CHECK(check_mpb(t, src, off, n, "get_reduce_mpb"));
+    MC_CHECK(check_mpb(t, tp->rank, my_off, n, "get_reduce_mpb"));
+    mc_sim_acc_t a[3] = {MPB_R(src, off), MEM_R(t->core),
+                         MPB_W(tp->rank, my_off)};
+    MC_CHECK(run(t, "get_reduce_mpb", mc_sim_platform(t->sim)->c.o_get_mpb, n,
+                 (int64_t)count, 3, a));
+    unsigned char *mine = mpb(t, tp->rank, my_off);
+    memmove(mine, in, n);
+    mc_reduce_into(mine, mpb(t, src, off), count, dt, op, src_left);
+    return MC_OK;
+}
+
+static int sim_charge(mc_tp_t *tp, int kind, uint64_t n)
+{
+    static const char *const names[MC_CHARGE_COUNT] = {
+        "o_call", "o_req_ircce", "o_req_light", "compute"};
+    sim_tp_t *t = st(tp);
+    if (kind < 0 || kind >= MC_CHARGE_COUNT)
+        return mc_error(MC_ERR_INTERNAL, "charge: unknown kind %d", kind);
+    mc_ps_t per = mc_sim_platform(t->sim)->c.o_charge[kind];
+    if (per <= 0 || n == 0)
+        return MC_OK;
+    mc_sim_op_t op = {.name = names[kind], .fixed = per * (mc_ps_t)n};
+    return mc_sim_do(t->sim, &op);
+}
+
 static int sim_copy(mc_tp_t *tp, void *dst, const void *src, size_t n)
 {
     sim_tp_t *t = st(tp);
@@ -277,6 +314,8 @@ static const mc_tp_ops_t sim_ops = {
     .get = sim_get,
     .get_mpb = sim_get_mpb,
     .get_reduce = sim_get_reduce,
+    .get_reduce_mpb = sim_get_reduce_mpb,
+    .charge = sim_charge,
     .copy = sim_copy,
     .reduce = sim_reduce,
     .flag_set = sim_flag_set,
