@@ -10,27 +10,28 @@
  *     now    has b0      has b1      has b2   (fully reduced)
  *
  * Works on a private copy of the input (scratch). Needs a commutative op.
- * Each step is RCCE_comm's blocking exchange (even ranks send first).
+ * Parameters (coll/p2p.h): sync (0, the default: RCCE_comm's blocking
+ * exchange, even ranks send first), tail, fused.
  */
 #include "coll/coll.h"
-#include "coll/p2p.h"
-#include "sched/sched.h"
+#include "coll/ring.h"
+
+enum { P_SYNC, P_TAIL, P_FUSED };
 
 int mc_reduce_scatter_block_ring(mc_comm_t *c, const mc_args_t *a,
                                  const mc_params_t *p)
 {
-    (void)p;
     int n = c->size, r = c->rank;
     size_t b = a->bytes;
-    unsigned char *acc;
-    MC_CHECK(mc_scratch(c, b * (size_t)n, (void **)&acc));
-    MC_CHECK(tp_copy(c->tp, acc, a->sbuf, b * (size_t)n));
+    mc_ring_t g = {mc_p2p_mode_of(p, P_SYNC, P_TAIL), 1, -1,
+                   a->count * (size_t)n, a->dsize};
     mc_red_t red = mc_red_of(a, 1);
-    for (int s = 0; s < n - 1; s++) {
-        int send = (r - s - 1 + 2 * n) % n, recv = (r - s - 2 + 2 * n) % n;
-        MC_CHECK(mc_p2p_exchange(c, r, mc_ring_right(r, n), acc + send * b,
-                                 b, mc_ring_left(r, n), acc + recv * b, b,
-                                 &red));
-    }
+    unsigned char *acc;
+    /* scratch: the working copy, then the receive buffer of fused=0 */
+    MC_CHECK(mc_scratch(c, b * (size_t)(n + 1), (void **)&acc));
+    if (!p->v[P_FUSED])
+        red.tmp = acc + b * (size_t)n;
+    MC_CHECK(tp_copy(c->tp, acc, a->sbuf, b * (size_t)n));
+    MC_CHECK(mc_ring_reduce_scatter(c, &g, acc, &red));
     return tp_copy(c->tp, a->rbuf, acc + (size_t)r * b, b);
 }

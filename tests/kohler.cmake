@@ -1,0 +1,11 @@
+# Kohler et al. (docs/papers/kohler.md): the two-sided flavours at the
+# sizes where they differ, on the simulator (with jitter) and on shm.
+add_executable(test_flavours test_flavours.c ${CMAKE_SOURCE_DIR}/tools/check.c)
+target_include_directories(test_flavours PRIVATE ${CMAKE_SOURCE_DIR}/tools)
+target_link_libraries(test_flavours PRIVATE manycoll_static)
+add_test(NAME flavours_sim_n13 COMMAND test_flavours --sim scc48 --ranks 13
+         --jitter 11)
+add_test(NAME flavours_sim_n4 COMMAND test_flavours --sim scc48 --ranks 4
+         --jitter 12)
+add_test(NAME flavours_shm_n3 COMMAND ${MC_CMD} run -n 3 --timeout 300
+         $<TARGET_FILE:test_flavours>)
