@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "coll/cc.h"
+#include "coll/p2p.h"
 #include "select/registry.h"
 #include "util/config.h"
 
@@ -33,7 +34,10 @@ const mc_algo_t mc_algos[] = {
     {.coll = MC_COLL_BCAST, .name = "scatter-allgather",
      .desc = "RCCE_comm scatter (binary recursive tree) + ring allgather, "
              "two-sided",
-     .fn = mc_bcast_scatter_allgather},
+     .fn = mc_bcast_scatter_allgather,
+     .params = {MC_P2P_PARAM_SYNC(0), MC_P2P_PARAM_BALANCE, MC_P2P_PARAM_TAIL},
+     .variants = {"sync=2,balance=0,tail=1", "sync=1",
+                  "sync=0,balance=0,tail=1"}},
     {.coll = MC_COLL_BCAST, .name = "ocbcast",
      .desc = "OC-Bcast (Petrovic et al.): pipelined k-ary tree of one-sided "
              "gets from the parent's MPB, binary notification trees, double "
@@ -55,24 +59,47 @@ const mc_algo_t mc_algos[] = {
      .desc = "binary recursive tree towards the root, two-sided, chunked; "
              "rank order for non-commutative ops",
      .fn = mc_reduce_binomial},
+    {.coll = MC_COLL_REDUCE, .name = "rs-gather",
+     .desc = "ring reduce-scatter + linear gather to the root (RCCE_comm's "
+             "long reduce), two-sided",
+     .fn = mc_reduce_rs_gather, .flags = MC_ALGO_COMMUTATIVE,
+     .params = {MC_P2P_PARAM_SYNC(0), MC_P2P_PARAM_BALANCE, MC_P2P_PARAM_TAIL,
+                MC_P2P_PARAM_FUSED},
+     .variants = {"sync=0,balance=0,tail=1,fused=0", "sync=1,balance=0",
+                  "sync=2,fused=0,tail=1"}},
     {.coll = MC_COLL_ALLREDUCE, .name = "reduce-bcast",
      .desc = "binomial reduce to rank 0, then binomial bcast",
      .fn = mc_allreduce_reduce_bcast},
     {.coll = MC_COLL_ALLREDUCE, .name = "ring",
      .desc = "ring reduce-scatter + ring allgather on balanced blocks, "
              "two-sided",
-     .fn = mc_allreduce_ring, .flags = MC_ALGO_COMMUTATIVE},
+     .fn = mc_allreduce_ring, .flags = MC_ALGO_COMMUTATIVE,
+     .params = {MC_P2P_PARAM_SYNC(0), MC_P2P_PARAM_BALANCE, MC_P2P_PARAM_TAIL,
+                MC_P2P_PARAM_FUSED},
+     .variants = {"sync=0,balance=0,tail=1,fused=0", "sync=1",
+                  "sync=2,fused=0", "sync=2,balance=0,tail=1"}},
+    {.coll = MC_COLL_ALLREDUCE, .name = "ring-mpb",
+     .desc = "MPB-direct ring (Kohler et al.): reduce-scatter and allgather "
+             "with the blocks in transit in the MPBs, double-buffered",
+     .fn = mc_allreduce_ring_mpb, .flags = MC_ALGO_COMMUTATIVE},
     {.coll = MC_COLL_ALLGATHER, .name = "ring",
      .desc = "ring allgather: P-1 steps, each forwards one block, two-sided",
-     .fn = mc_allgather_ring},
+     .fn = mc_allgather_ring,
+     .params = {MC_P2P_PARAM_SYNC(0), MC_P2P_PARAM_TAIL},
+     .variants = {"sync=1", "sync=2,tail=1", "sync=0,tail=1"}},
     {.coll = MC_COLL_ALLTOALL, .name = "pairwise",
      .desc = "pairwise exchange: step i sends to rank+i, receives from "
              "rank-i, two-sided",
-     .fn = mc_alltoall_pairwise},
+     .fn = mc_alltoall_pairwise,
+     .params = {MC_P2P_PARAM_SYNC(2), MC_P2P_PARAM_TAIL},
+     .variants = {"sync=0", "sync=0,tail=1", "sync=1,tail=1"}},
     {.coll = MC_COLL_REDUCE_SCATTER_BLOCK, .name = "ring",
      .desc = "ring reduce-scatter: P-1 steps, each combines one block, "
              "two-sided",
-     .fn = mc_reduce_scatter_block_ring, .flags = MC_ALGO_COMMUTATIVE},
+     .fn = mc_reduce_scatter_block_ring, .flags = MC_ALGO_COMMUTATIVE,
+     .params = {MC_P2P_PARAM_SYNC(0), MC_P2P_PARAM_TAIL, MC_P2P_PARAM_FUSED},
+     .variants = {"sync=1,tail=1", "sync=2,fused=0",
+                  "sync=0,tail=1,fused=0"}},
     {.coll = MC_COLL_REDUCE_SCATTER_BLOCK, .name = "reduce-scatter",
      .desc = "binomial reduce to rank 0, then linear scatter; rank order "
              "for non-commutative ops",

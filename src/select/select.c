@@ -88,6 +88,7 @@ static const struct {
 
 /* the algorithm for a non-commutative op when the selected one can't */
 static const char *const rank_order_fallback[MC_COLL_COUNT] = {
+    [MC_COLL_REDUCE] = "binomial",
     [MC_COLL_ALLREDUCE] = "reduce-bcast",
     [MC_COLL_REDUCE_SCATTER_BLOCK] = "reduce-scatter",
 };
