@@ -9,3 +9,7 @@ add_test(NAME flavours_sim_n4 COMMAND test_flavours --sim scc48 --ranks 4
          --jitter 12)
 add_test(NAME flavours_shm_n3 COMMAND ${MC_CMD} run -n 3 --timeout 300
          $<TARGET_FILE:test_flavours>)
+# the simulator's caches and local-MPB knob against their definitions
+add_executable(test_cache test_cache.c)
+target_link_libraries(test_cache PRIVATE manycoll_static)
+add_test(NAME sim_cache COMMAND test_cache)

@@ -69,6 +69,7 @@ struct mc_sim {
     mc_sim_trace_rec_t *tr;
     size_t ntr, captr;
     mc_sim_domain_t *domains;
+    struct mc_sim_cache *cache; /* cache.c, NULL until first used */
 };
 
 /* engine.c */
@@ -89,6 +90,12 @@ mc_ps_t mc_sim_port_delay(mc_sim_t *s, int owner, mc_ps_t t);
 void mc_sim_flag_costs(mc_sim_t *s, int core, int owner, uint64_t *addr,
                        mc_ps_t *lat, mc_ps_t *done);
 mc_ps_t mc_sim_poll_cost(mc_sim_t *s, int core, int owner, uint64_t *addr);
+
+/* cache.c: the cost of line i of a private-memory access if the core's
+ * caches have it (and they are updated), else -1 */
+mc_ps_t mc_sim_cache_line(mc_sim_t *s, int core, const mc_sim_acc_t *a,
+                          int64_t i);
+void mc_sim_cache_free(mc_sim_t *s);
 
 /* cost_cc.c */
 mc_ps_t mc_cc_access(const mc_sim_t *s, mc_cc_line_t *ln, int core,

@@ -260,12 +260,68 @@ static void load_coherence(jctx_t *j, json_t *c, mc_platform_t *p)
     mc_profile_free(&prof);
 }
 
-static int load_json(const char *path, mc_platform_t *p)
+/* "cache": {"enabled": true, "l1_bytes": ..., "l1_ways": ..., "l2_bytes":
+ * ..., "l2_ways": ..., "l1_hit_us": ..., "l2_hit_us": ...} */
+static void load_cache(jctx_t *j, json_t *c, mc_platform_t *p)
+{
+    mc_cache_cfg_t *k = &p->cache;
+    k->on = json_is_true(json_object_get(c, "enabled"));
+    k->l1_bytes = (size_t)jnum(j, c, "l1_bytes", 0, 1);
+    k->l2_bytes = (size_t)jnum(j, c, "l2_bytes", 0, 1);
+    k->l1_ways = (int)jnum(j, c, "l1_ways", 0, 1);
+    k->l2_ways = (int)jnum(j, c, "l2_ways", 0, 1);
+    k->l1_hit = ps_of_us(jnum(j, c, "l1_hit_us", 0, 1));
+    k->l2_hit = ps_of_us(jnum(j, c, "l2_hit_us", 0, 1));
+    if (j->rc == MC_OK &&
+        (k->l1_ways < 1 || k->l2_ways < 1 || k->l1_hit < 0 || k->l2_hit < 0 ||
+         k->l1_bytes < (size_t)p->line * (size_t)k->l1_ways ||
+         k->l2_bytes < (size_t)p->line * (size_t)k->l2_ways ||
+         (p->line & (p->line - 1))))
+        j->rc = mc_error(MC_ERR_ARG,
+                         "%s: \"cache\": sizes must hold a line per way, "
+                         "ways and hit costs must be positive, lines a "
+                         "power of two",
+                         j->file);
+    if (p->cc && k->on && j->rc == MC_OK)
+        j->rc = mc_error(MC_ERR_UNSUPPORTED,
+                         "%s: \"cache\" is for chips with MPBs; a coherent "
+                         "chip has its own line model",
+                         j->file);
+}
+
+/* A file may start from another ("extends": NAME): the other's keys,
+ * with this file's keys (objects merged key by key) over them. */
+static json_t *load_tree(const char *path, int depth)
 {
     json_error_t err;
     json_t *root = json_load_file(path, 0, &err);
+    if (!root) {
+        mc_error(MC_ERR_ARG, "%s:%d: %s", path, err.line, err.text);
+        return NULL;
+    }
+    const char *base = json_string_value(json_object_get(root, "extends"));
+    if (!base)
+        return root;
+    char bpath[1024];
+    json_t *b = NULL;
+    if (depth >= 8)
+        mc_error(MC_ERR_ARG, "%s: \"extends\" nests more than 8 files", path);
+    else if (mc_data_path("platforms", base, bpath, sizeof bpath) == MC_OK)
+        b = load_tree(bpath, depth + 1);
+    if (b && json_object_update_recursive(b, root) != 0) {
+        mc_error(MC_ERR_NOMEM, "%s: cannot merge \"%s\"", path, base);
+        json_decref(b);
+        b = NULL;
+    }
+    json_decref(root);
+    return b;
+}
+
+static int load_json(const char *path, mc_platform_t *p)
+{
+    json_t *root = load_tree(path, 0);
     if (!root)
-        return mc_error(MC_ERR_ARG, "%s:%d: %s", path, err.line, err.text);
+        return MC_ERR_ARG;
     jctx_t j = {path, MC_OK};
     if (json_object_get(root, "chips"))
         j.rc = mc_error(MC_ERR_UNSUPPORTED,
@@ -304,6 +360,9 @@ static int load_json(const char *path, mc_platform_t *p)
         load_contention(&j, cont, p);
     if (j.rc == MC_OK && p->cc)
         load_coherence(&j, json_object_get(root, "coherence"), p);
+    json_t *cache = json_object_get(root, "cache");
+    if (j.rc == MC_OK && cache)
+        load_cache(&j, cache, p);
     json_decref(root);
     return j.rc;
 }

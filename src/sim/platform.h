@@ -42,6 +42,15 @@ typedef struct mc_contention {
     mc_ps_t mc_service;  /* a memory controller serves one line per ... */
 } mc_contention_t;
 
+/* Caches of private memory (sim/cache.c); off unless the platform file
+ * has a "cache" section with "enabled": true. */
+typedef struct mc_cache_cfg {
+    int on;
+    size_t l1_bytes, l2_bytes;
+    int l1_ways, l2_ways;
+    mc_ps_t l1_hit, l2_hit; /* one line read or written from a hit */
+} mc_cache_cfg_t;
+
 typedef struct mc_platform {
     char name[64];
     char description[512];
@@ -58,6 +67,7 @@ typedef struct mc_platform {
                               1-line get into memory (else: one MPB line) */
     mc_costs_t c;
     mc_contention_t cont;
+    mc_cache_cfg_t cache;
     /* a cache-coherent chip (Ramos & Hoefler's model) instead of a mesh
      * with MPBs: a line costs R_L in the local cache, R_R from another
      * core's cache, R_I from memory; `cont.mpb_service` is then the

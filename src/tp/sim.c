@@ -78,12 +78,13 @@ static int run(sim_tp_t *t, const char *name, mc_ps_t fixed, size_t n,
     return mc_sim_do(t->sim, &op);
 }
 
-#define MEM_R(c) {MC_ACC_MEM, 0, c, NULL}
-#define MEM_W(c) {MC_ACC_MEM, 1, c, NULL}
+/* a private-memory access of core c at address p (the caches' key) */
+#define MEM_R(c, p) {MC_ACC_MEM, 0, c, NULL, (uintptr_t)(p)}
+#define MEM_W(c, p) {MC_ACC_MEM, 1, c, NULL, (uintptr_t)(p)}
 /* an MPB access of `rank` at byte `off` (the line states of a coherent
  * chip are found from the rank and offset) */
-#define MPB_R(rank, off) {MC_ACC_MPB, 0, core_of(t, rank), st_of(t, rank, off)}
-#define MPB_W(rank, off) {MC_ACC_MPB, 1, core_of(t, rank), st_of(t, rank, off)}
+#define MPB_R(rank, off) {MC_ACC_MPB, 0, core_of(t, rank), st_of(t, rank, off), 0}
+#define MPB_W(rank, off) {MC_ACC_MPB, 1, core_of(t, rank), st_of(t, rank, off), 0}
 
 static mc_cc_line_t *st_of(sim_tp_t *t, int rank, size_t off)
 {
@@ -97,7 +98,7 @@ static int sim_put(mc_tp_t *tp, int dst, size_t off, const void *src,
     if (!n)
         return MC_OK;
     MC_CHECK(check_mpb(t, dst, off, n, "put"));
-    mc_sim_acc_t a[2] = {MEM_R(t->core), MPB_W(dst, off)};
+    mc_sim_acc_t a[2] = {MEM_R(t->core, src), MPB_W(dst, off)};
     MC_CHECK(run(t, "put", mc_sim_platform(t->sim)->c.o_put_mem, n, 0, 2, a));
     memcpy(mpb(t, dst, off), src, n);
     return MC_OK;
@@ -123,7 +124,7 @@ static int sim_get(mc_tp_t *tp, void *dst, int src, size_t off, size_t n)
     if (!n)
         return MC_OK;
     MC_CHECK(check_mpb(t, src, off, n, "get"));
-    mc_sim_acc_t a[2] = {MPB_R(src, off), MEM_W(t->core)};
+    mc_sim_acc_t a[2] = {MPB_R(src, off), MEM_W(t->core, dst)};
     MC_CHECK(run(t, "get", mc_sim_platform(t->sim)->c.o_get_mem, n, 0, 2, a));
     memmove(dst, mpb(t, src, off), n);
     return MC_OK;
@@ -152,7 +153,8 @@ static int sim_get_reduce(mc_tp_t *tp, void *inout, int src, size_t off,
     if (!n)
         return MC_OK;
     MC_CHECK(check_mpb(t, src, off, n, "get_reduce"));
-    mc_sim_acc_t a[3] = {MPB_R(src, off), MEM_R(t->core), MEM_W(t->core)};
+    mc_sim_acc_t a[3] = {MPB_R(src, off), MEM_R(t->core, inout),
+                         MEM_W(t->core, inout)};
     MC_CHECK(run(t, "get_reduce", mc_sim_platform(t->sim)->c.o_get_mem, n,
                  (int64_t)count, 3, a));
     mc_reduce_into(inout, mpb(t, src, off), count, dt, op, src_left);
@@ -169,7 +171,7 @@ static int sim_get_reduce_mpb(mc_tp_t *tp, size_t my_off, int src,
         return MC_OK;
     MC_CHECK(check_mpb(t, src, off, n, "get_reduce_mpb"));
     MC_CHECK(check_mpb(t, tp->rank, my_off, n, "get_reduce_mpb"));
-    mc_sim_acc_t a[3] = {MPB_R(src, off), MEM_R(t->core),
+    mc_sim_acc_t a[3] = {MPB_R(src, off), MEM_R(t->core, in),
                          MPB_W(tp->rank, my_off)};
     MC_CHECK(run(t, "get_reduce_mpb", mc_sim_platform(t->sim)->c.o_get_mpb, n,
                  (int64_t)count, 3, a));
@@ -198,7 +200,7 @@ static int sim_copy(mc_tp_t *tp, void *dst, const void *src, size_t n)
     sim_tp_t *t = st(tp);
     if (!n || dst == src)
         return MC_OK;
-    mc_sim_acc_t a[2] = {MEM_R(t->core), MEM_W(t->core)};
+    mc_sim_acc_t a[2] = {MEM_R(t->core, src), MEM_W(t->core, dst)};
     MC_CHECK(run(t, "copy", 0, n, 0, 2, a));
     memmove(dst, src, n);
     return MC_OK;
@@ -211,7 +213,8 @@ static int sim_reduce(mc_tp_t *tp, void *inout, const void *in, size_t count,
     size_t n = count * mc_dtype_size(dt);
     if (!n)
         return MC_OK;
-    mc_sim_acc_t a[3] = {MEM_R(t->core), MEM_R(t->core), MEM_W(t->core)};
+    mc_sim_acc_t a[3] = {MEM_R(t->core, in), MEM_R(t->core, inout),
+                         MEM_W(t->core, inout)};
     MC_CHECK(run(t, "reduce", 0, n, (int64_t)count, 3, a));
     mc_reduce_into(inout, in, count, dt, op, in_left);
     return MC_OK;
