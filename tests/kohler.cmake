@@ -13,3 +13,6 @@ add_test(NAME flavours_shm_n3 COMMAND ${MC_CMD} run -n 3 --timeout 300
 add_executable(test_cache test_cache.c)
 target_link_libraries(test_cache PRIVATE manycoll_static)
 add_test(NAME sim_cache COMMAND test_cache)
+# the GCMC proxy on shm and on the simulator, the same moves and energy
+add_test(NAME gcmc_proxy COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/gcmc_proxy.py
+         $<TARGET_FILE:manycoll_cmd>)

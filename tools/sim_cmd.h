@@ -16,6 +16,7 @@ typedef struct sim_opts {
     const char *trace;
     uint64_t jitter;
     int cont_mpb, cont_link, cont_mc; /* -1 = platform default */
+    const char *app;      /* --app: an application proxy instead */
 } sim_opts_t;
 
 typedef struct sim_result {
@@ -28,6 +29,8 @@ typedef struct sim_result {
 /* simulates one message size; writes the trace if trace_file */
 int mc_sim_run_size(const sim_opts_t *o, const mc_platform_t *p,
                     size_t bytes, sim_result_t *r, const char *trace_file);
+/* --app: the application proxy on every core (sim_app.c) */
+int mc_sim_run_app(const sim_opts_t *o, const mc_platform_t *p);
 /* Chrome/Perfetto trace of a finished simulation */
 int mc_sim_write_trace(mc_sim_t *s, const char *file);
 

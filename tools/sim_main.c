@@ -11,7 +11,8 @@ static const char usage[] =
     "manycoll sim --platform P --coll C [--algo A[:k=v,...]] [--sizes LIST]\n"
     "             [--ranks N] [--root R] [--check] [--json] [--trace FILE]\n"
     "             [--jitter SEED] [--contention all|none|mpb,link,mc]\n"
-    "             [--dtype T] [--op O]";
+    "             [--dtype T] [--op O]\n"
+    "manycoll sim --platform P --app gcmc[:k=v,...] [--algo A] [--ranks N]";
 
 static int parse_contention(const char *v, sim_opts_t *o)
 {
@@ -29,6 +30,7 @@ static int parse_value(sim_opts_t *o, const char *a, const char *v)
     else if (!strcmp(a, "--ranks")) o->ranks = atoi(v);
     else if (!strcmp(a, "--root")) o->k.root = atoi(v);
     else if (!strcmp(a, "--trace")) o->trace = v;
+    else if (!strcmp(a, "--app")) o->app = v;
     else if (!strcmp(a, "--jitter")) o->jitter = strtoull(v, NULL, 10) | 1u << 31;
     else if (!strcmp(a, "--coll")) {
         if (mc_coll_from_name(v, &o->k.coll) != MC_OK)
@@ -73,7 +75,9 @@ static int parse(int argc, char **argv, sim_opts_t *o)
         if (rc)
             return rc;
     }
-    if (!o->platform || !coll_seen)
+    if (o->app && !coll_seen)
+        o->k.coll = MC_COLL_ALLREDUCE; /* --algo names its allreduce */
+    if (!o->platform || (!coll_seen && !o->app))
         return mc_usage_error("sim", "--platform and --coll are required\n%s",
                               usage);
     int red = o->k.coll == MC_COLL_REDUCE || o->k.coll == MC_COLL_ALLREDUCE ||
@@ -146,6 +150,11 @@ int cmd_sim(int argc, char **argv)
     char desc[768];
     mc_platform_describe(p, desc, sizeof desc);
     fprintf(stderr, "manycoll sim: %s\n", desc);
+    if (o.app) {
+        rc = mc_sim_run_app(&o, p);
+        mc_platform_free(p);
+        return rc;
+    }
     uint64_t events = 0;
     double wall = 0;
     int nsizes = o.k.coll == MC_COLL_BARRIER ? 1 : o.nsizes, failed = 0;

@@ -23,6 +23,7 @@ int cmd_calibrate(int argc, char **argv);
 int cmd_model(int argc, char **argv);
 int cmd_sim(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
+int cmd_gcmc(int argc, char **argv);
 /* manycoll info --tuning (info_tuning.c) */
 int info_tuning(int argc, char **argv);
 
