@@ -17,6 +17,8 @@ typedef struct sim_opts {
     uint64_t jitter;
     int cont_mpb, cont_link, cont_mc; /* -1 = platform default */
     const char *app;      /* --app: an application proxy instead */
+    int iters, warmup;    /* --iters N calls measured after --warmup W,
+                             back to back in one simulation (0: 1, 0) */
 } sim_opts_t;
 
 typedef struct sim_result {
@@ -24,6 +26,10 @@ typedef struct sim_result {
     double lat_us, bw_MBps, done_min_us, done_max_us, done_stdev_us;
     char algo[128];
     mc_sim_stats_t st;
+    /* the measured calls: on rank 0, their average (the end of the last
+     * minus the start of the first, over their number: Kohler et al.'s
+     * metric), the mean and sample variance of each call's time */
+    double rank0_avg_us, iter_mean_us, iter_var_us2;
 } sim_result_t;
 
 /* simulates one message size; writes the trace if trace_file */

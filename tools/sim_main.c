@@ -11,7 +11,7 @@ static const char usage[] =
     "manycoll sim --platform P --coll C [--algo A[:k=v,...]] [--sizes LIST]\n"
     "             [--ranks N] [--root R] [--check] [--json] [--trace FILE]\n"
     "             [--jitter SEED] [--contention all|none|mpb,link,mc]\n"
-    "             [--dtype T] [--op O]\n"
+    "             [--dtype T] [--op O] [--iters N] [--warmup W]\n"
     "manycoll sim --platform P --app gcmc[:k=v,...] [--algo A] [--ranks N]";
 
 static int parse_contention(const char *v, sim_opts_t *o)
@@ -31,6 +31,14 @@ static int parse_value(sim_opts_t *o, const char *a, const char *v)
     else if (!strcmp(a, "--root")) o->k.root = atoi(v);
     else if (!strcmp(a, "--trace")) o->trace = v;
     else if (!strcmp(a, "--app")) o->app = v;
+    else if (!strcmp(a, "--iters") || !strcmp(a, "--warmup")) {
+        char *end;
+        long x = strtol(v, &end, 10);
+        if (*end || x < (a[2] == 'i') || x > 1000000)
+            return mc_usage_error("sim", "%s: '%s' is not a number of calls "
+                                         "(%d to 1000000)", a, v, a[2] == 'i');
+        *(a[2] == 'i' ? &o->iters : &o->warmup) = (int)x;
+    }
     else if (!strcmp(a, "--jitter")) o->jitter = strtoull(v, NULL, 10) | 1u << 31;
     else if (!strcmp(a, "--coll")) {
         if (mc_coll_from_name(v, &o->k.coll) != MC_OK)
@@ -103,7 +111,9 @@ static void print(const sim_opts_t *o, const mc_platform_t *p,
                "\"bw_MBps\":%.4f,\"done_min_us\":%.4f,\"done_max_us\":%.4f,"
                "\"done_stdev_us\":%.4f,\"events\":%llu,\"events_per_s\":%.0f,"
                "\"ops\":%llu,\"lines\":%llu,\"wall_s\":%.3f,"
-               "\"contention\":\"%s%s%s\",\"jitter\":%llu,\"check\":%s}\n",
+               "\"contention\":\"%s%s%s\",\"jitter\":%llu,\"check\":%s,"
+               "\"iters\":%d,\"warmup\":%d,\"rank0_avg_us\":%.4f,"
+               "\"iter_mean_us\":%.4f,\"iter_var_us2\":%.6f}\n",
                p->name, mc_coll_name(o->k.coll), r->algo, o->ranks, o->k.root,
                r->bytes, r->lat_us, r->bw_MBps, r->done_min_us,
                r->done_max_us, r->done_stdev_us,
@@ -111,7 +121,8 @@ static void print(const sim_opts_t *o, const mc_platform_t *p,
                (unsigned long long)st->ops, (unsigned long long)st->lines,
                st->wall_s, o->cont_mpb ? "mpb," : "", o->cont_link ? "link," : "",
                o->cont_mc ? "mc" : "", (unsigned long long)o->jitter,
-               o->check ? "true" : "false");
+               o->check ? "true" : "false", o->iters > 1 ? o->iters : 1,
+               o->warmup, r->rank0_avg_us, r->iter_mean_us, r->iter_var_us2);
     } else {
         if (first)
             printf("# %s, %d ranks, root %d\n%-10s %12s %12s %12s %12s %10s  "
@@ -122,6 +133,11 @@ static void print(const sim_opts_t *o, const mc_platform_t *p,
         printf("%-10zu %12.3f %12.3f %12.3f %12.3f %10.3f  %s\n", r->bytes,
                r->lat_us, r->bw_MBps, r->done_min_us, r->done_max_us,
                r->done_stdev_us, r->algo);
+        if (o->iters > 1 || o->warmup)
+            printf("# %d calls after %d warm-up: rank 0 %.3f us per call, "
+                   "calls %.3f us mean, %.4f us^2 variance\n",
+                   o->iters > 1 ? o->iters : 1, o->warmup, r->rank0_avg_us,
+                   r->iter_mean_us, r->iter_var_us2);
     }
     fflush(stdout);
 }

@@ -14,8 +14,9 @@
  *
  * Each block is reduced once, by one rank, so every rank ends with the same
  * bits. Needs a commutative op (the combine order follows the ring).
- * Parameters (coll/p2p.h): sync (0, the default: RCCE_comm's blocking
- * exchange, even ranks send first; 1 iRCCE; 2 lightweight), balance
+ * Parameters (coll/p2p.h): sync (0 RCCE_comm's blocking exchange, even
+ * ranks send first; 1 iRCCE; 2 lightweight; 3, the default, automatic:
+ * lightweight on cache-coherent machines, blocking on MPB chips), balance
  * (blocks differ by at most one element, or RCCE_comm's split), tail
  * (RCCE's padded last line), fused (0: receive into scratch, then reduce).
  */
@@ -26,7 +27,7 @@ enum { P_SYNC, P_BALANCE, P_TAIL, P_FUSED };
 
 int mc_allreduce_ring(mc_comm_t *c, const mc_args_t *a, const mc_params_t *p)
 {
-    mc_ring_t g = {mc_p2p_mode_of(p, P_SYNC, P_TAIL), (int)p->v[P_BALANCE],
+    mc_ring_t g = {mc_p2p_mode_of(c, p, P_SYNC, P_TAIL), (int)p->v[P_BALANCE],
                    0, a->count, a->dsize};
     mc_red_t red = mc_red_of(a, 1);
     if (!p->v[P_FUSED])

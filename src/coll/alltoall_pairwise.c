@@ -30,7 +30,7 @@ int mc_alltoall_pairwise(mc_comm_t *c, const mc_args_t *a,
     const unsigned char *in = a->sbuf;
     unsigned char *out = a->rbuf;
     size_t b = a->bytes;
-    mc_p2p_mode_t m = mc_p2p_mode_of(p, P_SYNC, P_TAIL);
+    mc_p2p_mode_t m = mc_p2p_mode_of(c, p, P_SYNC, P_TAIL);
     MC_CHECK(tp_copy(c->tp, out + (size_t)r * b, in + (size_t)r * b, b));
     for (int i = 1; i < n; i++) {
         int dst = (r + i) % n, src = (r - i + n) % n;

@@ -17,8 +17,10 @@
  *        step 1:  0:s1->3  1:s2->0  2:s3->1  3:s0->2
  *        step 2:  0:s2->3  1:s3->0  2:s0->1  3:s1->2
  *
- * Parameters (coll/p2p.h): sync (0, the default: the blocking exchange
- * above; 1 iRCCE, 2 lightweight: both of a step posted at once), balance
+ * Parameters (coll/p2p.h): sync (0: the blocking exchange above; 1
+ * iRCCE, 2 lightweight: both of a step posted at once; 3, the default,
+ * automatic: lightweight on cache-coherent machines, blocking on MPB
+ * chips, where RCCE_comm is the papers' baseline), balance
  * (slices of the byte message: 1 balanced, 0 RCCE_comm's split, the first
  * slice taking the remainder), tail (RCCE's padded last line).
  */
@@ -51,7 +53,7 @@ int mc_bcast_scatter_allgather(mc_comm_t *c, const mc_args_t *a,
                                const mc_params_t *p)
 {
     int n = c->size, root = a->root, v = mc_vrank(c->rank, root, n);
-    sag_t g = {a, n, (int)p->v[P_BALANCE], mc_p2p_mode_of(p, P_SYNC, P_TAIL)};
+    sag_t g = {a, n, (int)p->v[P_BALANCE], mc_p2p_mode_of(c, p, P_SYNC, P_TAIL)};
     mc_bisect_t t;
     mc_sched_bisect(v, n, &t);
     if (t.parent >= 0)

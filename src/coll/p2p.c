@@ -153,6 +153,11 @@ int mc_p2p_round(mc_comm_t *c, const mc_p2p_mode_t *m, int parity, int dst,
     return mc_p2p_send_m(c, m, dst, sbuf, sn);
 }
 
+void mc_p2p_report(const mc_comm_t *c, mc_params_t *p)
+{
+    p->v[0] = mc_p2p_sync(c, p->v[0]);
+}
+
 int mc_p2p_send(mc_comm_t *c, int dst, const void *buf, size_t n)
 {
     return mc_p2p_send_m(c, &blocking, dst, buf, n);

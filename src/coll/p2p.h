@@ -61,7 +61,14 @@ typedef struct mc_red {
     void *tmp;
 } mc_red_t;
 
-enum { MC_SYNC_BLOCKING = 0, MC_SYNC_IRCCE = 1, MC_SYNC_LIGHT = 2 };
+enum {
+    MC_SYNC_BLOCKING = 0,
+    MC_SYNC_IRCCE = 1,
+    MC_SYNC_LIGHT = 2,
+    MC_SYNC_AUTO = 3 /* lightweight where MPBs are cache-coherent memory
+                        (shm: measured faster, docs/benchmarks.md), RCCE_comm's
+                        blocking on MPB chips (the papers' baseline) */
+};
 
 typedef struct mc_p2p_mode {
     int sync; /* MC_SYNC_* */
@@ -107,9 +114,10 @@ static inline mc_red_t mc_red_of(const mc_args_t *a, int in_left)
 /* The registry parameters of the flavours (src/select/registry.c), in
  * this order at the start of an algorithm's parameter list. */
 #define MC_P2P_PARAM_SYNC(def)                                               \
-    {"sync", def, 0, 2,                                                      \
+    {"sync", def, 0, 3,                                                      \
      "two-sided synchronisation (Kohler et al.): 0 RCCE_comm's blocking "    \
-     "odd-even exchange, 1 iRCCE requests, 2 lightweight non-blocking"}
+     "odd-even exchange, 1 iRCCE requests, 2 lightweight non-blocking, 3 "   \
+     "automatic (2 on cache-coherent machines, 0 on MPB chips)"}
 #define MC_P2P_PARAM_TAIL                                                    \
     {"tail", 0, 0, 1,                                                        \
      "1: a message's last partial line goes as a padded round of its own, " \
@@ -123,12 +131,25 @@ static inline mc_red_t mc_red_of(const mc_args_t *a, int in_left)
      "1: combine straight from the sender's MPB; 0: receive into scratch, " \
      "then reduce (RCCE_comm)"}
 
+/* the synchronisation `sync` stands for on c (resolves MC_SYNC_AUTO) */
+static inline int mc_p2p_sync(const mc_comm_t *c, int64_t sync)
+{
+    if (sync != MC_SYNC_AUTO)
+        return (int)sync;
+    return c->tp->cache_coherent ? MC_SYNC_LIGHT : MC_SYNC_BLOCKING;
+}
+
 /* the mode from an algorithm's parameters v[isync], v[itail] */
-static inline mc_p2p_mode_t mc_p2p_mode_of(const mc_params_t *p, int isync,
+static inline mc_p2p_mode_t mc_p2p_mode_of(const mc_comm_t *c,
+                                           const mc_params_t *p, int isync,
                                            int itail)
 {
-    mc_p2p_mode_t m = {(int)p->v[isync], itail >= 0 ? (int)p->v[itail] : 0};
+    mc_p2p_mode_t m = {mc_p2p_sync(c, p->v[isync]),
+                       itail >= 0 ? (int)p->v[itail] : 0};
     return m;
 }
+
+/* registry report function: sync (parameter 0) as it runs on c */
+void mc_p2p_report(const mc_comm_t *c, mc_params_t *p);
 
 #endif

@@ -23,7 +23,7 @@ int mc_reduce_rs_gather(mc_comm_t *c, const mc_args_t *a,
                         const mc_params_t *p)
 {
     int n = c->size, r = c->rank, root = a->root;
-    mc_ring_t g = {mc_p2p_mode_of(p, P_SYNC, P_TAIL), (int)p->v[P_BALANCE],
+    mc_ring_t g = {mc_p2p_mode_of(c, p, P_SYNC, P_TAIL), (int)p->v[P_BALANCE],
                    0, a->count, a->dsize};
     mc_red_t red = mc_red_of(a, 1);
     size_t tmp_len = p->v[P_FUSED] ? 0 : mc_ring_max(c, &g);

@@ -10,8 +10,9 @@
  *     now    has b0      has b1      has b2   (fully reduced)
  *
  * Works on a private copy of the input (scratch). Needs a commutative op.
- * Parameters (coll/p2p.h): sync (0, the default: RCCE_comm's blocking
- * exchange, even ranks send first), tail, fused.
+ * Parameters (coll/p2p.h): sync (0 RCCE_comm's blocking exchange, even
+ * ranks send first; 1 iRCCE; 2 lightweight; 3, the default, automatic),
+ * tail, fused.
  */
 #include "coll/coll.h"
 #include "coll/ring.h"
@@ -23,7 +24,7 @@ int mc_reduce_scatter_block_ring(mc_comm_t *c, const mc_args_t *a,
 {
     int n = c->size, r = c->rank;
     size_t b = a->bytes;
-    mc_ring_t g = {mc_p2p_mode_of(p, P_SYNC, P_TAIL), 1, -1,
+    mc_ring_t g = {mc_p2p_mode_of(c, p, P_SYNC, P_TAIL), 1, -1,
                    a->count * (size_t)n, a->dsize};
     mc_red_t red = mc_red_of(a, 1);
     unsigned char *acc;
