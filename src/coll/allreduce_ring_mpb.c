@@ -27,6 +27,11 @@
  * writing a half a rank waits until the right has consumed what it wrote
  * there last; it returns when the right has consumed everything.
  *
+ * The handshakes are those of the lightweight two-sided layer (the paper:
+ * "the same handshaking mechanism via sent and ready signals"), and so
+ * are their software costs: a round that sends and receives charges two
+ * lightweight requests (o_req_light, simulator only).
+ *
  * Blocks are balanced; a vector whose blocks would not fit a half goes in
  * segments of P half-sized blocks. Needs a commutative op. Private memory
  * holds only the input and the result: no block in transit is copied
@@ -99,6 +104,7 @@ static int reduce_scatter(rm_t *m)
     const unsigned char *in = a->sbuf;
     for (int s = 0; s < m->n; s++, m->R++) {
         int b = m->r - 1 - s;
+        MC_CHECK(tp_charge(tp, MC_CHARGE_REQ_LIGHT, s == 0 ? 1 : 2));
         MC_CHECK(wait_free(m));
         if (s == 0) {
             MC_CHECK(tp_put(tp, m->r, hoff(m, m->R), in + boff(m, b),
@@ -125,6 +131,7 @@ static int allgather(rm_t *m)
                     blen(m, m->r)));
     for (int t = 1; t < m->n; t++, m->R++) {
         int b = m->r - t;
+        MC_CHECK(tp_charge(tp, MC_CHARGE_REQ_LIGHT, t == m->n - 1 ? 1 : 2));
         MC_CHECK(wait_left(m));
         if (t == m->n - 1) { /* the last block: only into my result */
             MC_CHECK(tp_get(tp, out + boff(m, b), m->left, hoff(m, m->R - 1),
