@@ -180,11 +180,11 @@ def bcast():
 def variance():
     print(f"variance of 21 runs, 8 B, jitter {JITTER} [us^2] "
           f"(NoCMsg / contention-oblivious; paper Table 1 / Table 2)")
-    runs = ["--iters", "21", "--jitter", JITTER]
+    runs = ["--runs", "21", "--jitter", JITTER]
     table = {}
     for coll, (ours, base) in PAIRS.items():
         table[coll] = {
-            a: [sim(coll, a, grid=g, extra=runs)[0]["iter_var_us2"]
+            a: [sim(coll, a, grid=g, extra=runs)[0]["run_var_us2"]
                 for g in GRIDS] for a in (ours, base)}
         row = "  ".join(f"{x:.3g}/{y:.3g}" for x, y in
                         zip(table[coll][ours], table[coll][base]))
@@ -197,8 +197,8 @@ def variance():
         ours, base = PAIRS[coll]
         n = sum(table[coll][ours][i] < table[coll][base][i] for i in (3, 4, 5))
         report(f"{coll}: below {base}'s at {n} of 25, 36, 49 tasks")
-    m = sim("alltoall", "mesh-rounds", "4K", extra=runs)[0]["iter_var_us2"]
-    p = sim("alltoall", "pairwise", "4K", extra=runs)[0]["iter_var_us2"]
+    m = sim("alltoall", "mesh-rounds", "4K", extra=runs)[0]["run_var_us2"]
+    p = sim("alltoall", "pairwise", "4K", extra=runs)[0]["run_var_us2"]
     DATA["variance_a2a_4k"] = {"mesh-rounds": m, "pairwise": p}
     check(m < p, f"alltoall, 4 KiB, 7x7: {m:.0f} against pairwise {p:.0f}")
 

@@ -318,7 +318,9 @@ size_t mc_case_bytes(const mc_case_t *k, int size)
 
 static void *guarded(size_t bytes)
 {
-    unsigned char *p = malloc(bytes + GUARD);
+    /* line-aligned, so a simulated chip's caches (src/sim/cache.c) see the
+     * same lines in every run */
+    unsigned char *p = aligned_alloc(64, (bytes + GUARD + 63) / 64 * 64);
     if (p)
         memset(p + bytes, GUARD_BYTE, GUARD);
     return p;

@@ -42,6 +42,9 @@ static const struct {
      "info [--json] [--tuning [-n N] [--json]]: algorithms, parameters and "
      "environment variables; --tuning: what each collective and size "
      "would run on N ranks, and why"},
+    {"gcmc", cmd_gcmc,
+     "gcmc [--algo A] [--opts cycles=N,particles=N,...]: the GCMC "
+     "application proxy of Kohler et al., as a rank of manycoll run"},
     {"bench-rank", cmd_bench_rank, NULL}, /* internal: one bench rank */
 };
 

@@ -18,7 +18,11 @@ typedef struct sim_opts {
     const char *trace;
     uint64_t jitter;
     int cont_mpb, cont_link, cont_mc; /* -1 = platform default */
-    int iters;            /* --iters: simulations per size (0 = 1) */
+    int runs;             /* --runs: simulations per size, each with its
+                             own jitter seed (0 = 1; sim_runs.c) */
+    const char *app;      /* --app: an application proxy instead */
+    int iters, warmup;    /* --iters N calls measured after --warmup W,
+                             back to back in one simulation (0: 1, 0) */
 } sim_opts_t;
 
 typedef struct sim_result {
@@ -26,10 +30,14 @@ typedef struct sim_result {
     double lat_us, bw_MBps, done_min_us, done_max_us, done_stdev_us;
     char algo[128];
     mc_sim_stats_t st;
-    /* --iters N: the latency of each run (owned, free()), their mean
+    /* --runs N: the latency of each run (owned, free()), their mean
      * (then also lat_us) and sample variance; stats summed over runs */
-    int iters;
-    double *iter_lat, iter_var;
+    int runs;
+    double *run_lat, run_var;
+    /* the measured calls: on rank 0, their average (the end of the last
+     * minus the start of the first, over their number: Kohler et al.'s
+     * metric), the mean and sample variance of each call's time */
+    double rank0_avg_us, iter_mean_us, iter_var_us2;
 } sim_result_t;
 
 /* the options of `manycoll sim`: 0, or a usage error's status (2) */
@@ -37,10 +45,12 @@ int mc_sim_parse(int argc, char **argv, sim_opts_t *o);
 /* simulates one message size; writes the trace if trace_file */
 int mc_sim_run_size(const sim_opts_t *o, const mc_platform_t *p,
                     size_t bytes, sim_result_t *r, const char *trace_file);
-/* --iters: o->iters simulations of one size, each with its own jitter
+/* --runs: o->runs simulations of one size, each with its own jitter
  * seed drawn from --jitter (the first one's is --jitter itself) */
-int mc_sim_run_iters(const sim_opts_t *o, const mc_platform_t *p,
-                     size_t bytes, sim_result_t *r, const char *trace_file);
+int mc_sim_run_runs(const sim_opts_t *o, const mc_platform_t *p,
+                    size_t bytes, sim_result_t *r, const char *trace_file);
+/* --app: the application proxy on every core (sim_app.c) */
+int mc_sim_run_app(const sim_opts_t *o, const mc_platform_t *p);
 /* Chrome/Perfetto trace of a finished simulation */
 int mc_sim_write_trace(mc_sim_t *s, const char *file);
 

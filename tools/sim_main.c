@@ -12,9 +12,10 @@
 static const char usage[] =
     "manycoll sim --platform P --coll C [--algo A[:k=v,...]] [--sizes LIST]\n"
     "             [--ranks N | --grid WxH[@X,Y]] [--root R] [--check] [--json]\n"
-    "             [--trace FILE] [--iters N]\n"
+    "             [--trace FILE] [--runs N]\n"
     "             [--jitter SEED] [--contention all|none|mpb,link,mc]\n"
-    "             [--dtype T] [--op O]";
+    "             [--dtype T] [--op O] [--iters N] [--warmup W]\n"
+    "manycoll sim --platform P --app gcmc[:k=v,...] [--algo A] [--ranks N]";
 
 static int parse_contention(const char *v, sim_opts_t *o)
 {
@@ -34,10 +35,20 @@ static int parse_value(sim_opts_t *o, const char *a, const char *v)
         if (mc_opt_int("sim", a, v, 1, MC_MAX_RANKS, &x))
             return 2;
         o->ranks = (int)x;
-    } else if (!strcmp(a, "--iters")) {
+    } else if (!strcmp(a, "--runs")) {
         if (mc_opt_int("sim", a, v, 1, 100000, &x))
             return 2;
+        o->runs = (int)x;
+    } else if (!strcmp(a, "--iters")) {
+        if (mc_opt_int("sim", a, v, 1, 1000000, &x))
+            return 2;
         o->iters = (int)x;
+    } else if (!strcmp(a, "--warmup")) {
+        if (mc_opt_int("sim", a, v, 0, 1000000, &x))
+            return 2;
+        o->warmup = (int)x;
+    } else if (!strcmp(a, "--app")) {
+        o->app = v;
     } else if (!strcmp(a, "--grid")) {
         if (mc_plat_grid_parse(v, &o->g))
             return mc_usage_error("sim", "--grid: '%s' is not WxH or WxH@X,Y "
@@ -95,7 +106,9 @@ int mc_sim_parse(int argc, char **argv, sim_opts_t *o)
         if (rc)
             return rc;
     }
-    if (!o->platform || !coll_seen)
+    if (o->app && !coll_seen)
+        o->k.coll = MC_COLL_ALLREDUCE; /* --algo names its allreduce */
+    if (!o->platform || (!coll_seen && !o->app))
         return mc_usage_error("sim", "--platform and --coll are required\n%s",
                               usage);
     int red = o->k.coll == MC_COLL_REDUCE || o->k.coll == MC_COLL_ALLREDUCE ||
@@ -124,11 +137,11 @@ static void print_json_extra(const sim_opts_t *o, const sim_result_t *r)
            (double)st->port_wait_ps / MC_PS_PER_US);
     if (o->grid)
         printf(",\"grid\":\"%dx%d@%d,%d\"", o->g.w, o->g.h, o->g.x0, o->g.y0);
-    if (r->iters > 1) {
-        printf(",\"iters\":%d,\"iter_mean_us\":%.4f,\"iter_var_us2\":%.6f,"
-               "\"iter_lat_us\":[", r->iters, r->lat_us, r->iter_var);
-        for (int i = 0; i < r->iters; i++)
-            printf("%s%.4f", i ? "," : "", r->iter_lat[i]);
+    if (r->runs > 1) {
+        printf(",\"runs\":%d,\"run_mean_us\":%.4f,\"run_var_us2\":%.6f,"
+               "\"run_lat_us\":[", r->runs, r->lat_us, r->run_var);
+        for (int i = 0; i < r->runs; i++)
+            printf("%s%.4f", i ? "," : "", r->run_lat[i]);
         printf("]");
     }
 }
@@ -144,7 +157,9 @@ static void print(const sim_opts_t *o, const mc_platform_t *p,
                "\"bw_MBps\":%.4f,\"done_min_us\":%.4f,\"done_max_us\":%.4f,"
                "\"done_stdev_us\":%.4f,\"events\":%llu,\"events_per_s\":%.0f,"
                "\"ops\":%llu,\"lines\":%llu,\"wall_s\":%.3f,"
-               "\"contention\":\"%s%s%s\",\"jitter\":%llu,\"check\":%s",
+               "\"contention\":\"%s%s%s\",\"jitter\":%llu,\"check\":%s,"
+               "\"iters\":%d,\"warmup\":%d,\"rank0_avg_us\":%.4f,"
+               "\"iter_mean_us\":%.4f,\"iter_var_us2\":%.6f",
                p->name, mc_coll_name(o->k.coll), r->algo, o->ranks, o->k.root,
                r->bytes, r->lat_us, r->bw_MBps, r->done_min_us,
                r->done_max_us, r->done_stdev_us,
@@ -152,7 +167,8 @@ static void print(const sim_opts_t *o, const mc_platform_t *p,
                (unsigned long long)st->ops, (unsigned long long)st->lines,
                st->wall_s, o->cont_mpb ? "mpb," : "", o->cont_link ? "link," : "",
                o->cont_mc ? "mc" : "", (unsigned long long)o->jitter,
-               o->check ? "true" : "false");
+               o->check ? "true" : "false", o->iters > 1 ? o->iters : 1,
+               o->warmup, r->rank0_avg_us, r->iter_mean_us, r->iter_var_us2);
         print_json_extra(o, r);
         printf("}\n");
     } else {
@@ -165,9 +181,14 @@ static void print(const sim_opts_t *o, const mc_platform_t *p,
         printf("%-10zu %12.3f %12.3f %12.3f %12.3f %10.3f  %s", r->bytes,
                r->lat_us, r->bw_MBps, r->done_min_us, r->done_max_us,
                r->done_stdev_us, r->algo);
-        if (r->iters > 1) /* lat_us is the mean of the runs then */
-            printf("  (%d runs, variance %.4f us^2)", r->iters, r->iter_var);
+        if (r->runs > 1) /* lat_us is the mean of the runs then */
+            printf("  (%d runs, variance %.4f us^2)", r->runs, r->run_var);
         printf("\n");
+        if (o->iters > 1 || o->warmup)
+            printf("# %d calls after %d warm-up: rank 0 %.3f us per call, "
+                   "calls %.3f us mean, %.4f us^2 variance\n",
+                   o->iters > 1 ? o->iters : 1, o->warmup, r->rank0_avg_us,
+                   r->iter_mean_us, r->iter_var_us2);
     }
     fflush(stdout);
 }
@@ -221,6 +242,11 @@ int cmd_sim(int argc, char **argv)
     char desc[768];
     mc_platform_describe(p, desc, sizeof desc);
     fprintf(stderr, "manycoll sim: %s\n", desc);
+    if (o.app) {
+        rc = mc_sim_run_app(&o, p);
+        mc_platform_free(p);
+        return rc;
+    }
     uint64_t events = 0;
     double wall = 0;
     int nsizes = o.k.coll == MC_COLL_BARRIER ? 1 : o.nsizes, failed = 0;
@@ -228,7 +254,7 @@ int cmd_sim(int argc, char **argv)
         sim_result_t r;
         fprintf(stderr, "manycoll sim: %s %zu bytes on %d cores ...\n",
                 mc_coll_name(o.k.coll), o.sizes[i], o.ranks);
-        rc = mc_sim_run_iters(&o, p, o.sizes[i], &r, i == 0 ? o.trace : NULL);
+        rc = mc_sim_run_runs(&o, p, o.sizes[i], &r, i == 0 ? o.trace : NULL);
         if (rc != MC_OK && rc != MC_ERR_INTERNAL) {
             fprintf(stderr, "manycoll sim: %s\n", mc_last_error());
             failed = 1;
@@ -238,7 +264,7 @@ int cmd_sim(int argc, char **argv)
         events += r.st.events;
         wall += r.st.wall_s;
         print(&o, p, &r, i == 0);
-        free(r.iter_lat);
+        free(r.run_lat);
     }
     fprintf(stderr, "manycoll sim: %llu events in %.3f s of simulation: %.0f "
                     "events/s\n",

@@ -27,6 +27,7 @@ int cmd_sim(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
 /* the options of `manycoll bench`, checked only: 0, or 2 */
 int mc_bench_parse(int argc, char **argv);
+int cmd_gcmc(int argc, char **argv);
 /* manycoll info --tuning (info_tuning.c) */
 int info_tuning(int argc, char **argv);
 /* tools/info_mpi.c: the PMPI libraries built, and how to use them */

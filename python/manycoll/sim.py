@@ -72,8 +72,8 @@ def run(platform, coll, algo=None, sizes=(32, 1024, 32768, 1 << 20),
     library would select. ranks: cores used (None: all). contention:
     None (the platform's default), "all", "none", True/False, or some of
     "mpb", "link", "mc". jitter: a seed for random per-operation jitter.
-    iters: repetitions per size (more than 1 needs a simulator that has
-    --iters). dtype, op: for reductions (default float64, "sum").
+    iters: calls measured per size, back to back in one simulation
+    (--iters; rank 0's average per call is rank0_avg_us). dtype, op: for reductions (default float64, "sum").
     check: every core verifies its result (slower). sizes may hold
     strings the command parses ("3K", "1M") or be one ("32,3K,1M")."""
     args = ["sim", "--platform", platform, "--coll", coll, "--json"]

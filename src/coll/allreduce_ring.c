@@ -1,6 +1,6 @@
 /*
- * Ring allreduce: ring reduce-scatter, then ring allgather, on P balanced
- * blocks (sizes differ by at most one element, Kohler et al.). Two-sided.
+ * Ring allreduce: ring reduce-scatter, then ring allgather (RCCE_comm's
+ * long allreduce, Kohler et al.'s subject), on P blocks. Two-sided.
  *
  *   reduce-scatter, step s = 0..P-2: rank r sends block r-s to r+1 and
  *   combines block r-s-1 from r-1 into its own copy. P = 3:
@@ -13,44 +13,42 @@
  *   allgather, step s: rank r sends block r+1-s, receives block r-s.
  *
  * Each block is reduced once, by one rank, so every rank ends with the same
- * bits. Needs a commutative op (the combine order follows the ring). Each
- * step is RCCE_comm's blocking exchange (even ranks send first).
+ * bits. Needs a commutative op (the combine order follows the ring).
+ * Parameters (coll/p2p.h): sync (0 RCCE_comm's blocking exchange, even
+ * ranks send first; 1 iRCCE; 2 lightweight; 3, the default, automatic:
+ * lightweight on cache-coherent machines, blocking on MPB chips), balance
+ * (blocks differ by at most one element, or RCCE_comm's split), tail
+ * (RCCE's padded last line), fused (0: receive into scratch, then reduce).
  */
 #include "coll/coll.h"
-#include "coll/p2p.h"
-#include "sched/sched.h"
+#include "coll/ring.h"
 
-static unsigned char *blk(const mc_args_t *a, int n, int b)
-{
-    return (unsigned char *)a->rbuf +
-           mc_block_start(a->count, n, (b % n + n) % n) * a->dsize;
-}
-
-static size_t blen(const mc_args_t *a, int n, int b)
-{
-    return mc_block_len(a->count, n, (b % n + n) % n) * a->dsize;
-}
+enum { P_SYNC, P_BALANCE, P_TAIL, P_FUSED };
 
 int mc_allreduce_ring(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
 {
-    (void)p;
-    int n = c->size, r = c->rank;
-    int right = mc_ring_right(r, n), left = mc_ring_left(r, n);
-    MC_CHECK(tp_copy(c->tp, a->rbuf, a->sbuf, a->bytes));
+    mc_ring_t g = {mc_p2p_mode_of(c, p, P_SYNC, P_TAIL), (int)p->v[P_BALANCE],
+                   0, a->count, a->dsize};
     mc_red_t red = mc_red_of(a, 1);
-    for (int s = 0; s < n - 1; s++)
-        MC_CHECK(mc_p2p_exchange(c, r, right, blk(a, n, r - s),
-                                 blen(a, n, r - s), left, blk(a, n, r - s - 1),
-                                 blen(a, n, r - s - 1), &red));
-    for (int s = 0; s < n - 1; s++)
-        MC_CHECK(mc_p2p_exchange(c, r, right, blk(a, n, r + 1 - s),
-                                 blen(a, n, r + 1 - s), left, blk(a, n, r - s),
-                                 blen(a, n, r - s), NULL));
-    return MC_OK;
+    if (!p->v[P_FUSED])
+        MC_CHECK(mc_scratch(c, mc_ring_max(c, &g), &red.tmp));
+    MC_CHECK(tp_copy(c->tp, a->rbuf, a->sbuf, a->bytes));
+    MC_CHECK(mc_ring_reduce_scatter(c, &g, a->rbuf, &red));
+    return mc_ring_allgather(c, &g, a->rbuf);
 }
+
+static const mc_param_desc_t params[] = {
+    [P_SYNC] = MC_P2P_PARAM_SYNC(3),
+    [P_BALANCE] = MC_P2P_PARAM_BALANCE,
+    [P_TAIL] = MC_P2P_PARAM_TAIL,
+    [P_FUSED] = MC_P2P_PARAM_FUSED,
+    {NULL, 0, 0, 0, NULL},
+};
 
 const mc_algo_impl_t mc_allreduce_ring_algo = {
     .fn = mc_allreduce_ring,
+    .params = params,
+    .resolve = mc_p2p_resolve,
     .needs = MC_ALGO_COMMUTATIVE,
     .fallback = "reduce-bcast", /* rank order */
 };

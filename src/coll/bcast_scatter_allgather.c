@@ -16,49 +16,74 @@
  *        step 0:  0:s0->3  1:s1->0  2:s2->1  3:s3->2
  *        step 1:  0:s1->3  1:s2->0  2:s3->1  3:s0->2
  *        step 2:  0:s2->3  1:s3->0  2:s0->1  3:s1->2
+ *
+ * Parameters (coll/p2p.h): sync (0: the blocking exchange above; 1
+ * iRCCE, 2 lightweight: both of a step posted at once; 3, the default,
+ * automatic: lightweight on cache-coherent machines, blocking on MPB
+ * chips, where RCCE_comm is the papers' baseline), balance
+ * (slices of the byte message: 1 balanced, 0 RCCE_comm's split, the first
+ * slice taking the remainder), tail (RCCE's padded last line).
  */
 #include "coll/coll.h"
 #include "coll/p2p.h"
 #include "sched/sched.h"
 
-static unsigned char *slice(const mc_args_t *a, int n, int j)
+enum { P_SYNC, P_BALANCE, P_TAIL };
+
+typedef struct sag {
+    const mc_args_t *a;
+    int n, balance;
+    mc_p2p_mode_t mode;
+} sag_t;
+
+static unsigned char *slice(const sag_t *g, int j)
 {
-    return (unsigned char *)a->rbuf + mc_block_start(a->bytes, n, j);
+    return (unsigned char *)g->a->rbuf +
+           mc_block_start_b(g->a->bytes, g->n, j, g->balance);
 }
 
 /* bytes of slices [lo, hi) */
-static size_t span(const mc_args_t *a, int n, int lo, int hi)
+static size_t span(const sag_t *g, int lo, int hi)
 {
-    return mc_block_start(a->bytes, n, hi) - mc_block_start(a->bytes, n, lo);
+    return mc_block_start_b(g->a->bytes, g->n, hi, g->balance) -
+           mc_block_start_b(g->a->bytes, g->n, lo, g->balance);
 }
 
 int mc_bcast_scatter_allgather(mc_team_t *c, const mc_args_t *a,
                                const mc_params_t *p)
 {
-    (void)p;
     int n = c->size, root = a->root, v = mc_vrank(c->rank, root, n);
+    sag_t g = {a, n, (int)p->v[P_BALANCE], mc_p2p_mode_of(c, p, P_SYNC, P_TAIL)};
     mc_bisect_t t;
     mc_sched_bisect(v, n, &t);
     if (t.parent >= 0)
-        MC_CHECK(mc_p2p_recv(c, mc_unvrank(t.parent, root, n), slice(a, n, v),
-                             span(a, n, v, t.hi), NULL));
+        MC_CHECK(mc_p2p_recv_m(c, &g.mode, mc_unvrank(t.parent, root, n),
+                               slice(&g, v), span(&g, v, t.hi), NULL));
     for (int i = 0; i < t.nchildren; i++) {
         int ch = t.child[i];
-        MC_CHECK(mc_p2p_send(c, mc_unvrank(ch, root, n), slice(a, n, ch),
-                             span(a, n, ch, t.child_hi[i])));
+        MC_CHECK(mc_p2p_send_m(c, &g.mode, mc_unvrank(ch, root, n),
+                               slice(&g, ch), span(&g, ch, t.child_hi[i])));
     }
     int right = mc_unvrank((v + 1) % n, root, n);
     int left = mc_unvrank((v + n - 1) % n, root, n);
     for (int s = 0; s < n - 1; s++) {
         int out = (v + s) % n, in = (v + s + 1) % n;
-        MC_CHECK(mc_p2p_exchange(c, v, left, slice(a, n, out),
-                                 span(a, n, out, out + 1), right,
-                                 slice(a, n, in), span(a, n, in, in + 1),
-                                 NULL));
+        MC_CHECK(mc_p2p_round(c, &g.mode, v, left, slice(&g, out),
+                              span(&g, out, out + 1), right, slice(&g, in),
+                              span(&g, in, in + 1), NULL));
     }
     return MC_OK;
 }
 
+static const mc_param_desc_t params[] = {
+    [P_SYNC] = MC_P2P_PARAM_SYNC(3),
+    [P_BALANCE] = MC_P2P_PARAM_BALANCE,
+    [P_TAIL] = MC_P2P_PARAM_TAIL,
+    {NULL, 0, 0, 0, NULL},
+};
+
 const mc_algo_impl_t mc_bcast_scatter_allgather_algo = {
     .fn = mc_bcast_scatter_allgather,
+    .params = params,
+    .resolve = mc_p2p_resolve,
 };

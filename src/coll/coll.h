@@ -90,6 +90,8 @@ MC_ALGO_DECL(mc_bcast_ocbcast);
 MC_ALGO_DECL(mc_reduce_binomial);
 MC_ALGO_DECL(mc_allreduce_reduce_bcast);
 MC_ALGO_DECL(mc_allreduce_ring);
+MC_ALGO_DECL(mc_allreduce_ring_mpb);
+MC_ALGO_DECL(mc_reduce_rs_gather);
 MC_ALGO_DECL(mc_allgather_ring);
 MC_ALGO_DECL(mc_alltoall_pairwise);
 MC_ALGO_DECL(mc_gather_linear);

@@ -14,6 +14,32 @@
  *                                      get MPB[s] -> buf
  *   wait ready[r]@s >= n  <----------  flag ready[r]@s = n
  *
+ * The flavours of Kohler et al. (a mode, mc_p2p_mode_t; the `sync` and
+ * `tail` parameters of the ring algorithms):
+ *
+ *   sync = 0  RCCE_comm on RCCE: a round of a ring is a blocking send and
+ *             a blocking receive, even ranks send first (odd-even order):
+ *
+ *               even:  [send ......][recv ......]
+ *               odd:   [recv ......][send ......]   two synchronisations
+ *
+ *   sync = 1  iRCCE: isend and irecv posted together, one wait for both
+ *             (relaxed synchronisation); each request pays o_req_ircce
+ *             (list keeping, malloc/free; charged in the simulator)
+ *   sync = 2  lightweight: the same round, at most one send and one
+ *             receive in flight, each request pays o_req_light
+ *
+ *               all:   [post send][recv ......][wait ready]   one
+ *
+ *   tail = 1  RCCE_send_general: a message whose length is not a whole
+ *             number of lines sends its whole lines, then the last partial
+ *             line, padded, as a round of its own (put, sent, ready): one
+ *             more call of the primitive (the period-4 spikes of doubles)
+ *
+ * A blocking send or receive pays o_call. The costs are 0 unless the
+ * platform sets them (tp->charge; nothing on shm, where the CPU spends
+ * them for real).
+ *
  * These are the reference algorithms' primitives; the one-sided
  * algorithms use the transport directly.
  */
@@ -23,13 +49,31 @@
 #include "coll/coll.h"
 
 /* How a receive combines data into its destination instead of copying:
- * dst = in op dst if in_left, else dst = dst op in. */
+ * dst = in op dst if in_left, else dst = dst op in. With tmp (>= the
+ * message) the data is first received into tmp, acknowledged, then
+ * combined (RCCE_comm's receive-then-reduce, Kohler et al.'s Fig. 7);
+ * without, it is combined straight from the sender's MPB. */
 typedef struct mc_red {
     mc_dtype_t dt;
     mc_op_t op;
     size_t dsize;
     int in_left;
+    void *tmp;
 } mc_red_t;
+
+enum {
+    MC_SYNC_BLOCKING = 0,
+    MC_SYNC_IRCCE = 1,
+    MC_SYNC_LIGHT = 2,
+    MC_SYNC_AUTO = 3 /* lightweight where MPBs are cache-coherent memory
+                        (shm: measured faster, docs/benchmarks.md), RCCE_comm's
+                        blocking on MPB chips (the papers' baseline) */
+};
+
+typedef struct mc_p2p_mode {
+    int sync; /* MC_SYNC_* */
+    int tail; /* 1: the last partial line is a round of its own */
+} mc_p2p_mode_t;
 
 int mc_p2p_send(mc_team_t *c, int dst, const void *buf, size_t n);
 /* red == NULL: copy n bytes into buf; else combine them into it */
@@ -50,10 +94,63 @@ int mc_p2p_exchange(mc_team_t *c, int parity, int dst, const void *sbuf,
                     size_t sn, int src, void *rbuf, size_t rn,
                     const mc_red_t *red);
 
+/* The same in a given flavour: a lone send or receive (the request of
+ * the flavour, then waiting for it), and one round of a ring or shift
+ * (sync 0: mc_p2p_exchange's order by `parity`; 1, 2: both posted). */
+int mc_p2p_send_m(mc_team_t *c, const mc_p2p_mode_t *m, int dst,
+                  const void *buf, size_t n);
+int mc_p2p_recv_m(mc_team_t *c, const mc_p2p_mode_t *m, int src, void *buf,
+                  size_t n, const mc_red_t *red);
+int mc_p2p_round(mc_team_t *c, const mc_p2p_mode_t *m, int parity, int dst,
+                 const void *sbuf, size_t sn, int src, void *rbuf, size_t rn,
+                 const mc_red_t *red);
+
 static inline mc_red_t mc_red_of(const mc_args_t *a, int in_left)
 {
-    mc_red_t r = {a->dt, a->op, a->dsize, in_left};
+    mc_red_t r = {a->dt, a->op, a->dsize, in_left, NULL};
     return r;
 }
+
+/* The parameters of the flavours, in this order at the start of an
+ * algorithm's parameter table. */
+#define MC_P2P_PARAM_SYNC(def)                                               \
+    {"sync", def, 0, 3,                                                      \
+     "two-sided synchronisation (Kohler et al.): 0 RCCE_comm's blocking "    \
+     "odd-even exchange, 1 iRCCE requests, 2 lightweight non-blocking, 3 "   \
+     "automatic (2 on cache-coherent machines, 0 on MPB chips)"}
+#define MC_P2P_PARAM_TAIL                                                    \
+    {"tail", 0, 0, 1,                                                        \
+     "1: a message's last partial line goes as a padded round of its own, " \
+     "as RCCE sends it"}
+#define MC_P2P_PARAM_BALANCE                                                 \
+    {"balance", 1, 0, 1,                                                     \
+     "block split: 1 balanced (sizes differ by at most one element), 0 "     \
+     "RCCE_comm's (the first block takes the remainder)"}
+#define MC_P2P_PARAM_FUSED                                                   \
+    {"fused", 1, 0, 1,                                                       \
+     "1: combine straight from the sender's MPB; 0: receive into scratch, " \
+     "then reduce (RCCE_comm)"}
+
+/* the synchronisation `sync` stands for on c (resolves MC_SYNC_AUTO) */
+static inline int mc_p2p_sync(const mc_team_t *c, int64_t sync)
+{
+    if (sync != MC_SYNC_AUTO)
+        return (int)sync;
+    return c->tp->cache_coherent ? MC_SYNC_LIGHT : MC_SYNC_BLOCKING;
+}
+
+/* the mode from an algorithm's parameters v[isync], v[itail] */
+static inline mc_p2p_mode_t mc_p2p_mode_of(const mc_team_t *c,
+                                           const mc_params_t *p, int isync,
+                                           int itail)
+{
+    mc_p2p_mode_t m = {mc_p2p_sync(c, p->v[isync]),
+                       itail >= 0 ? (int)p->v[itail] : 0};
+    return m;
+}
+
+/* resolver of the algorithms whose parameter 0 is `sync`: the
+ * synchronisation that runs on c (mc_algo_impl_t.resolve) */
+int mc_p2p_resolve(const mc_team_t *c, mc_params_t *p);
 
 #endif

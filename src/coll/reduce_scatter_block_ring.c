@@ -10,33 +10,44 @@
  *     now    has b0      has b1      has b2   (fully reduced)
  *
  * Works on a private copy of the input (scratch). Needs a commutative op.
- * Each step is RCCE_comm's blocking exchange (even ranks send first).
+ * Parameters (coll/p2p.h): sync (0 RCCE_comm's blocking exchange, even
+ * ranks send first; 1 iRCCE; 2 lightweight; 3, the default, automatic),
+ * tail, fused.
  */
 #include "coll/coll.h"
-#include "coll/p2p.h"
-#include "sched/sched.h"
+#include "coll/ring.h"
+
+enum { P_SYNC, P_TAIL, P_FUSED };
 
 int mc_reduce_scatter_block_ring(mc_team_t *c, const mc_args_t *a,
                                  const mc_params_t *p)
 {
-    (void)p;
     int n = c->size, r = c->rank;
     size_t b = a->bytes;
-    unsigned char *acc;
-    MC_CHECK(mc_scratch(c, b * (size_t)n, (void **)&acc));
-    MC_CHECK(tp_copy(c->tp, acc, a->sbuf, b * (size_t)n));
+    mc_ring_t g = {mc_p2p_mode_of(c, p, P_SYNC, P_TAIL), 1, -1,
+                   a->count * (size_t)n, a->dsize};
     mc_red_t red = mc_red_of(a, 1);
-    for (int s = 0; s < n - 1; s++) {
-        int send = (r - s - 1 + 2 * n) % n, recv = (r - s - 2 + 2 * n) % n;
-        MC_CHECK(mc_p2p_exchange(c, r, mc_ring_right(r, n), acc + send * b,
-                                 b, mc_ring_left(r, n), acc + recv * b, b,
-                                 &red));
-    }
+    unsigned char *acc;
+    /* scratch: the working copy, then the receive buffer of fused=0 */
+    MC_CHECK(mc_scratch(c, b * (size_t)(n + 1), (void **)&acc));
+    if (!p->v[P_FUSED])
+        red.tmp = acc + b * (size_t)n;
+    MC_CHECK(tp_copy(c->tp, acc, a->sbuf, b * (size_t)n));
+    MC_CHECK(mc_ring_reduce_scatter(c, &g, acc, &red));
     return tp_copy(c->tp, a->rbuf, acc + (size_t)r * b, b);
 }
 
+static const mc_param_desc_t params[] = {
+    [P_SYNC] = MC_P2P_PARAM_SYNC(3),
+    [P_TAIL] = MC_P2P_PARAM_TAIL,
+    [P_FUSED] = MC_P2P_PARAM_FUSED,
+    {NULL, 0, 0, 0, NULL},
+};
+
 const mc_algo_impl_t mc_reduce_scatter_block_ring_algo = {
     .fn = mc_reduce_scatter_block_ring,
+    .params = params,
+    .resolve = mc_p2p_resolve,
     .needs = MC_ALGO_COMMUTATIVE,
     .fallback = "reduce-scatter", /* rank order */
 };

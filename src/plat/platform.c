@@ -19,8 +19,11 @@ static const double scc_costs_us[] = {0.005, 0.126, 0.208, 0.461, 0.069,
                                       0.33,  0.19,  0.095, 0.01};
 static const char *const cost_names[] = {
     "L_hop",     "o_mpb",     "o_mem_r",   "o_mem_w",  "o_put_mpb",
-    "o_get_mpb", "o_put_mem", "o_get_mem", "o_reduce_elem"};
+    "o_get_mpb", "o_put_mem", "o_get_mem", "o_reduce_elem",
+    /* optional, 0 when absent: software overheads (tp->charge) */
+    "o_call",    "o_req_ircce", "o_req_light", "o_flop"};
 #define NCOSTS (sizeof cost_names / sizeof *cost_names)
+#define NCOSTS_REQUIRED 8 /* Table 1 of Petrovic et al. */
 
 static mc_ps_t ps_of_us(double us)
 {
@@ -29,9 +32,11 @@ static mc_ps_t ps_of_us(double us)
 
 static mc_ps_t *cost_slot(mc_costs_t *c, size_t i)
 {
-    mc_ps_t *slots[NCOSTS] = {&c->L_hop,     &c->o_mpb,     &c->o_mem_r,
-                              &c->o_mem_w,   &c->o_put_mpb, &c->o_get_mpb,
-                              &c->o_put_mem, &c->o_get_mem, &c->o_reduce};
+    mc_ps_t *slots[NCOSTS] = {
+        &c->L_hop,       &c->o_mpb,       &c->o_mem_r,     &c->o_mem_w,
+        &c->o_put_mpb,   &c->o_get_mpb,   &c->o_put_mem,   &c->o_get_mem,
+        &c->o_reduce,    &c->o_charge[0], &c->o_charge[1], &c->o_charge[2],
+        &c->o_charge[3]};
     return slots[i];
 }
 
@@ -172,8 +177,9 @@ static int generate_mesh(const char *name, mc_platform_t *p)
     p->p2p_chunk = 8032;
     p->outstanding = 1;
     p->flags_rcce = 1;
-    for (size_t i = 0; i < NCOSTS; i++)
+    for (size_t i = 0; i < sizeof scc_costs_us / sizeof *scc_costs_us; i++)
         *cost_slot(&p->c, i) = ps_of_us(scc_costs_us[i]);
+    p->c.local_mpb = -1;
     for (int row = 0; row < y && p->nmc + 2 <= MC_PLAT_MAX_MC; row += 2) {
         p->mc_x[p->nmc] = 0, p->mc_y[p->nmc++] = row;
         if (x > 1)
@@ -396,15 +402,70 @@ static void load_coherence(jctx_t *j, json_t *c, mc_platform_t *p)
     mc_profile_free(&prof);
 }
 
-static int load_json(const char *path, mc_platform_t *p)
+/* "cache": {"enabled": true, "l1_bytes": ..., "l1_ways": ..., "l2_bytes":
+ * ..., "l2_ways": ..., "l1_hit_us": ..., "l2_hit_us": ...} */
+static void load_cache(jctx_t *j, json_t *c, mc_platform_t *p)
+{
+    mc_cache_cfg_t *k = &p->cache;
+    k->on = json_is_true(json_object_get(c, "enabled"));
+    k->l1_bytes = (size_t)jnum_in(j, c, "cache", "l1_bytes", 0, 1, 1, 1 << 30, 1);
+    k->l2_bytes = (size_t)jnum_in(j, c, "cache", "l2_bytes", 0, 1, 1, 1 << 30, 1);
+    k->l1_ways = jint(j, c, "cache", "l1_ways", 1, 1, 1, 1024);
+    k->l2_ways = jint(j, c, "cache", "l2_ways", 1, 1, 1, 1024);
+    k->l1_hit = jcost(j, c, "cache", "l1_hit_us", 1);
+    k->l2_hit = jcost(j, c, "cache", "l2_hit_us", 1);
+    if (j->rc == MC_OK &&
+        (k->l1_bytes < (size_t)p->line * (size_t)k->l1_ways ||
+         k->l2_bytes < (size_t)p->line * (size_t)k->l2_ways ||
+         (p->line & (p->line - 1))))
+        j->rc = mc_error(MC_ERR_ARG,
+                         "%s: \"cache\": sizes must hold a line per way, "
+                         "lines a power of two",
+                         j->file);
+    if (p->cc && k->on && j->rc == MC_OK)
+        j->rc = mc_error(MC_ERR_UNSUPPORTED,
+                         "%s: \"cache\" is for chips with MPBs; a coherent "
+                         "chip has its own line model",
+                         j->file);
+}
+
+/* A file may start from another ("extends": NAME): the other's keys,
+ * with this file's keys (objects merged key by key) over them. */
+static json_t *load_tree(const char *path, int depth)
 {
     json_error_t err;
     char *text;
-    MC_CHECK(mc_read_text_file(path, "platform", MC_JSON_FILE_MAX, &text));
+    if (mc_read_text_file(path, "platform", MC_JSON_FILE_MAX, &text) != MC_OK)
+        return NULL;
     json_t *root = json_loads(text, 0, &err);
     free(text);
+    if (!root) {
+        mc_error(MC_ERR_ARG, "%s:%d: %s", path, err.line, err.text);
+        return NULL;
+    }
+    const char *base = json_string_value(json_object_get(root, "extends"));
+    if (!base)
+        return root;
+    char bpath[1024];
+    json_t *b = NULL;
+    if (depth >= 8)
+        mc_error(MC_ERR_ARG, "%s: \"extends\" nests more than 8 files", path);
+    else if (mc_data_path("platforms", base, bpath, sizeof bpath) == MC_OK)
+        b = load_tree(bpath, depth + 1);
+    if (b && json_object_update_recursive(b, root) != 0) {
+        mc_error(MC_ERR_NOMEM, "%s: cannot merge \"%s\"", path, base);
+        json_decref(b);
+        b = NULL;
+    }
+    json_decref(root);
+    return b;
+}
+
+static int load_json(const char *path, mc_platform_t *p)
+{
+    json_t *root = load_tree(path, 0);
     if (!root)
-        return mc_error(MC_ERR_ARG, "%s:%d: %s", path, err.line, err.text);
+        return MC_ERR_ARG;
     jctx_t j = {path, MC_OK};
     if (json_object_get(root, "chips"))
         j.rc = mc_error(MC_ERR_UNSUPPORTED,
@@ -437,7 +498,10 @@ static int load_json(const char *path, mc_platform_t *p)
     json_t *costs = json_object_get(root, "costs_us");
     for (size_t i = 0; i < NCOSTS && j.rc == MC_OK; i++)
         *cost_slot(&p->c, i) = jcost(&j, costs, "costs_us", cost_names[i],
-                                     i + 1 < NCOSTS && !p->cc);
+                                     i < NCOSTS_REQUIRED && !p->cc);
+    p->c.local_mpb = json_object_get(costs, "local_mpb_us")
+                         ? jcost(&j, costs, "costs_us", "local_mpb_us", 0)
+                         : -1;
     if (j.rc == MC_OK && !p->cc)
         load_mcs(&j, json_object_get(root, "memory_controllers"), p);
     json_t *cont = json_object_get(root, "contention");
@@ -448,6 +512,9 @@ static int load_json(const char *path, mc_platform_t *p)
     json_t *net = json_object_get(root, "network");
     if (j.rc == MC_OK && net && !p->cc)
         load_network(&j, net, p);
+    json_t *cache = json_object_get(root, "cache");
+    if (j.rc == MC_OK && cache)
+        load_cache(&j, cache, p);
     json_decref(root);
     return j.rc;
 }

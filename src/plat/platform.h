@@ -30,6 +30,14 @@ typedef struct mc_costs {
     mc_ps_t o_put_mem; /* ... of a put from private memory */
     mc_ps_t o_get_mem; /* ... of a get into private memory */
     mc_ps_t o_reduce;  /* combining one element (reductions) */
+    /* software overheads charged by the two-sided layer and applications
+     * (tp->charge, indexed by mc_charge_t of tp/tp.h); 0 unless a platform
+     * sets them: o_call, o_req_ircce, o_req_light, o_flop */
+    mc_ps_t o_charge[4];
+    /* one line of the own tile's MPB without the router (the SCC with its
+     * local-MPB bug fixed); < 0: through the router like any MPB at
+     * distance 1 (the bug's workaround, the default) */
+    mc_ps_t local_mpb;
 } mc_costs_t;
 
 typedef struct mc_contention {
@@ -54,6 +62,15 @@ typedef struct mc_msgnet {
     mc_ps_t sn_setup;  /* configuring a core's static route */
 } mc_msgnet_t;
 
+/* Caches of private memory (sim/cache.c); off unless the platform file
+ * has a "cache" section with "enabled": true. */
+typedef struct mc_cache_cfg {
+    int on;
+    size_t l1_bytes, l2_bytes;
+    int l1_ways, l2_ways;
+    mc_ps_t l1_hit, l2_hit; /* one line read or written from a hit */
+} mc_cache_cfg_t;
+
 typedef struct mc_platform {
     char name[64];
     char description[512];
@@ -71,6 +88,7 @@ typedef struct mc_platform {
     mc_costs_t c;
     mc_contention_t cont;
     mc_msgnet_t net;
+    mc_cache_cfg_t cache;
     /* a cache-coherent chip (Ramos & Hoefler's model) instead of a mesh
      * with MPBs: a line costs R_L in the local cache, R_R from another
      * core's cache, R_I from memory; `cont.mpb_service` is then the

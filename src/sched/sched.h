@@ -92,4 +92,61 @@ static inline unsigned long mc_block_len(unsigned long total, int n, int b)
     return total / (unsigned long)n + ((unsigned long)b < total % (unsigned long)n);
 }
 
+/*
+ * RCCE_comm's split (the baseline of Kohler et al., Fig. 6a): every block
+ * has floor(total/n) elements and the first one also the remainder. 552
+ * doubles on 48 ranks:
+ *
+ *     RCCE_comm   | 35 | 11 | 11 | ... | 11 |    first block 3.2x the others
+ *     balanced    | 12 | 12 | .. 12 | 11 | .. | 11 |   24 of 12, 24 of 11
+ */
+static inline unsigned long mc_block_start_rcce(unsigned long total, int n,
+                                                int b)
+{
+    unsigned long q = total / (unsigned long)n;
+    return b == 0 ? 0 : (unsigned long)b * q + total % (unsigned long)n;
+}
+static inline unsigned long mc_block_len_rcce(unsigned long total, int n,
+                                              int b)
+{
+    return total / (unsigned long)n + (b == 0 ? total % (unsigned long)n : 0);
+}
+/* either split: balanced if `balance`, else RCCE_comm's */
+static inline unsigned long mc_block_start_b(unsigned long total, int n,
+                                             int b, int balance)
+{
+    return balance ? mc_block_start(total, n, b)
+                   : mc_block_start_rcce(total, n, b);
+}
+static inline unsigned long mc_block_len_b(unsigned long total, int n, int b,
+                                           int balance)
+{
+    return balance ? mc_block_len(total, n, b) : mc_block_len_rcce(total, n, b);
+}
+
+/*
+ * Deadlock-free order for a shift of blocking sends and receives: in step
+ * i of a pairwise exchange rank r sends to r+i and receives from r-i (mod
+ * n). The map x -> x+i splits the ranks into gcd(n, i) cycles of n/gcd
+ * ranks; a rank at an even position of its cycle sends first, at an odd
+ * one receives first (an odd cycle has two even neighbours, which just
+ * serialises one pair, as in RCCE_comm's ring). Returns the position.
+ *
+ *     n = 6, i = 2:  cycles 0 -> 2 -> 4 -> 0 and 1 -> 3 -> 5 -> 1
+ *                    positions 0:0 2:1 4:2  1:0 3:1 5:2
+ */
+static inline int mc_sched_shift_pos(int r, int n, int i)
+{
+    int a = n, b = i % n;
+    while (b) {
+        int t = a % b;
+        a = b;
+        b = t;
+    }
+    int start = r % a, pos = 0; /* a = gcd(n, i) */
+    for (int x = start; x != r; x = (x + i) % n)
+        pos++;
+    return pos;
+}
+
 #endif

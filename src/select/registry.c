@@ -19,7 +19,9 @@ const mc_algo_t mc_algos[] = {
     {.coll = MC_COLL_BCAST, .name = "scatter-allgather",
      .desc = "RCCE_comm scatter (binary recursive tree) + ring allgather, "
              "two-sided",
-     .impl = &mc_bcast_scatter_allgather_algo},
+     .impl = &mc_bcast_scatter_allgather_algo,
+     .variants = {"sync=2,balance=0,tail=1", "sync=1",
+                  "sync=0,balance=0,tail=1"}},
     {.coll = MC_COLL_BCAST, .name = "ocbcast",
      .desc = "OC-Bcast (Petrovic et al.): pipelined k-ary tree of one-sided "
              "gets from the parent's MPB, binary notification trees, double "
@@ -31,24 +33,40 @@ const mc_algo_t mc_algos[] = {
      .desc = "binary recursive tree towards the root, two-sided, chunked; "
              "rank order for non-commutative ops",
      .impl = &mc_reduce_binomial_algo},
+    {.coll = MC_COLL_REDUCE, .name = "rs-gather",
+     .desc = "ring reduce-scatter + linear gather to the root (RCCE_comm's "
+             "long reduce), two-sided",
+     .impl = &mc_reduce_rs_gather_algo,
+     .variants = {"sync=0,balance=0,tail=1,fused=0", "sync=1,balance=0",
+                  "sync=2,fused=0,tail=1"}},
     {.coll = MC_COLL_ALLREDUCE, .name = "reduce-bcast",
      .desc = "binomial reduce to rank 0, then binomial bcast",
      .impl = &mc_allreduce_reduce_bcast_algo},
     {.coll = MC_COLL_ALLREDUCE, .name = "ring",
      .desc = "ring reduce-scatter + ring allgather on balanced blocks, "
              "two-sided",
-     .impl = &mc_allreduce_ring_algo},
+     .impl = &mc_allreduce_ring_algo,
+     .variants = {"sync=0,balance=0,tail=1,fused=0", "sync=1",
+                  "sync=2,fused=0", "sync=2,balance=0,tail=1"}},
+    {.coll = MC_COLL_ALLREDUCE, .name = "ring-mpb",
+     .desc = "MPB-direct ring (Kohler et al.): reduce-scatter and allgather "
+             "with the blocks in transit in the MPBs, double-buffered",
+     .impl = &mc_allreduce_ring_mpb_algo},
     {.coll = MC_COLL_ALLGATHER, .name = "ring",
      .desc = "ring allgather: P-1 steps, each forwards one block, two-sided",
-     .impl = &mc_allgather_ring_algo},
+     .impl = &mc_allgather_ring_algo,
+     .variants = {"sync=1", "sync=2,tail=1", "sync=0,tail=1"}},
     {.coll = MC_COLL_ALLTOALL, .name = "pairwise",
      .desc = "pairwise exchange: step i sends to rank+i, receives from "
              "rank-i, two-sided",
-     .impl = &mc_alltoall_pairwise_algo},
+     .impl = &mc_alltoall_pairwise_algo,
+     .variants = {"sync=0", "sync=0,tail=1", "sync=1,tail=1"}},
     {.coll = MC_COLL_REDUCE_SCATTER_BLOCK, .name = "ring",
      .desc = "ring reduce-scatter: P-1 steps, each combines one block, "
              "two-sided",
-     .impl = &mc_reduce_scatter_block_ring_algo},
+     .impl = &mc_reduce_scatter_block_ring_algo,
+     .variants = {"sync=1,tail=1", "sync=2,fused=0",
+                  "sync=0,tail=1,fused=0"}},
     {.coll = MC_COLL_REDUCE_SCATTER_BLOCK, .name = "reduce-scatter",
      .desc = "binomial reduce to rank 0, then linear scatter; rank order "
              "for non-commutative ops",

@@ -18,6 +18,14 @@
  * with k > 1 outstanding transactions overlaps the round trips of k lines
  * (closed form only; line-stepped runs keep one in flight).
  *
+ * Two optional refinements (docs/simulator.md): a platform's local_mpb_us
+ * prices an access to the own tile's MPB without the router (the SCC's
+ * local-MPB bug fixed; by default it goes through the router at d = 1,
+ * the bug's workaround); a platform's "cache" puts L1 and L2 caches in
+ * front of private memory (cache.c): a line that hits costs the cache's
+ * hit cost instead of o_mem + 2 d L_hop, and the closed form then adds
+ * the operation up line by line (one transaction in flight).
+ *
  * Contention (each switchable): a line's request reaches its target after
  * d L_hop, waits for the target's port (an MPB serves one line per
  * mpb_service, a memory controller one per mc_service), and data packets
@@ -52,13 +60,30 @@ static mc_ps_t acc_overhead(const mc_platform_t *p, int kind, int write)
     return write ? p->c.o_mem_w : p->c.o_mem_r;
 }
 
+/* an access to the own tile's MPB that skips the router (local_mpb_us) */
+static int local_mpb(const mc_platform_t *p, int core, int kind, int target)
+{
+    return p->c.local_mpb >= 0 && kind == MC_ACC_MPB &&
+           mc_plat_dist(p, core, target) == 1;
+}
+
 mc_ps_t mc_sim_access_cost(const mc_sim_t *s, int core, int kind, int write,
                            int target, int latency_only)
 {
     const mc_platform_t *p = s->p;
+    if (local_mpb(p, core, kind, target))
+        return p->c.local_mpb;
     mc_ps_t d = acc_dist(p, core, kind, target);
     mc_ps_t o = acc_overhead(p, kind, write);
     return o + (latency_only && write ? 1 : 2) * d * p->c.L_hop;
+}
+
+/* RCCE's private copy of a flag: one line that stays in the L1 */
+static mc_ps_t flag_mem_cost(const mc_sim_t *s, int core, int write)
+{
+    if (s->p->cache.on)
+        return s->p->cache.l1_hit;
+    return mc_sim_access_cost(s, core, MC_ACC_MEM, write, core, 0);
 }
 
 /*
@@ -81,8 +106,7 @@ void mc_sim_flag_costs(mc_sim_t *s, int core, int owner, uint64_t *addr,
     }
     mc_ps_t fixed = 0;
     if (p->flags_rcce)
-        fixed = p->c.o_put_mem +
-                mc_sim_access_cost(s, core, MC_ACC_MEM, 0, core, 0);
+        fixed = p->c.o_put_mem + flag_mem_cost(s, core, 0);
     *lat = fixed + mc_sim_access_cost(s, core, MC_ACC_MPB, 1, owner, 1);
     *done = fixed + mc_sim_access_cost(s, core, MC_ACC_MPB, 1, owner, 0);
 }
@@ -102,9 +126,25 @@ mc_ps_t mc_sim_poll_cost(mc_sim_t *s, int core, int owner, uint64_t *addr)
     }
     mc_ps_t c = mc_sim_access_cost(s, core, MC_ACC_MPB, 0, owner, 0);
     if (p->flags_rcce)
-        c += p->c.o_get_mem +
-             mc_sim_access_cost(s, core, MC_ACC_MEM, 1, core, 0);
+        c += p->c.o_get_mem + flag_mem_cost(s, core, 1);
     return c;
+}
+
+/* line by line, each private-memory line through the caches */
+static mc_ps_t cached_closed_form(mc_sim_t *s, int core, const mc_sim_op_t *op)
+{
+    mc_ps_t t = op->fixed;
+    for (int64_t j = 0; j < op->lines; j++)
+        for (int i = 0; i < op->nacc; i++) {
+            const mc_sim_acc_t *a = &op->acc[i];
+            mc_ps_t h = a->kind == MC_ACC_MEM
+                            ? mc_sim_cache_line(s, core, a, j)
+                            : -1;
+            t += h >= 0 ? h
+                        : mc_sim_access_cost(s, core, a->kind, a->write,
+                                             a->core, 0);
+        }
+    return t + op->elems * s->p->c.o_reduce;
 }
 
 mc_ps_t mc_sim_closed_form(mc_sim_t *s, int core, const mc_sim_op_t *op)
@@ -112,14 +152,20 @@ mc_ps_t mc_sim_closed_form(mc_sim_t *s, int core, const mc_sim_op_t *op)
     const mc_platform_t *p = s->p;
     if (p->cc)
         return mc_cc_closed_form(s, core, op);
-    mc_ps_t per_o = 0, per_rtt = 0;
+    if (p->cache.on)
+        return cached_closed_form(s, core, op);
+    mc_ps_t per_o = 0, per_rtt = 0, local = 0;
     for (int i = 0; i < op->nacc; i++) {
         const mc_sim_acc_t *a = &op->acc[i];
+        if (local_mpb(p, core, a->kind, a->core)) {
+            local += p->c.local_mpb;
+            continue;
+        }
         per_o += acc_overhead(p, a->kind, a->write);
         per_rtt += 2 * acc_dist(p, core, a->kind, a->core) * p->c.L_hop;
     }
     int64_t m = op->lines, k = p->outstanding;
-    return mc_ps_cap((__int128)op->fixed + (__int128)m * per_o +
+    return mc_ps_cap((__int128)op->fixed + (__int128)m * (per_o + local) +
                      (__int128)((m + k - 1) / k) * per_rtt +
                      (__int128)op->elems * p->c.o_reduce);
 }
@@ -217,6 +263,15 @@ mc_ps_t mc_sim_line_step(mc_sim_t *s, int core, mc_ps_t t)
     for (int i = 0; i < op->nacc; i++) {
         const mc_sim_acc_t *a = &op->acc[i];
         int mem = a->kind == MC_ACC_MEM;
+        mc_ps_t hit = mem && p->cache.on
+                          ? mc_sim_cache_line(s, core, a, s->cores[core].line)
+                          : local_mpb(p, core, a->kind, a->core)
+                                ? p->c.local_mpb
+                                : -1;
+        if (hit >= 0) { /* no packet leaves the tile */
+            t += hit;
+            continue;
+        }
         int tx = mem ? p->mc_x[p->mc_of[core]] : p->tile_x[a->core];
         int ty = mem ? p->mc_y[p->mc_of[core]] : p->tile_y[a->core];
         mc_ps_t d = acc_dist(p, core, a->kind, a->core) * p->c.L_hop;
@@ -244,6 +299,7 @@ mc_ps_t mc_sim_line_step(mc_sim_t *s, int core, mc_ps_t t)
 
 void mc_sim_cal_free(mc_sim_t *s)
 {
+    mc_sim_cache_free(s);
     const mc_platform_t *p = s->p;
     for (int i = 0; s->cal_port && i < p->ncores; i++)
         free(s->cal_port[i].tag);

@@ -50,6 +50,8 @@ typedef struct mc_sim_acc {
     uint8_t write; /* 1 = write, 0 = read */
     int core;      /* owner of the MPB; for MEM, the accessing core */
     mc_cc_line_t *st; /* coherent chips: state of the first MPB line */
+    uintptr_t addr;   /* MEM: private address of the first line (for the
+                         caches of sim/cache.c) */
 } mc_sim_acc_t;
 
 typedef struct mc_sim_op {

@@ -71,6 +71,7 @@ struct mc_sim {
     size_t ntr, captr;
     mc_sim_domain_t *domains;
     struct mc_msg *msg;   /* the message network (cost_msg.c), or NULL */
+    struct mc_sim_cache *cache; /* cache.c, NULL until first used */
 };
 
 /* engine.c */
@@ -110,6 +111,11 @@ mc_ps_t mc_msg_step(mc_sim_t *s, int core, mc_ps_t t);
 void mc_msg_flag(mc_sim_t *s, int core, int owner, size_t n, mc_ps_t *lat,
                  mc_ps_t *done);
 mc_ps_t mc_msg_poll(mc_sim_t *s, int core, int owner);
+/* cache.c: the cost of line i of a private-memory access if the core's
+ * caches have it (and they are updated), else -1 */
+mc_ps_t mc_sim_cache_line(mc_sim_t *s, int core, const mc_sim_acc_t *a,
+                          int64_t i);
+void mc_sim_cache_free(mc_sim_t *s);
 
 /* cost_cc.c */
 mc_ps_t mc_cc_access(const mc_sim_t *s, mc_cc_line_t *ln, int core,

@@ -273,6 +273,18 @@ static int shm_get_reduce(mc_tp_t *t, void *inout, int src, size_t off,
     return MC_OK;
 }
 
+/* my slot gets a copy of `in`, then the peer's data combined into it */
+static int shm_get_reduce_mpb(mc_tp_t *t, size_t my_off, int src, size_t off,
+                              const void *in, size_t count, mc_dtype_t dt,
+                              mc_op_t op, int src_left)
+{
+    shm_tp_t *s = (shm_tp_t *)t;
+    unsigned char *mine = mpbp(s, t->rank, my_off);
+    memcpy(mine, in, count * mc_dtype_size(dt));
+    mc_reduce_into(mine, mpbp(s, src, off), count, dt, op, src_left);
+    return MC_OK;
+}
+
 static int shm_copy(mc_tp_t *t, void *dst, const void *src, size_t n)
 {
     (void)t;
@@ -301,6 +313,7 @@ const mc_tp_ops_t mc_shm_ops = {
     .get = shm_get,
     .get_mpb = shm_get_mpb,
     .get_reduce = shm_get_reduce,
+    .get_reduce_mpb = shm_get_reduce_mpb,
     .copy = shm_copy,
     .reduce = shm_reduce,
     .flag_set = shm_flag_set,

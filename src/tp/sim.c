@@ -13,12 +13,15 @@
  *   get           o_get_mem        read MPB[src], write memory
  *   get_mpb       o_get_mpb        read MPB[src], write my MPB
  *   get_reduce    o_get_mem        read MPB[src], read memory, write memory
+ *   get_reduce_mpb o_get_mpb       read MPB[src], read memory, write my MPB
  *   copy          -                read memory, write memory
  *   reduce        -                read memory twice, write memory
  *   flag set      -                write one line of MPB[owner] (lands at
  *                                  its latency, wakes waiters)
  *   flag wait     -                read one line of MPB[owner] (when set)
- * Reductions also pay o_reduce_elem per element.
+ * Reductions also pay o_reduce_elem per element. `charge` keeps the core
+ * busy for n times one of the platform's software costs (o_call, ...);
+ * a cost of 0 charges nothing, not even an event.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,12 +81,13 @@ static int run(sim_tp_t *t, const char *name, mc_ps_t fixed, size_t n,
     return mc_sim_do(t->sim, &op);
 }
 
-#define MEM_R(c) {MC_ACC_MEM, 0, c, NULL}
-#define MEM_W(c) {MC_ACC_MEM, 1, c, NULL}
+/* a private-memory access of core c at address p (the caches' key) */
+#define MEM_R(c, p) {MC_ACC_MEM, 0, c, NULL, (uintptr_t)(p)}
+#define MEM_W(c, p) {MC_ACC_MEM, 1, c, NULL, (uintptr_t)(p)}
 /* an MPB access of `rank` at byte `off` (the line states of a coherent
  * chip are found from the rank and offset) */
-#define MPB_R(rank, off) {MC_ACC_MPB, 0, core_of(t, rank), st_of(t, rank, off)}
-#define MPB_W(rank, off) {MC_ACC_MPB, 1, core_of(t, rank), st_of(t, rank, off)}
+#define MPB_R(rank, off) {MC_ACC_MPB, 0, core_of(t, rank), st_of(t, rank, off), 0}
+#define MPB_W(rank, off) {MC_ACC_MPB, 1, core_of(t, rank), st_of(t, rank, off), 0}
 
 static mc_cc_line_t *st_of(sim_tp_t *t, int rank, size_t off)
 {
@@ -97,7 +101,7 @@ static int sim_put(mc_tp_t *tp, int dst, size_t off, const void *src,
     if (!n)
         return MC_OK;
     MC_CHECK(check_mpb(t, dst, off, n, "put"));
-    mc_sim_acc_t a[2] = {MEM_R(t->core), MPB_W(dst, off)};
+    mc_sim_acc_t a[2] = {MEM_R(t->core, src), MPB_W(dst, off)};
     MC_CHECK(run(t, "put", mc_sim_platform(t->sim)->c.o_put_mem, n, 0, 2, a));
     memcpy(mpb(t, dst, off), src, n);
     return MC_OK;
@@ -123,7 +127,7 @@ static int sim_get(mc_tp_t *tp, void *dst, int src, size_t off, size_t n)
     if (!n)
         return MC_OK;
     MC_CHECK(check_mpb(t, src, off, n, "get"));
-    mc_sim_acc_t a[2] = {MPB_R(src, off), MEM_W(t->core)};
+    mc_sim_acc_t a[2] = {MPB_R(src, off), MEM_W(t->core, dst)};
     MC_CHECK(run(t, "get", mc_sim_platform(t->sim)->c.o_get_mem, n, 0, 2, a));
     memmove(dst, mpb(t, src, off), n);
     return MC_OK;
@@ -152,11 +156,46 @@ static int sim_get_reduce(mc_tp_t *tp, void *inout, int src, size_t off,
     if (!n)
         return MC_OK;
     MC_CHECK(check_mpb(t, src, off, n, "get_reduce"));
-    mc_sim_acc_t a[3] = {MPB_R(src, off), MEM_R(t->core), MEM_W(t->core)};
+    mc_sim_acc_t a[3] = {MPB_R(src, off), MEM_R(t->core, inout),
+                         MEM_W(t->core, inout)};
     MC_CHECK(run(t, "get_reduce", mc_sim_platform(t->sim)->c.o_get_mem, n,
                  (int64_t)count, 3, a));
     mc_reduce_into(inout, mpb(t, src, off), count, dt, op, src_left);
     return MC_OK;
+}
+
+static int sim_get_reduce_mpb(mc_tp_t *tp, size_t my_off, int src,
+                              size_t off, const void *in, size_t count,
+                              mc_dtype_t dt, mc_op_t op, int src_left)
+{
+    sim_tp_t *t = st(tp);
+    size_t n = count * mc_dtype_size(dt);
+    if (!n)
+        return MC_OK;
+    MC_CHECK(check_mpb(t, src, off, n, "get_reduce_mpb"));
+    MC_CHECK(check_mpb(t, tp->rank, my_off, n, "get_reduce_mpb"));
+    mc_sim_acc_t a[3] = {MPB_R(src, off), MEM_R(t->core, in),
+                         MPB_W(tp->rank, my_off)};
+    MC_CHECK(run(t, "get_reduce_mpb", mc_sim_platform(t->sim)->c.o_get_mpb, n,
+                 (int64_t)count, 3, a));
+    unsigned char *mine = mpb(t, tp->rank, my_off);
+    memmove(mine, in, n);
+    mc_reduce_into(mine, mpb(t, src, off), count, dt, op, src_left);
+    return MC_OK;
+}
+
+static int sim_charge(mc_tp_t *tp, int kind, uint64_t n)
+{
+    static const char *const names[MC_CHARGE_COUNT] = {
+        "o_call", "o_req_ircce", "o_req_light", "compute"};
+    sim_tp_t *t = st(tp);
+    if (kind < 0 || kind >= MC_CHARGE_COUNT)
+        return mc_error(MC_ERR_INTERNAL, "charge: unknown kind %d", kind);
+    mc_ps_t per = mc_sim_platform(t->sim)->c.o_charge[kind];
+    if (per <= 0 || n == 0)
+        return MC_OK;
+    mc_sim_op_t op = {.name = names[kind], .fixed = per * (mc_ps_t)n};
+    return mc_sim_do(t->sim, &op);
 }
 
 static int sim_copy(mc_tp_t *tp, void *dst, const void *src, size_t n)
@@ -164,7 +203,7 @@ static int sim_copy(mc_tp_t *tp, void *dst, const void *src, size_t n)
     sim_tp_t *t = st(tp);
     if (!n || dst == src)
         return MC_OK;
-    mc_sim_acc_t a[2] = {MEM_R(t->core), MEM_W(t->core)};
+    mc_sim_acc_t a[2] = {MEM_R(t->core, src), MEM_W(t->core, dst)};
     MC_CHECK(run(t, "copy", 0, n, 0, 2, a));
     memmove(dst, src, n);
     return MC_OK;
@@ -177,7 +216,8 @@ static int sim_reduce(mc_tp_t *tp, void *inout, const void *in, size_t count,
     size_t n = count * mc_dtype_size(dt);
     if (!n)
         return MC_OK;
-    mc_sim_acc_t a[3] = {MEM_R(t->core), MEM_R(t->core), MEM_W(t->core)};
+    mc_sim_acc_t a[3] = {MEM_R(t->core, in), MEM_R(t->core, inout),
+                         MEM_W(t->core, inout)};
     MC_CHECK(run(t, "reduce", 0, n, (int64_t)count, 3, a));
     mc_reduce_into(inout, in, count, dt, op, in_left);
     return MC_OK;
@@ -354,6 +394,8 @@ static const mc_tp_ops_t sim_ops = {
     .get = sim_get,
     .get_mpb = sim_get_mpb,
     .get_reduce = sim_get_reduce,
+    .get_reduce_mpb = sim_get_reduce_mpb,
+    .charge = sim_charge,
     .copy = sim_copy,
     .reduce = sim_reduce,
     .flag_set = sim_flag_set,

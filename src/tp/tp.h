@@ -68,6 +68,19 @@ typedef struct mc_topo {
     const int *pus; /*       [size] PU of each rank */
 } mc_topo_t;
 
+/* What tp->charge charges (the simulator's optional cost keys, 0 unless a
+ * platform sets them; docs/platforms.md). */
+typedef enum {
+    MC_CHARGE_CALL = 0,  /* o_call: a blocking send or receive (RCCE) */
+    MC_CHARGE_REQ_IRCCE, /* o_req_ircce: one iRCCE request, issue to
+                            completion (list keeping, malloc and free) */
+    MC_CHARGE_REQ_LIGHT, /* o_req_light: one lightweight request (at most
+                            one send and one receive in flight) */
+    MC_CHARGE_FLOP,      /* o_flop: one floating-point operation of the
+                            application's local work */
+    MC_CHARGE_COUNT
+} mc_charge_t;
+
 typedef struct mc_tp_ops {
     const char *name;
     /* data movement; src/dst pointers are private memory of the caller */
@@ -111,6 +124,18 @@ typedef struct mc_tp_ops {
      * rank's buf along the column-first tree of sched/mesh.h, forwarded
      * by the routers without the cores. */
     int (*mcast)(mc_tp_t *tp, int root, void *buf, size_t n);
+    /* MPB(me)[my_off..] = combine(MPB(src)[src_off..], in), count elements
+     * (the MPB data is the left operand if src_left): a peer's partial
+     * result and private data into my own MPB, never through private
+     * memory (Kohler et al.'s MPB-direct ring) */
+    int (*get_reduce_mpb)(mc_tp_t *tp, size_t my_off, int src, size_t src_off,
+                          const void *in, size_t count, mc_dtype_t dt,
+                          mc_op_t op, int src_left);
+    /* CPU time spent outside data movement and waiting: n units of cost
+     * `kind` (mc_charge_t), e.g. the software overhead of a two-sided
+     * primitive. Charged where time is simulated; NULL where the CPU
+     * really spends it (shm). */
+    int (*charge)(mc_tp_t *tp, int kind, uint64_t n);
     /* sub-communicator over `members` (ranks of tp, ascending order of the
      * new ranks); `id` is the same on every member and unique per parent */
     int (*sub)(mc_tp_t *tp, const int *members, int n, int myrank,
@@ -166,6 +191,18 @@ static inline int tp_get_reduce(mc_tp_t *t, void *inout, int src, size_t off,
                                 int src_left)
 {
     return t->ops->get_reduce(t, inout, src, off, count, dt, op, src_left);
+}
+static inline int tp_get_reduce_mpb(mc_tp_t *t, size_t my_off, int src,
+                                    size_t off, const void *in, size_t count,
+                                    mc_dtype_t dt, mc_op_t op, int src_left)
+{
+    return t->ops->get_reduce_mpb(t, my_off, src, off, in, count, dt, op,
+                                  src_left);
+}
+/* no-op where the transport does not charge (shm: the CPU spends it) */
+static inline int tp_charge(mc_tp_t *t, mc_charge_t kind, uint64_t n)
+{
+    return t->ops->charge ? t->ops->charge(t, (int)kind, n) : 0;
 }
 static inline int tp_copy(mc_tp_t *t, void *dst, const void *src, size_t n)
 {

@@ -1,5 +1,5 @@
 /*
- * manycoll sim --iters N: run-to-run predictability, as the NoCMsg paper
+ * manycoll sim --runs N: run-to-run predictability, as the NoCMsg paper
  * measures it (21 runs, their mean and variance). Each iteration is a
  * fresh simulation in which every core calls the collective at time 0;
  * what differs between them is the jitter (--jitter SEED: every operation
@@ -13,7 +13,7 @@
 #include "tools.h"
 
 /* the jitter seed of iteration i (i = 0: the user's own) */
-static uint64_t iter_seed(uint64_t seed, int i)
+static uint64_t run_seed(uint64_t seed, int i)
 {
     if (i == 0)
         return seed;
@@ -36,10 +36,10 @@ static void add_stats(mc_sim_stats_t *a, const mc_sim_stats_t *b)
     a->wall_s += b->wall_s;
 }
 
-int mc_sim_run_iters(const sim_opts_t *o, const mc_platform_t *p,
+int mc_sim_run_runs(const sim_opts_t *o, const mc_platform_t *p,
                      size_t bytes, sim_result_t *r, const char *trace_file)
 {
-    int n = o->iters > 1 ? o->iters : 1, rc = MC_OK;
+    int n = o->runs > 1 ? o->runs : 1, rc = MC_OK;
     double *lat = calloc((size_t)n, sizeof *lat);
     if (!lat)
         return mc_error(MC_ERR_NOMEM, "out of memory for %d iterations", n);
@@ -50,7 +50,7 @@ int mc_sim_run_iters(const sim_opts_t *o, const mc_platform_t *p,
         if (i > 0 && !o->jitter) {
             lat[i] = lat[0]; /* deterministic: the same run again */
         } else {
-            oi.jitter = iter_seed(o->jitter, i);
+            oi.jitter = run_seed(o->jitter, i);
             rc = mc_sim_run_size(&oi, p, bytes, r, i == 0 ? trace_file : NULL);
             if (rc != MC_OK)
                 break;
@@ -61,17 +61,17 @@ int mc_sim_run_iters(const sim_opts_t *o, const mc_platform_t *p,
     }
     if (rc != MC_OK || n == 1) {
         free(lat);
-        r->iters = 1;
-        r->iter_lat = NULL;
+        r->runs = 1;
+        r->run_lat = NULL;
         return rc;
     }
     mean /= n;
     for (int i = 0; i < n; i++)
         sq += (lat[i] - mean) * (lat[i] - mean);
     r->st = sum;
-    r->iters = n;
-    r->iter_lat = lat;
-    r->iter_var = sq / (n - 1);
+    r->runs = n;
+    r->run_lat = lat;
+    r->run_var = sq / (n - 1);
     r->lat_us = mean;
     r->bw_MBps = mean > 0 ? (double)bytes / mean : 0;
     return MC_OK;

@@ -1,0 +1,55 @@
+/*
+ * manycoll gcmc: the GCMC proxy (gcmc.h) as a rank of `manycoll run`:
+ *
+ *   manycoll run -n N manycoll gcmc [--algo A[:k=v,...]] [--opts K=V,...]
+ *
+ * --algo forces the long-range allreduce's algorithm (e.g.
+ * ring:sync=0,balance=0,tail=1,fused=0, RCCE_comm's stack); --opts sets
+ * the proxy's sizes (cycles, particles, atoms, kmax, kvecs). Rank 0 prints
+ * one JSON line.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "gcmc.h"
+#include "tools.h"
+
+static double wall(void *arg)
+{
+    (void)arg;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int cmd_gcmc(int argc, char **argv)
+{
+    mc_gcmc_opts_t o;
+    mc_gcmc_defaults(&o);
+    for (int i = 1; i < argc; i++) {
+        if (i + 1 >= argc)
+            return mc_usage_error("gcmc", "'%s' needs a value", argv[i]);
+        if (!strcmp(argv[i], "--algo"))
+            o.algo = argv[++i];
+        else if (!strcmp(argv[i], "--opts")) {
+            if (mc_gcmc_parse(argv[++i], &o) != MC_OK)
+                return mc_usage_error("gcmc", "%s", mc_last_error());
+        } else
+            return mc_usage_error("gcmc", "unknown option '%s' (--algo A, "
+                                          "--opts K=V,...)", argv[i]);
+    }
+    mc_comm_t *c;
+    if (mc_init(&c) != MC_OK)
+        return mc_usage_error("gcmc", "%s (run it under manycoll run)",
+                              mc_last_error());
+    mc_gcmc_result_t r;
+    int rc = mc_gcmc_run(c, &o, wall, NULL, &r);
+    if (rc != MC_OK)
+        fprintf(stderr, "manycoll gcmc: rank %d: %s\n", mc_comm_rank(c),
+                mc_last_error());
+    else if (mc_comm_rank(c) == 0)
+        mc_gcmc_print(&o, &r, mc_comm_size(c), "shm");
+    mc_finalize();
+    return rc == MC_OK ? 0 : 1;
+}
