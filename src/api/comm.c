@@ -32,9 +32,10 @@ int mc_comm_wrap(mc_tp_t *tp, mc_comm_t **out)
         tp->ops->destroy(tp);
         return mc_error(MC_ERR_NOMEM, "out of memory creating a communicator");
     }
+    size_t size = (size_t)tp->size; /* tp is gone if mc_team_init fails */
     int rc = mc_team_init(&c->team, tp);
     c->max_count = MC_MAX_COUNT;
-    c->max_block_count = MC_MAX_COUNT / (size_t)tp->size;
+    c->max_block_count = MC_MAX_COUNT / size;
     long long check = 0;
     if (rc == MC_OK)
         rc = mc_env_int("MC_CHECK_ARGS", &check);

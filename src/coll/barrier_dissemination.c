@@ -17,13 +17,10 @@
 #include "coll/coll.h"
 #include "sched/sched.h"
 
-int mc_barrier_dissemination(mc_team_t *c, const mc_args_t *a,
-                             const mc_params_t *p)
+int mc_barrier_dissemination_at(mc_team_t *c, uint32_t step)
 {
-    (void)a;
-    (void)p;
     int n = c->size, me = c->rank;
-    uint64_t v = mc_flagval(c, 0);
+    uint64_t v = mc_flagval(c, step);
     int rounds = mc_sched_dissem_rounds(n, 1);
     for (int r = 0; r < rounds; r++) {
         int d;
@@ -33,6 +30,14 @@ int mc_barrier_dissemination(mc_team_t *c, const mc_args_t *a,
                               v));
     }
     return MC_OK;
+}
+
+int mc_barrier_dissemination(mc_team_t *c, const mc_args_t *a,
+                             const mc_params_t *p)
+{
+    (void)a;
+    (void)p;
+    return mc_barrier_dissemination_at(c, 0);
 }
 
 const mc_algo_impl_t mc_barrier_dissemination_algo = {

@@ -76,6 +76,9 @@ typedef struct mc_algo_impl {
     extern const mc_algo_impl_t fn##_algo
 
 MC_ALGO_DECL(mc_barrier_dissemination);
+/* the dissemination barrier's rounds with flag value mc_flagval(c, step),
+ * for algorithms that use it inside a call (coll/mesh.c) */
+int mc_barrier_dissemination_at(mc_team_t *c, uint32_t step);
 MC_ALGO_DECL(mc_barrier_flat);
 MC_ALGO_DECL(mc_bcast_flat);
 MC_ALGO_DECL(mc_reduce_flat);

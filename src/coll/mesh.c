@@ -78,17 +78,7 @@ int mc_mesh_barrier(mc_team_t *c, const mc_mview_t *v, int style,
 
 int mc_mesh_barrier_dissem(mc_team_t *c, uint32_t step)
 {
-    int n = c->size, me = c->rank;
-    uint64_t v = mc_flagval(c, step);
-    int rounds = mc_sched_dissem_rounds(n, 1);
-    for (int r = 0; r < rounds; r++) {
-        int d;
-        mc_sched_dissem_dists(n, 1, r, &d);
-        tp_flag_set(c->tp, (me + d) % n, mc_flag_from(c, 0, me), v);
-        MC_CHECK(tp_flag_wait(c->tp, me, mc_flag_from(c, 0, (me - d + n) % n),
-                              v));
-    }
-    return MC_OK;
+    return mc_barrier_dissemination_at(c, step);
 }
 
 size_t mc_mesh_slots(const mc_team_t *c, int nslots, size_t want,

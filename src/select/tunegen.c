@@ -344,7 +344,7 @@ int mc_tune_plan(const mc_profile_t *p, int lo, int hi, size_t max_bytes,
     int rc = model_of(&x, p);
     if (rc == MC_OK)
         rc = build(&x);
-    if (rc == MC_OK)
+    if (rc == MC_OK && out->n > 0) /* none: r is NULL */
         qsort(out->r, (size_t)out->n, sizeof *out->r, row_cmp);
     if (rc != MC_OK)
         mc_tune_plan_free(out);
