@@ -1,0 +1,278 @@
+/*
+ * The command's usage texts, one per subcommand, in one place: `manycoll
+ * CMD --help` prints one, `manycoll help` lists them, `manycoll help --man`
+ * renders them all to a man page (installed as manycoll.1) and the bash
+ * completion (tools/manycoll.bash) reads the options from them. A usage
+ * error ends with a pointer to the command's --help.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "tools.h"
+
+typedef struct help {
+    const char *cmd;
+    const char *summary; /* one line, for `manycoll help` */
+    const char *text;    /* "usage: ..." and the options */
+} help_t;
+
+static const help_t helps[] = {
+    {"run", "launch N ranks of a program on this machine",
+     "usage: manycoll run -n N [--timeout S] [--] PROG [ARGS...]\n"
+     "\n"
+     "Starts N processes of PROG, each a rank of one manycoll job (shared\n"
+     "memory), and waits for them. The first rank to die is named, and the\n"
+     "others are told within a second.\n"
+     "\n"
+     "  -n, --np N       ranks to start (1 to 65536)\n"
+     "  --timeout S      kill the job after S seconds (0: never; default 0)\n"
+     "  --               ends the options: PROG may then start with '-'\n"
+     "  -h, --help       this text\n"
+     "\n"
+     "Exit status: 0 when every rank exits 0; otherwise the first failing\n"
+     "rank's status (128+signal when killed); 2 for a usage error.\n"},
+    {"bench", "measure collectives on this machine",
+     "usage: manycoll bench -n N --coll C [--algo A[:k=v,...]]... [--sizes LIST]\n"
+     "                      [--dtype T] [--op O] [--iters I] [--warmup W]\n"
+     "                      [--cache warm|cold] [--check] [--json]\n"
+     "\n"
+     "Runs N ranks here and times C. Several --algo are measured\n"
+     "interleaved (one call of each in turn), so they share the machine's\n"
+     "noise and their ratio is fair.\n"
+     "\n"
+     "  -n N             ranks\n"
+     "  --coll C         barrier, bcast, reduce, allreduce, allgather,\n"
+     "                   alltoall, reduce_scatter_block, gather or scatter\n"
+     "  --algo A         an algorithm of C with parameters (manycoll info\n"
+     "                   lists them); repeatable; default: what the library\n"
+     "                   selects\n"
+     "  --sizes LIST     bytes per rank, e.g. 8,1K,1M (default\n"
+     "                   8,64,512,4K,32K,256K,1M)\n"
+     "  --dtype T        int8 ... uint64, float32, float64 (default float64)\n"
+     "  --op O           sum, prod, min, max, band, bor, bxor (default sum;\n"
+     "                   reductions only)\n"
+     "  --iters I        timed calls per size (default: 1000 up to 64K,\n"
+     "                   100 up to 1M, 20 above)\n"
+     "  --warmup W       untimed calls first (default: iters/10 + 1)\n"
+     "  --cache warm|cold  cold: flush the buffers from the caches before\n"
+     "                   every call\n"
+     "  --check          verify every result (slower)\n"
+     "  --json           one JSON object per algorithm and size\n"
+     "  -h, --help       this text\n"
+     "\n"
+     "Columns, in microseconds. Every rank times each call from its own\n"
+     "start to its own return; a call's time is its slowest rank's.\n"
+     "  avg, min, max    of the timed calls' times\n"
+     "  p50, p90, p99    percentiles of the same (min <= p50 <= max)\n"
+     "  slowest          the rank whose own mean was highest (a rank that\n"
+     "                   is always last points at placement or an\n"
+     "                   algorithm's critical path)\n"
+     "  ratio            with several --algo: the median, call by call, of\n"
+     "                   this algorithm's time over the first --algo's\n"
+     "                   (below 1: faster; 1.000 for the first)\n"},
+    {"sim", "simulate collectives on a many-core chip",
+     "usage: manycoll sim --platform P --coll C [--algo A[:k=v,...]] [--sizes LIST]\n"
+     "                    [--ranks N | --grid WxH[@X,Y]] [--root R] [--check]\n"
+     "                    [--json] [--trace FILE] [--runs N] [--jitter SEED]\n"
+     "                    [--contention all|none|LIST] [--dtype T] [--op O]\n"
+     "                    [--iters N] [--warmup W]\n"
+     "       manycoll sim --platform P --app gcmc[:k=v,...] [--algo A]\n"
+     "                    [--ranks N]\n"
+     "\n"
+     "Runs the library's algorithm code on a simulated chip and reports\n"
+     "virtual time. Progress goes to stderr, results to stdout.\n"
+     "\n"
+     "  --platform P     scc48, scc48-cached, scc48-kohler, tilepro64,\n"
+     "                   tilepro64-udn, xeonphi60, meshWxH (e.g. mesh16x16),\n"
+     "                   or a platform file (docs/platforms.md)\n"
+     "  --coll C         the collective (as bench)\n"
+     "  --algo A         an algorithm with parameters; default: what the\n"
+     "                   library selects on this platform\n"
+     "  --sizes LIST     bytes, e.g. 32,1K,1M (default 32,1K,32K,1M)\n"
+     "  --ranks N        cores used (default: all)\n"
+     "  --grid WxH[@X,Y] the ranks are the cores of a WxH block of tiles\n"
+     "  --root R         root of rooted collectives (default 0)\n"
+     "  --dtype T, --op O  as bench (default uint8; float64 sum for\n"
+     "                   reductions)\n"
+     "  --iters N        N calls back to back in one simulation\n"
+     "  --warmup W       W more calls before them, not counted\n"
+     "  --runs N         N independent simulations (jitter seeds 1..N):\n"
+     "                   mean and variance of the latency\n"
+     "  --jitter SEED    random delays on every core (0: none)\n"
+     "  --contention X   all, none, or a list of mpb,link,mc (default: the\n"
+     "                   platform's)\n"
+     "  --check          verify every result (memory: the data of every\n"
+     "                   core)\n"
+     "  --trace FILE     every event of the first size, as JSON lines\n"
+     "  --json           one JSON object per size\n"
+     "  --app gcmc[:k=v] the GCMC proxy of Kohler et al. on every core\n"
+     "  -h, --help       this text\n"
+     "\n"
+     "Columns: lat_us (completion of the slowest core), bw_MBps (bytes per\n"
+     "rank / lat), done_min_us, done_max_us, done_stdev_us (when each\n"
+     "core finished), algorithm.\n"},
+    {"calibrate", "measure this machine's cache-line costs (a profile)",
+     "usage: manycoll calibrate [-o PROFILE.json] [--quick] [--name NAME]\n"
+     "                          [--reps R]\n"
+     "\n"
+     "Runs the benchmarks of Ramos and Hoefler (2013) on this machine and\n"
+     "writes a profile for `model` and `tune` (docs/profiles.md).\n"
+     "\n"
+     "  -o FILE          write the profile there (default: stdout)\n"
+     "  --quick          fewer repetitions (15 instead of 1500)\n"
+     "  --name NAME      the profile's name (default: the host's)\n"
+     "  --reps R         repetitions per measurement (3 to 100000)\n"
+     "  -h, --help       this text\n"},
+    {"model", "performance models: cache-coherence and put/get (LogP)",
+     "usage: manycoll model optimize --profile P --coll bcast-small|reduce-small|\n"
+     "                      barrier --ranks LIST [--json] [variant options]\n"
+     "       manycoll model predict --profile P --coll C --ranks LIST\n"
+     "                      [--k 4,4,3 | --m M | --lines N] [--json]\n"
+     "       manycoll model profile --profile P\n"
+     "       manycoll model pingpong --profile P\n"
+     "       manycoll model --platform P --coll bcast --algo A [--sizes LIST]\n"
+     "                      [--unit bytes|lines] [--ranks N] [--root R]\n"
+     "                      [--mode paper|layout] [--json]\n"
+     "       manycoll model --platform P --table2 | --figure7 [--json]\n"
+     "\n"
+     "optimize: the tree or barrier parameters that minimise the model of\n"
+     "Ramos and Hoefler at each rank count. predict: the model at given\n"
+     "parameters. profile: what a profile holds. pingpong: the ping-pong\n"
+     "models against the profile's measurements. --platform: the OC-Bcast\n"
+     "paper's put/get models on a simulated platform.\n"
+     "\n"
+     "  --profile P      a profile name (sandybridge2s, xeonphi60) or file\n"
+     "  --ranks LIST     e.g. 2-60 or 2,4,8\n"
+     "  --k LIST, --m M, --lines N  tree arities, barrier width, lines\n"
+     "variant options (defaults reproduce the paper's Appendix B):\n"
+     "  --state E|I, --contention anchored|fit, --reduce-copy slope|full,\n"
+     "  --rounds paper|schedule, --order nonincreasing|any, --dmax D,\n"
+     "  --c NS (contention slope when the profile has none)\n"
+     "  -h, --help       this text\n"},
+    {"tune", "write a tuning file from a profile's models",
+     "usage: manycoll tune --profile P (-o FILE | --install) [--ranks LO-HI]\n"
+     "                     [--max-bytes B]\n"
+     "\n"
+     "Writes the rules (collective, ranks, size -> algorithm) where the\n"
+     "profile's models predict something faster than the built-in rules;\n"
+     "never a rule the models predict slower (docs/tuning.md).\n"
+     "\n"
+     "  --profile P      a profile (manycoll calibrate -o P.json)\n"
+     "  -o FILE          write there ('-': stdout)\n"
+     "  --install        write $XDG_CONFIG_HOME/manycoll/tuning.json, which\n"
+     "                   every manycoll program then reads\n"
+     "  --ranks LO-HI    rank counts to tune (default 2 to the CPUs here)\n"
+     "  --max-bytes B    largest size to tune (default 1M)\n"
+     "  -h, --help       this text\n"},
+    {"info", "algorithms, parameters, variables, tuning and MPI libraries",
+     "usage: manycoll info [--json]\n"
+     "       manycoll info --tuning [-n N] [--json]\n"
+     "\n"
+     "Lists the algorithms with their parameters, the environment variables\n"
+     "with their defaults and ranges, and the MPI interposition libraries\n"
+     "built. --tuning: what each collective and size would run on N ranks\n"
+     "here, and why (built-in rule, tuning file or variable).\n"
+     "\n"
+     "  --json           one JSON object per line\n"
+     "  --tuning         the selection table\n"
+     "  -n N             ranks for --tuning (default: the CPUs here)\n"
+     "  -h, --help       this text\n"},
+    {"gcmc", "the GCMC application proxy (run it under manycoll run)",
+     "usage: manycoll run -n N manycoll gcmc [--algo A[:k=v,...]]\n"
+     "                    [--opts cycles=N,particles=N,atoms=N,kmax=N,kvecs=N]\n"
+     "\n"
+     "The grand-canonical Monte Carlo proxy of Kohler et al. (section V-B):\n"
+     "local work and an allreduce of complex numbers per cycle. Rank 0\n"
+     "prints one JSON line. manycoll sim runs it on a simulated chip (its\n"
+     "--help says how).\n"
+     "\n"
+     "  --algo A         the allreduce's algorithm (default: selected)\n"
+     "  --opts K=V,...   the proxy's sizes\n"
+     "  -h, --help       this text\n"},
+};
+
+#define NHELPS (sizeof helps / sizeof *helps)
+
+static const help_t *find(const char *cmd)
+{
+    for (size_t i = 0; i < NHELPS; i++)
+        if (!strcmp(helps[i].cmd, cmd))
+            return &helps[i];
+    return NULL;
+}
+
+int mc_help_print(const char *cmd, FILE *f)
+{
+    const help_t *h = find(cmd);
+    if (!h)
+        return -1;
+    fputs(h->text, f);
+    return 0;
+}
+
+void mc_help_list(FILE *f)
+{
+    fprintf(f, "usage: manycoll <command> [options]\n"
+               "       manycoll <command> --help\n"
+               "       manycoll --version\n\ncommands:\n");
+    for (size_t i = 0; i < NHELPS; i++)
+        fprintf(f, "  %-10s %s\n", helps[i].cmd, helps[i].summary);
+    fprintf(f, "\nmanycoll help --man prints this as a man page.\n");
+}
+
+/* troff: escape backslashes and a leading dot or quote */
+static void man_text(const char *s, FILE *f)
+{
+    int bol = 1;
+    for (; *s; s++) {
+        if (bol && (*s == '.' || *s == '\''))
+            fputs("\\&", f);
+        if (*s == '\\')
+            fputs("\\e", f);
+        else if (*s == '-')
+            fputs("\\-", f);
+        else
+            fputc(*s, f);
+        bol = *s == '\n';
+    }
+}
+
+void mc_help_man(FILE *f, const char *version)
+{
+    fprintf(f, ".TH MANYCOLL 1 \"\" \"manycoll %s\" \"User Commands\"\n"
+               ".SH NAME\nmanycoll \\- collective communication for "
+               "many\\-core chips: run, measure, simulate, model, tune\n"
+               ".SH SYNOPSIS\n.B manycoll\n.I command\n[\n.I options\n]\n"
+               ".SH DESCRIPTION\n", version);
+    for (size_t i = 0; i < NHELPS; i++)
+        fprintf(f, ".TP\n.B %s\n%s\n", helps[i].cmd, helps[i].summary);
+    fprintf(f, ".SH COMMANDS\n");
+    for (size_t i = 0; i < NHELPS; i++) {
+        fprintf(f, ".SS %s\n.nf\n", helps[i].cmd);
+        man_text(helps[i].text, f);
+        fprintf(f, ".fi\n");
+    }
+    fprintf(f, ".SH ENVIRONMENT\nmanycoll info lists every variable the "
+               "library reads, with its default and range.\n"
+               ".SH FILES\n.I $XDG_CONFIG_HOME/manycoll/tuning.json\n"
+               "the tuning file (manycoll tune \\-\\-install).\n"
+               ".SH SEE ALSO\nThe guide, docs/guide.md, in the source.\n");
+}
+
+/* Does argv ask for help? For run, only among its own options (PROG's
+ * arguments are PROG's); for the others, anywhere. */
+int mc_help_wanted(const char *cmd, int argc, char **argv)
+{
+    int run = !strcmp(cmd, "run");
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-h") || !strcmp(a, "--help"))
+            return 1;
+        if (run && (!strcmp(a, "--") || a[0] != '-'))
+            return 0;
+        if (run && (!strcmp(a, "-n") || !strcmp(a, "--np") ||
+                    !strcmp(a, "--timeout")))
+            i++;
+    }
+    return 0;
+}
