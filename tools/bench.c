@@ -3,11 +3,14 @@
  *
  * The command launches its own ranks (`manycoll bench-rank` under the
  * launcher). Each iteration is: barrier, start clock, collective, stop
- * clock. Per size it reports, over all ranks and iterations:
- *   avg_us    mean of every rank's every call (OSU "Avg Latency")
- *   min/max   smallest / largest per-rank mean (OSU "Min/Max Latency")
- *   p50/90/99 percentiles over iterations of the slowest rank's time
- *   slowest   the rank with the largest mean
+ * clock. A call's time is its slowest rank's (the rank that took longest
+ * from its clock start to its clock stop). Per size it reports, over the
+ * timed calls:
+ *   avg, min, max, p50/90/99   of the calls' times (so min <= p50 <= max)
+ *   slowest   the rank whose own mean was largest
+ *   ratio     with several --algo: the median of this algorithm's time over
+ *             the first algorithm's, call by call (interleaved calls share
+ *             the machine's moment)
  * Sizes are bytes per rank block (per rank for allgather, alltoall,
  * gather, scatter, reduce_scatter_block; the whole vector otherwise).
  *
@@ -60,9 +63,11 @@ static int parse(int argc, char **argv, bench_opts_t *o, const char *cmd)
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--check")) { o->check = 1; continue; }
         if (!strcmp(a, "--json")) { o->json = 1; continue; }
+        static const char *const valued[] = {"-n", "--coll", "--algo",
+            "--dtype", "--op", "--iters", "--warmup", "--cache", "--sizes",
+            NULL};
         if (!v)
-            return mc_usage_error(cmd, "option '%s' needs a value or is "
-                                       "unknown", a);
+            return mc_opt_no_value(cmd, a, valued);
         i++;
         long long x = 0;
         if ((!strcmp(a, "-n") && mc_opt_int(cmd, a, v, 1, MC_MAX_RANKS, &x)) ||
@@ -177,7 +182,7 @@ static void report(const bench_opts_t *o, mc_comm_t *w, const char *algo,
                    const double *base)
 {
     int n = mc_comm_size(w);
-    double sum = 0, mn = 1e300, mx = -1;
+    double rank_max = -1;
     int slowest = 0;
     for (int i = 0; i < iters; i++)
         worst[i] = 0;
@@ -189,18 +194,17 @@ static void report(const bench_opts_t *o, mc_comm_t *w, const char *algo,
             if (t > worst[i])
                 worst[i] = t;
         }
-        sum += s;
-        s /= iters;
-        if (s < mn)
-            mn = s;
-        if (s > mx)
-            mx = s, slowest = r;
+        if (s > rank_max)
+            rank_max = s, slowest = r;
     }
     double ratio = base ? ratio_p50(worst, base, iters) : 1.0;
     double *sorted = malloc(sizeof(double) * (size_t)iters);
     memcpy(sorted, worst, sizeof(double) * (size_t)iters);
     qsort(sorted, (size_t)iters, sizeof(double), cmp_double);
-    double avg = sum / ((double)n * iters);
+    double sum = 0;
+    for (int i = 0; i < iters; i++)
+        sum += worst[i];
+    double avg = sum / iters, mn = sorted[0], mx = sorted[iters - 1];
     double p50 = pct(sorted, iters, 0.5), p90 = pct(sorted, iters, 0.9);
     double p99 = pct(sorted, iters, 0.99);
     if (o->json)
@@ -333,6 +337,21 @@ static int use_algo(const bench_opts_t *o, mc_comm_t *w, int a)
     return o->nalgos > 1 ? mc_comm_set_algo(w, o->coll, o->algos[a]) : MC_OK;
 }
 
+/* rank 0, on stderr: where a size that runs longer than a few seconds is
+ * (at most every 2 s) */
+static void progress(const mc_case_t *k, int i, int warm, int iters,
+                     double start, double now, double *last)
+{
+    if (now - *last < 2e6)
+        return;
+    *last = now;
+    double per = (now - start) / (i + warm + 1);
+    fprintf(stderr, "manycoll bench: %zu bytes: call %d of %d, %.0f s so "
+                    "far, about %.0f s left\n",
+            k->count * mc_dtype_size(k->dt), i + warm + 1, warm + iters,
+            (now - start) * 1e-6, per * (iters - i - 1) * 1e-6);
+}
+
 /* one call of every algorithm, interleaved; t[a * iters + i] */
 static int run_iters(const bench_opts_t *o, mc_comm_t *w, mc_case_t *k,
                      const bufsets_t *bs, int warm, int iters, double *t)
@@ -340,7 +359,10 @@ static int run_iters(const bench_opts_t *o, mc_comm_t *w, mc_case_t *k,
     int rank = mc_comm_rank(w), n = mc_comm_size(w), na = o->nalgos ? o->nalgos : 1;
     char msg[512];
     int rc = MC_OK;
+    double start = now_us(), last = start + 1e6; /* first after 3 s */
     for (int i = -warm; i < iters && rc == MC_OK; i++) {
+        if (rank == 0)
+            progress(k, i, warm, iters, start, now_us(), &last);
         for (int a = 0; a < na && rc == MC_OK; a++) {
             mc_case_bufs_t *b = bufset(bs, (i + warm) * na + a);
             b->arrivals = o->arrivals;
@@ -423,10 +445,17 @@ int cmd_bench_rank(int argc, char **argv)
         fprintf(stderr, "manycoll bench: %s\n", mc_last_error());
         return 2;
     }
+    int red = k.coll == MC_COLL_REDUCE || k.coll == MC_COLL_ALLREDUCE ||
+              k.coll == MC_COLL_REDUCE_SCATTER_BLOCK;
+    char what[64] = "";
+    if (k.coll != MC_COLL_BARRIER)
+        snprintf(what, sizeof what, ", %s%s%s", o.dtype, red ? " " : "",
+                 red ? o.op : "");
     if (mc_comm_rank(w) == 0 && !o.json)
-        printf("# manycoll bench: %s, %d ranks, %s %s, cache %s, times in "
-               "us\n%-10s %10s %10s %10s %10s %10s %10s %8s %7s  %s\n",
-               o.coll, mc_comm_size(w), o.dtype, o.op,
+        printf("# manycoll bench: %s, %d ranks%s, cache %s; times in us of "
+               "a call (its slowest rank), see manycoll bench --help\n"
+               "%-10s %10s %10s %10s %10s %10s %10s %8s %7s  %s\n",
+               o.coll, mc_comm_size(w), what,
                o.cold ? "cold (a different buffer set per call, not touched "
                         "since twice the last-level cache of other data)"
                       : "warm (one buffer set)",

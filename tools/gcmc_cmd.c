@@ -28,6 +28,9 @@ int cmd_gcmc(int argc, char **argv)
     mc_gcmc_opts_t o;
     mc_gcmc_defaults(&o);
     for (int i = 1; i < argc; i++) {
+        int known = !strcmp(argv[i], "--algo") || !strcmp(argv[i], "--opts");
+        if (!known)
+            return mc_usage_error("gcmc", "unknown option '%s'", argv[i]);
         if (i + 1 >= argc)
             return mc_usage_error("gcmc", "'%s' needs a value", argv[i]);
         if (!strcmp(argv[i], "--algo"))
@@ -36,8 +39,7 @@ int cmd_gcmc(int argc, char **argv)
             if (mc_gcmc_parse(argv[++i], &o) != MC_OK)
                 return mc_usage_error("gcmc", "%s", mc_last_error());
         } else
-            return mc_usage_error("gcmc", "unknown option '%s' (--algo A, "
-                                          "--opts K=V,...)", argv[i]);
+            return mc_usage_error("gcmc", "unknown option '%s'", argv[i]);
     }
     mc_comm_t *c;
     if (mc_init(&c) != MC_OK)

@@ -70,9 +70,14 @@ int cmd_info(int argc, char **argv)
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "--tuning"))
             return info_tuning(argc, argv);
-    for (int i = 1; i < argc; i++)
-        if (!strcmp(argv[i], "--json"))
-            return print_json();
+    int json = 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--json"))
+            return mc_usage_error("info", "unknown option '%s'", argv[i]);
+        json = 1;
+    }
+    if (json)
+        return print_json();
     printf("algorithms (collective, name, description; parameters below):\n");
     for (const mc_algo_t *a = mc_algos; a->name; a++)
         print_algo(a);

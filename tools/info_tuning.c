@@ -83,9 +83,7 @@ int info_tuning(int argc, char **argv)
             n = (int)x;
         }
         else if (strcmp(argv[i], "--tuning"))
-            return mc_usage_error("info", "unknown option '%s' (usage: "
-                                  "manycoll info [--tuning [-n N] [--json]])",
-                                  argv[i]);
+            return mc_usage_error("info", "unknown option '%s'", argv[i]);
     }
     if (n < 1)
         return mc_usage_error("info", "-n: expected a rank count >= 1");

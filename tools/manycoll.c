@@ -7,46 +7,26 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tools.h"
 #include "util/config.h"
+#include "util/datapath.h"
+#include "manycoll.h"
 
 static const struct {
     const char *name;
     int (*fn)(int, char **);
-    const char *help;
 } cmds[] = {
-    {"run", cmd_run, "run -n N [--timeout S] PROG [ARGS]: launch N ranks"},
-    {"bench", cmd_bench,
-     "bench -n N --coll C [--algo A[:k=v]] [--sizes LIST] [--iters I] "
-     "[--warmup W] [--cache warm|cold] [--check] [--json]: measure "
-     "collectives here"},
-    {"sim", cmd_sim,
-     "sim --platform P --coll C [--algo A] [--sizes LIST] [--ranks N] "
-     "[--root R] [--check] [--json] [--trace FILE] [--jitter SEED] "
-     "[--contention all|none|mpb,link,mc]: simulate on a many-core chip"},
-    {"calibrate", cmd_calibrate,
-     "calibrate [-o PROFILE.json] [--quick] [--name NAME] [--reps R]: "
-     "measure this machine's cache-line costs (a profile)"},
-    {"model", cmd_model,
-     "model optimize --profile P --coll bcast-small|reduce-small|barrier "
-     "--ranks 2-60 [--json]; model predict|profile|pingpong ...: "
-     "cache-coherence models; model --platform P --coll bcast --algo A "
-     "[--sizes LIST] [--mode paper|layout] [--json] | --table2 | "
-     "--figure7: the OC-Bcast paper's put/get models"},
-    {"tune", cmd_tune,
-     "tune --profile P [-o FILE] [--ranks LO-HI] [--max-bytes B]: write the "
-     "tuning file the library reads (default "
-     "$XDG_CONFIG_HOME/manycoll/tuning.json)"},
-    {"info", cmd_info,
-     "info [--json] [--tuning [-n N] [--json]]: algorithms, parameters and "
-     "environment variables; --tuning: what each collective and size "
-     "would run on N ranks, and why"},
-    {"gcmc", cmd_gcmc,
-     "gcmc [--algo A] [--opts cycles=N,particles=N,...]: the GCMC "
-     "application proxy of Kohler et al., as a rank of manycoll run"},
-    {"bench-rank", cmd_bench_rank, NULL}, /* internal: one bench rank */
+    {"run", cmd_run},         {"bench", cmd_bench}, {"sim", cmd_sim},
+    {"calibrate", cmd_calibrate}, {"model", cmd_model}, {"tune", cmd_tune},
+    {"info", cmd_info},       {"gcmc", cmd_gcmc},
+    {"bench-rank", cmd_bench_rank}, /* internal: one bench rank */
 };
+
+/* the subcommand whose usage errors are being reported: usage errors
+ * point at its --help */
+static const char *current_cmd;
 
 int mc_usage_error(const char *cmd, const char *fmt, ...)
 {
@@ -56,7 +36,18 @@ int mc_usage_error(const char *cmd, const char *fmt, ...)
     vfprintf(stderr, fmt, ap);
     va_end(ap);
     fputc('\n', stderr);
+    if (current_cmd && !strcmp(current_cmd, cmd))
+        fprintf(stderr, "(manycoll %s --help shows the usage)\n", cmd);
     return 2;
+}
+
+int mc_opt_no_value(const char *cmd, const char *a,
+                    const char *const *valued)
+{
+    for (; *valued; valued++)
+        if (!strcmp(a, *valued))
+            return mc_usage_error(cmd, "option '%s' needs a value", a);
+    return mc_usage_error(cmd, "unknown option '%s'", a);
 }
 
 int mc_opt_int(const char *cmd, const char *opt, const char *v, long long lo,
@@ -100,25 +91,76 @@ int mc_parse_size_list(const char *s, size_t *out, int max)
     return n;
 }
 
-static void usage(FILE *f)
+static void version(void)
 {
-    fprintf(f, "usage: manycoll <command> [options]\n\ncommands:\n");
-    for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++)
-        if (cmds[i].help)
-            fprintf(f, "  %s\n", cmds[i].help);
+    int v = mc_version();
+    printf("manycoll %d.%d.%d\n", v / 10000, v / 100 % 100, v % 100);
+    const char *dirs[MC_DATA_DIRS];
+    mc_data_dirs(dirs);
+    printf("data (platforms, profiles), searched in this order:\n");
+    for (int i = 0; i < MC_DATA_DIRS; i++) {
+        if (!dirs[i])
+            continue;
+        char p[4096];
+        snprintf(p, sizeof p, "%s/platforms/scc48.json", dirs[i]);
+        printf("  %s%s\n", dirs[i], access(p, R_OK) ? " (absent)" : "");
+    }
+}
+
+/* manycoll help [CMD | --man] */
+static int help(int argc, char **argv)
+{
+    if (argc > 2 && !strcmp(argv[2], "--man")) {
+        int v = mc_version();
+        char ver[32];
+        snprintf(ver, sizeof ver, "%d.%d.%d", v / 10000, v / 100 % 100,
+                 v % 100);
+        mc_help_man(stdout, ver);
+        return 0;
+    }
+    if (argc > 2 && mc_help_print(argv[2], stdout) != 0) {
+        fprintf(stderr, "manycoll help: no command '%s'\n", argv[2]);
+        mc_help_list(stderr);
+        return 2;
+    }
+    if (argc <= 2)
+        mc_help_list(stdout);
+    return 0;
 }
 
 int mc_cmd_main(int argc, char **argv)
 {
-    if (argc < 2 || strcmp(argv[1], "help") == 0 ||
-        strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-        usage(argc < 2 ? stderr : stdout);
-        return argc < 2 ? 2 : 0;
+    if (argc < 2) {
+        mc_help_list(stderr);
+        return 2;
     }
-    for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++)
-        if (strcmp(argv[1], cmds[i].name) == 0)
-            return cmds[i].fn(argc - 1, argv + 1);
-    fprintf(stderr, "manycoll: unknown command '%s'\n", argv[1]);
-    usage(stderr);
+    const char *a = argv[1];
+    if (!strcmp(a, "help") || !strcmp(a, "--help") || !strcmp(a, "-h"))
+        return help(argc, argv);
+    if (!strcmp(a, "--version") || !strcmp(a, "version")) {
+        version();
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++) {
+        if (strcmp(a, cmds[i].name) != 0)
+            continue;
+        if (mc_help_wanted(a, argc - 1, argv + 1) &&
+            mc_help_print(a, stdout) == 0)
+            return 0;
+        /* ranks of run, bench and gcmc warn from mc_init */
+        char unknown[256];
+        if (strcmp(a, "run") && strcmp(a, "bench") && strcmp(a, "gcmc") &&
+            strcmp(a, "bench-rank") &&
+            mc_env_unknown(unknown, sizeof unknown))
+            fprintf(stderr, "manycoll: warning: not manycoll variables, "
+                            "ignored: %s (`manycoll info` lists them)\n",
+                    unknown);
+        current_cmd = a;
+        int rc = cmds[i].fn(argc - 1, argv + 1);
+        current_cmd = NULL;
+        return rc;
+    }
+    fprintf(stderr, "manycoll: unknown command '%s'\n", a);
+    mc_help_list(stderr);
     return 2;
 }

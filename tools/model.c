@@ -36,9 +36,7 @@ static int usage(const char *fmt, const char *arg)
 {
     char msg[256];
     snprintf(msg, sizeof msg, fmt, arg);
-    return mc_usage_error("model", "%s (usage: manycoll model optimize "
-                          "--profile P --coll bcast-small|reduce-small|barrier "
-                          "--ranks 2-60 [--json])", msg);
+    return mc_usage_error("model", "%s", msg);
 }
 
 /* "2-60", "30", "2,4,8-16" */
@@ -150,8 +148,11 @@ static int parse(int argc, char **argv, model_opts_t *o)
             o->json = 1;
             continue;
         }
+        static const char *const valued[] = {"--profile", "--coll",
+            "--ranks", "--k", "--m", "--lines", "--state", "--contention",
+            "--reduce-copy", "--rounds", "--order", "--c", "--dmax", NULL};
         if (i + 1 >= argc)
-            return usage("option '%s' needs a value", argv[i]);
+            return mc_opt_no_value("model", argv[i], valued);
         int rc = option(o, argv[i], argv[i + 1]);
         if (rc)
             return rc;

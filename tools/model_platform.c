@@ -46,12 +46,7 @@ static int usage_err(const char *fmt, const char *arg)
 {
     char msg[512];
     snprintf(msg, sizeof msg, fmt, arg);
-    return mc_usage_error("model", "%s (usage: manycoll model --platform P "
-                          "--coll bcast --algo ocbcast[:k=7,chunk=96L,"
-                          "leafdirect=0]|binomial|scatter-allgather "
-                          "[--sizes LIST] [--unit bytes|lines] [--ranks N] "
-                          "[--root R] [--mode paper|layout] [--json]; or "
-                          "--table2 | --figure7)", msg);
+    return mc_usage_error("model", "%s", msg);
 }
 
 /* one size "12", "3K", "96L"; lines_unit makes bare numbers lines */
@@ -174,8 +169,11 @@ static int parse(int argc, char **argv, plat_opts_t *o)
                                                                   : o->report;
             continue;
         }
+        static const char *const valued[] = {"--platform", "--coll",
+            "--algo", "--sizes", "--ranks", "--root", "--unit", "--mode",
+            NULL};
         if (i + 1 >= argc)
-            return usage_err("option '%s' needs a value", argv[i]);
+            return mc_opt_no_value("model", argv[i], valued);
         int rc = option(o, argv[i], argv[i + 1]);
         if (rc)
             return rc;

@@ -44,9 +44,15 @@ int model_profile(const model_opts_t *o, const mc_profile_t *p)
     printf("\n");
     for (int i = 0; i < p->nlines; i++) {
         const mc_prof_stat_t *s = &p->lines[i];
-        printf("  line %-2s %-14s median %7.1f  mean %7.1f  stdev %6.1f  "
-               "n %d\n", s->states, s->location, s->median, s->mean,
-               s->stdev, s->count);
+        char med[16] = "      -", n[16] = "-";
+        if (!isnan(s->median))
+            snprintf(med, sizeof med, "%7.1f", s->median);
+        if (s->count > 0)
+            snprintf(n, sizeof n, "%d", s->count);
+        /* a profile taken from a paper's tables has means and deviations
+         * but no samples: "-" rather than nan and 0 */
+        printf("  line %-2s %-14s median %s  mean %7.1f  stdev %6.1f  n %s\n",
+               s->states, s->location, med, s->mean, s->stdev, n);
     }
     for (int i = 0; i < p->nml; i++) {
         const mc_prof_fit_t *f = &p->ml[i];

@@ -25,9 +25,11 @@ int mc_run_parse(int argc, char **argv, int *n, double *timeout, int *prog)
             i++;
             break;
         } else {
-            return mc_usage_error("run", "unknown option '%s'%s", argv[i],
-                                  i + 1 == argc ? " (or it needs a value)"
-                                                : "");
+            int known = !strcmp(argv[i], "-n") || !strcmp(argv[i], "--np") ||
+                        !strcmp(argv[i], "--timeout");
+            return mc_usage_error("run", known ? "option '%s' needs a value"
+                                               : "unknown option '%s'",
+                                  argv[i]);
         }
     }
     if (*n < 1)

@@ -9,21 +9,31 @@
 #include "sim_cmd.h"
 #include "tools.h"
 
-static const char usage[] =
-    "manycoll sim --platform P --coll C [--algo A[:k=v,...]] [--sizes LIST]\n"
-    "             [--ranks N | --grid WxH[@X,Y]] [--root R] [--check] [--json]\n"
-    "             [--trace FILE] [--runs N]\n"
-    "             [--jitter SEED] [--contention all|none|mpb,link,mc]\n"
-    "             [--dtype T] [--op O] [--iters N] [--warmup W]\n"
-    "manycoll sim --platform P --app gcmc[:k=v,...] [--algo A] [--ranks N]";
-
+/* "all", "none", or a comma-separated list of mpb, link, mc (each once) */
 static int parse_contention(const char *v, sim_opts_t *o)
 {
     int all = !strcmp(v, "all"), none = !strcmp(v, "none");
-    o->cont_mpb = all || strstr(v, "mpb") ? 1 : 0;
-    o->cont_link = all || strstr(v, "link") ? 1 : 0;
-    o->cont_mc = all || strstr(v, "mc") ? 1 : 0;
-    return (all || none || o->cont_mpb || o->cont_link || o->cont_mc) ? 0 : -1;
+    o->cont_mpb = o->cont_link = o->cont_mc = all;
+    if (all || none)
+        return 0;
+    char buf[64];
+    if (!*v || strlen(v) >= sizeof buf)
+        return -1;
+    strcpy(buf, v);
+    char *save = NULL;
+    int n = 0;
+    for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        int *slot = !strcmp(t, "mpb") ? &o->cont_mpb
+                    : !strcmp(t, "link") ? &o->cont_link
+                    : !strcmp(t, "mc") ? &o->cont_mc : NULL;
+        if (!slot || *slot)
+            return -1;
+        *slot = 1;
+        n++;
+    }
+    /* strtok_r skips empty fields: "mpb,,link" and "mpb," are refused */
+    return n && !strstr(v, ",,") && v[0] != ',' && v[strlen(v) - 1] != ','
+               ? 0 : -1;
 }
 
 static int parse_value(sim_opts_t *o, const char *a, const char *v)
@@ -79,9 +89,10 @@ static int parse_value(sim_opts_t *o, const char *a, const char *v)
     } else if (!strcmp(a, "--contention")) {
         if (parse_contention(v, o))
             return mc_usage_error("sim", "--contention: '%s' is not all, "
-                                         "none or a list of mpb,link,mc", v);
+                                         "none or a list of mpb, link, mc "
+                                         "(each once, comma-separated)", v);
     } else
-        return mc_usage_error("sim", "unknown option '%s'\n%s", a, usage);
+        return mc_usage_error("sim", "unknown option '%s'", a);
     return 0;
 }
 
@@ -97,9 +108,12 @@ int mc_sim_parse(int argc, char **argv, sim_opts_t *o)
         const char *a = argv[i];
         if (!strcmp(a, "--check")) { o->check = 1; continue; }
         if (!strcmp(a, "--json")) { o->json = 1; continue; }
+        static const char *const valued[] = {"--platform", "--algo",
+            "--ranks", "--runs", "--iters", "--warmup", "--app", "--grid",
+            "--root", "--trace", "--jitter", "--coll", "--dtype", "--op",
+            "--sizes", "--contention", NULL};
         if (i + 1 >= argc)
-            return mc_usage_error("sim", "option '%s' needs a value\n%s", a,
-                                  usage);
+            return mc_opt_no_value("sim", a, valued);
         coll_seen |= !strcmp(a, "--coll");
         dt_seen |= !strcmp(a, "--dtype");
         int rc = parse_value(o, a, argv[++i]);
@@ -109,8 +123,8 @@ int mc_sim_parse(int argc, char **argv, sim_opts_t *o)
     if (o->app && !coll_seen)
         o->k.coll = MC_COLL_ALLREDUCE; /* --algo names its allreduce */
     if (!o->platform || (!coll_seen && !o->app))
-        return mc_usage_error("sim", "--platform and --coll are required\n%s",
-                              usage);
+        return mc_usage_error("sim", "--platform and --coll (or --app) are "
+                                     "required");
     int red = o->k.coll == MC_COLL_REDUCE || o->k.coll == MC_COLL_ALLREDUCE ||
               o->k.coll == MC_COLL_REDUCE_SCATTER_BLOCK;
     if (red && !dt_seen)
@@ -151,13 +165,21 @@ static void print(const sim_opts_t *o, const mc_platform_t *p,
 {
     const mc_sim_stats_t *st = &r->st;
     double eps = st->wall_s > 0 ? (double)st->events / st->wall_s : 0;
+    char cont[16];
+    snprintf(cont, sizeof cont, "%s%s%s%s%s",
+             o->cont_mpb ? "mpb" : "",
+             o->cont_mpb && (o->cont_link || o->cont_mc) ? "," : "",
+             o->cont_link ? "link" : "",
+             o->cont_link && o->cont_mc ? "," : "", o->cont_mc ? "mc" : "");
+    if (!*cont)
+        strcpy(cont, "none");
     if (o->json) {
         printf("{\"platform\":\"%s\",\"coll\":\"%s\",\"algo\":\"%s\","
                "\"ranks\":%d,\"root\":%d,\"bytes\":%zu,\"lat_us\":%.4f,"
                "\"bw_MBps\":%.4f,\"done_min_us\":%.4f,\"done_max_us\":%.4f,"
                "\"done_stdev_us\":%.4f,\"events\":%llu,\"events_per_s\":%.0f,"
                "\"ops\":%llu,\"lines\":%llu,\"wall_s\":%.3f,"
-               "\"contention\":\"%s%s%s\",\"jitter\":%llu,\"check\":%s,"
+               "\"contention\":\"%s\",\"jitter\":%llu,\"check\":%s,"
                "\"iters\":%d,\"warmup\":%d,\"rank0_avg_us\":%.4f,"
                "\"iter_mean_us\":%.4f,\"iter_var_us2\":%.6f",
                p->name, mc_coll_name(o->k.coll), r->algo, o->ranks, o->k.root,
@@ -165,8 +187,7 @@ static void print(const sim_opts_t *o, const mc_platform_t *p,
                r->done_max_us, r->done_stdev_us,
                (unsigned long long)st->events, eps,
                (unsigned long long)st->ops, (unsigned long long)st->lines,
-               st->wall_s, o->cont_mpb ? "mpb," : "", o->cont_link ? "link," : "",
-               o->cont_mc ? "mc" : "", (unsigned long long)o->jitter,
+               st->wall_s, cont, (unsigned long long)o->jitter,
                o->check ? "true" : "false", o->iters > 1 ? o->iters : 1,
                o->warmup, r->rank0_avg_us, r->iter_mean_us, r->iter_var_us2);
         print_json_extra(o, r);
@@ -191,6 +212,24 @@ static void print(const sim_opts_t *o, const mc_platform_t *p,
                    r->iter_mean_us, r->iter_var_us2);
     }
     fflush(stdout);
+}
+
+/* --check keeps every core's buffers: say so before a run that needs
+ * gigabytes (one that needs more than the machine has is refused per size
+ * by mc_sim_run_size) */
+static void check_memory(const sim_opts_t *o)
+{
+    size_t big = 0;
+    for (int i = 0; i < o->nsizes; i++)
+        big = o->sizes[i] > big ? o->sizes[i] : big;
+    mc_case_t k = o->k;
+    size_t d = mc_dtype_size(k.dt);
+    k.count = k.coll == MC_COLL_BARRIER ? 0 : (big + d - 1) / d;
+    double need = (double)mc_case_bytes(&k, o->ranks) * o->ranks;
+    if (need > 1e9)
+        fprintf(stderr, "manycoll sim: warning: --check at %zu bytes on %d "
+                        "cores holds about %.1f GB of buffers\n", big,
+                o->ranks, need / 1e9);
 }
 
 int cmd_sim(int argc, char **argv)
@@ -239,6 +278,10 @@ int cmd_sim(int argc, char **argv)
     o.cont_mpb = o.cont_mpb < 0 ? p->cont.mpb : o.cont_mpb;
     o.cont_link = o.cont_link < 0 ? p->cont.link : o.cont_link;
     o.cont_mc = o.cont_mc < 0 ? p->cont.mc : o.cont_mc;
+    /* the banner says what this run simulates, --contention included */
+    p->cont.mpb = o.cont_mpb;
+    p->cont.link = o.cont_link;
+    p->cont.mc = o.cont_mc;
     char desc[768];
     mc_platform_describe(p, desc, sizeof desc);
     fprintf(stderr, "manycoll sim: %s\n", desc);
@@ -247,6 +290,8 @@ int cmd_sim(int argc, char **argv)
         mc_platform_free(p);
         return rc;
     }
+    if (o.check)
+        check_memory(&o);
     uint64_t events = 0;
     double wall = 0;
     int nsizes = o.k.coll == MC_COLL_BARRIER ? 1 : o.nsizes, failed = 0;

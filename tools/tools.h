@@ -3,6 +3,7 @@
 #define MC_TOOLS_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 int mc_launch(int n, char **argv, double timeout);
 /* the options of `manycoll run`: 0 and the index of PROG, or 2 */
@@ -42,7 +43,20 @@ int mc_opt_int(const char *cmd, const char *opt, const char *v, long long lo,
                long long hi, long long *out);
 int mc_opt_num(const char *cmd, const char *opt, const char *v, double lo,
                double hi, double *out);
-/* prints "manycoll <cmd>: <msg>" to stderr and returns 2 */
+/* tools/help.c: the usage of each subcommand. mc_help_print: 0, or -1
+ * for a command without one; mc_help_wanted: 1 if argv asks for -h or
+ * --help (for run, only among run's own options) */
+int mc_help_print(const char *cmd, FILE *f);
+void mc_help_list(FILE *f);
+void mc_help_man(FILE *f, const char *version);
+int mc_help_wanted(const char *cmd, int argc, char **argv);
+
+/* the usage error for option a given without a value: "needs a value" if
+ * a is one of valued (NULL-terminated), else "unknown option"; returns 2 */
+int mc_opt_no_value(const char *cmd, const char *a,
+                    const char *const *valued);
+/* prints "manycoll <cmd>: <msg>" and where the usage is to stderr;
+ * returns 2 */
 int mc_usage_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 

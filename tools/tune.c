@@ -29,10 +29,7 @@ typedef struct topts {
 
 static int usage(const char *msg, const char *arg)
 {
-    return mc_usage_error("tune", "%s%s (usage: manycoll tune --profile P "
-                          "-o FILE|--install [--ranks LO-HI] "
-                          "[--max-bytes B])", msg,
-                          arg);
+    return mc_usage_error("tune", "%s%s", msg, arg);
 }
 
 static int parse(int argc, char **argv, topts_t *o)
@@ -45,8 +42,10 @@ static int parse(int argc, char **argv, topts_t *o)
             o->install = 1;
             continue;
         }
+        static const char *const valued[] = {"--profile", "-o", "--ranks",
+                                             "--max-bytes", NULL};
         if (!v)
-            return usage("option needs a value: ", a);
+            return mc_opt_no_value("tune", a, valued);
         i++;
         if (!strcmp(a, "--profile"))
             o->profile = v;
@@ -68,7 +67,7 @@ static int parse(int argc, char **argv, topts_t *o)
                 return usage("--max-bytes: not a size: ", v);
             o->max_bytes = (size_t)b;
         } else
-            return usage("unknown option ", a);
+            return mc_usage_error("tune", "unknown option '%s'", a);
     }
     if (!o->profile)
         return usage("missing --profile P", "");
