@@ -16,12 +16,14 @@
  * receive buffer of reduce and gather away from the root, the send buffer
  * of scatter away from the root) are ignored there and may be NULL.
  *
- * Errors. An argument error (MC_ERR_ARG) is found before anything is sent
- * and leaves the communicator usable, but the other ranks, which called
- * with valid arguments, are left waiting: treat it as fatal for the job.
- * A call that fails while communicating (a dead peer, a timeout) leaves
- * the communicator unusable: every later collective on it fails with the
- * same status.
+ * Errors. An argument error (MC_ERR_ARG) is found before anything is
+ * sent. On a communicator of one rank it leaves the communicator usable.
+ * With peers, they are waiting for this rank in the same call: their call
+ * fails within a second with the same status and a message naming this
+ * rank and its error, and the communicator is unusable on every rank. A
+ * call that fails while communicating (a dead peer, a timeout) likewise
+ * leaves the communicator unusable: every later collective on it fails
+ * with the same status.
  *
  * Threads. mc_init, mc_finalize, mc_comm_create_shm, mc_comm_split and
  * mc_comm_free are not meant to race with each other or with calls on

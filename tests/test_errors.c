@@ -1,12 +1,17 @@
 /*
  * Bad arguments get MC_ERR_ARG and a message naming the argument, at once:
- * no crash, no hang. Runs under `manycoll run -n 2` (every rank makes the
- * same bad calls, none of which communicates).
+ * no crash, no hang. Runs under `manycoll run -n 2`:
+ *   - every rank makes the same bad calls on a communicator of its own
+ *     (one rank: nobody waits, so it stays usable);
+ *   - then on the world, rank 0 alone makes a bad call while rank 1 calls
+ *     correctly: rank 1's call fails with rank 0's error within a second
+ *     (not at MC_TIMEOUT), and the world is unusable on both.
  */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "manycoll.h"
@@ -29,12 +34,48 @@ static void expect_(const char *what, int rc, int status, const char *word,
     }
 }
 
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* rank 0's argument error reaches rank 1, in the same call, in < 1 s */
+static void peer_learns(mc_comm_t *w)
+{
+    double x[2] = {1, 2}, y[2];
+    int me = mc_comm_rank(w);
+    double t0 = now();
+    if (me == 0) /* scatter's root: MC_IN_PLACE belongs in rbuf, not sbuf */
+        EXPECT(mc_scatter(w, MC_IN_PLACE, y, 1, MC_FLOAT64, 0), MC_ERR_ARG,
+               "'sbuf'");
+    else
+        EXPECT(mc_scatter(w, x, y, 1, MC_FLOAT64, 0), MC_ERR_ARG,
+               "rank 0");
+    double t = now() - t0;
+    if (t > 1.0) {
+        fprintf(stderr, "rank %d: the error took %.2f s\n", me, t);
+        failed++;
+    }
+    if (me == 1 && !strstr(mc_last_error(), "'sbuf'")) {
+        fprintf(stderr, "rank 1: '%s' does not name the argument\n",
+                mc_last_error());
+        failed++;
+    }
+    EXPECT(mc_barrier(w), MC_ERR_ARG, "unusable");
+}
+
 int main(void)
 {
     alarm(60); /* a hang is a failure too */
-    mc_comm_t *c;
-    if (mc_init(&c) != MC_OK) {
+    mc_comm_t *w, *c;
+    if (mc_init(&w) != MC_OK) {
         fprintf(stderr, "mc_init: %s\n", mc_last_error());
+        return 1;
+    }
+    if (mc_comm_split(w, mc_comm_rank(w), 0, &c) != MC_OK) {
+        fprintf(stderr, "mc_comm_split: %s\n", mc_last_error());
         return 1;
     }
     int n = mc_comm_size(c);
@@ -79,6 +120,9 @@ int main(void)
                 n);
         failed++;
     }
+    mc_comm_free(c);
+    if (mc_comm_size(w) == 2)
+        peer_learns(w);
     mc_finalize();
     if (failed)
         return 1;

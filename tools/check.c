@@ -16,43 +16,8 @@
 #include "check.h"
 #include "check_impl.h"
 
-static const char *const dt_names[MC_DTYPE_COUNT] = {
-    "int8", "int16", "int32", "int64", "uint8",
-    "uint16", "uint32", "uint64", "float32", "float64"};
-static const char *const op_names[MC_OP_BUILTIN_COUNT] = {
-    "sum", "prod", "min", "max", "band", "bor", "bxor", "land", "lor"};
 static const char *const uop_names[MC_UOP_COUNT] = {"", "user-first",
                                                     "user-last", "user-sum"};
-
-const char *mc_dtype_name(mc_dtype_t dt)
-{
-    return (unsigned)dt < MC_DTYPE_COUNT ? dt_names[dt] : "?";
-}
-
-const char *mc_op_name(mc_op_t op)
-{
-    return (unsigned)op < MC_OP_BUILTIN_COUNT ? op_names[op] : "user";
-}
-
-int mc_dtype_from_name(const char *s, mc_dtype_t *out)
-{
-    for (int i = 0; i < MC_DTYPE_COUNT; i++)
-        if (strcmp(s, dt_names[i]) == 0) {
-            *out = (mc_dtype_t)i;
-            return 0;
-        }
-    return -1;
-}
-
-int mc_op_from_name(const char *s, mc_op_t *out)
-{
-    for (int i = 0; i < MC_OP_BUILTIN_COUNT; i++)
-        if (strcmp(s, op_names[i]) == 0) {
-            *out = (mc_op_t)i;
-            return 0;
-        }
-    return -1;
-}
 
 /* ---- user ops ---- */
 

@@ -13,6 +13,7 @@
 
 #include "coll/args.h"
 #include "util/error.h"
+#include "util/names.h"
 
 /* user ops the cases can use (created on first use) */
 typedef enum {
@@ -114,9 +115,5 @@ int mc_case_verify(const mc_case_t *k, int rank, int size,
 /* "allreduce count=7 int8 sum root=0 in-place" */
 void mc_case_describe(const mc_case_t *k, char *buf, size_t len);
 
-const char *mc_dtype_name(mc_dtype_t dt);
-const char *mc_op_name(mc_op_t op);
-int mc_dtype_from_name(const char *s, mc_dtype_t *out);
-int mc_op_from_name(const char *s, mc_op_t *out);
 
 #endif

@@ -31,12 +31,7 @@
 #include "select/registry.h"
 #include "select/select.h"
 #include "util/error.h"
-
-static const char *const dt_names[MC_DTYPE_COUNT] = {
-    "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
-    "uint64", "float32", "float64"};
-static const char *const op_names[MC_OP_BUILTIN_COUNT] = {
-    "sum", "prod", "min", "max", "band", "bor", "bxor", "land", "lor"};
+#include "util/names.h"
 
 static uint64_t pack(const mc_args_t *a)
 {
@@ -57,7 +52,7 @@ static void describe(const uint64_t w[2], char *buf, size_t len)
     int rooted = coll == MC_COLL_BCAST || coll == MC_COLL_REDUCE ||
                  coll == MC_COLL_GATHER || coll == MC_COLL_SCATTER;
     if (red && op < MC_OP_BUILTIN_COUNT)
-        snprintf(ops, sizeof ops, ", op=%s", op_names[op]);
+        snprintf(ops, sizeof ops, ", op=%s", mc_op_name((mc_op_t)op));
     else if (red)
         snprintf(ops, sizeof ops, ", op=%u (user)", op);
     if (rooted)
@@ -67,7 +62,7 @@ static void describe(const uint64_t w[2], char *buf, size_t len)
     else
         snprintf(buf, len, "mc_%s(count=%llu, dt=%s%s%s)",
                  mc_coll_name(coll), (unsigned long long)w[1],
-                 dt < MC_DTYPE_COUNT ? dt_names[dt] : "?", ops, roots);
+                 mc_dtype_name((mc_dtype_t)dt), ops, roots);
 }
 
 int mc_check_args_exchange(mc_comm_t *c, const mc_args_t *a)

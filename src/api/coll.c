@@ -8,6 +8,7 @@
 #include "api/comm.h"
 #include "ops/ops.h"
 #include "util/error.h"
+#include "util/names.h"
 
 static int check_comm(const mc_comm_t *c, const char *fn)
 {
@@ -25,7 +26,7 @@ static int check_dtype(mc_dtype_t dt, const char *fn)
 {
     if (mc_dtype_size(dt) == 0)
         return mc_error(MC_ERR_ARG, "%s: argument 'dt' (%d) is not a datatype",
-                        fn, (int)dt);
+                        fn, (int)dt); /* no name to give */
     return MC_OK;
 }
 
@@ -35,9 +36,9 @@ static int check_op(mc_op_t op, mc_dtype_t dt, const char *fn)
         return MC_OK;
     if ((unsigned)op < MC_OP_BUILTIN_COUNT)
         return mc_error(MC_ERR_ARG,
-                        "%s: argument 'op' (%d) is a bitwise or logical op, "
-                        "not defined on floating-point datatype 'dt' (%d)",
-                        fn, (int)op, (int)dt);
+                        "%s: argument 'op' (%s) is a bitwise or logical op, "
+                        "not defined on floating-point datatype 'dt' (%s)",
+                        fn, mc_op_name(op), mc_dtype_name(dt));
     return mc_error(MC_ERR_ARG, "%s: argument 'op' (%d) is not an operation",
                     fn, (int)op);
 }
@@ -79,6 +80,27 @@ static int failed(mc_comm_t *c, int rc)
     return rc;
 }
 
+/* An argument error, found before anything was sent. Alone, the rank
+ * keeps its communicator. With peers, they are (or will be) in this call
+ * waiting for this rank: the call fails as one that failed while
+ * communicating, so their waits end with this error within a second
+ * (tp.h: fail) instead of at MC_TIMEOUT, and the communicator is unusable
+ * on every rank. */
+static int arg_error(mc_comm_t *c, int rc)
+{
+    if (c->team.size == 1)
+        return rc;
+    c->team.seq++;
+    return failed(c, rc);
+}
+
+#define ARG(c, check)                                                        \
+    do {                                                                     \
+        int rc_ = (check);                                                   \
+        if (rc_ != MC_OK)                                                    \
+            return arg_error((c), rc_);                                      \
+    } while (0)
+
 static int run(mc_comm_t *c, mc_args_t *a)
 {
     c->team.seq++;
@@ -96,10 +118,10 @@ static int zero_or_huge(mc_comm_t *c, mc_coll_t coll, size_t count,
 {
     if (count) {
         int blocks = c->max_block_count < c->max_count;
-        return mc_error(MC_ERR_ARG, "%s: argument 'count' (%zu) is too "
-                        "large: count x %zu bytes of 'dt'%s must stay below "
-                        "2^62 bytes", fn, count, mc_dtype_size(dt),
-                        blocks ? " x ranks" : "");
+        return arg_error(c, mc_error(MC_ERR_ARG, "%s: argument 'count' (%zu) "
+                         "is too large: count x %zu bytes of 'dt'%s must "
+                         "stay below 2^62 bytes", fn, count,
+                         mc_dtype_size(dt), blocks ? " x ranks" : ""));
     }
     if (!c->check_args)
         return MC_OK;
@@ -132,10 +154,10 @@ int mc_bcast(mc_comm_t *c, void *buf, size_t count, mc_dtype_t dt, int root)
 {
     static const char fn[] = "mc_bcast";
     MC_CHECK(check_comm(c, fn));
-    MC_CHECK(check_dtype(dt, fn));
-    MC_CHECK(check_root(c, root, fn));
-    MC_CHECK(check_buf(buf, count, "buf", fn));
-    MC_CHECK(no_in_place(buf, "buf", fn));
+    ARG(c, check_dtype(dt, fn));
+    ARG(c, check_root(c, root, fn));
+    ARG(c, check_buf(buf, count, "buf", fn));
+    ARG(c, no_in_place(buf, "buf", fn));
     if (!COUNT_OK(c, count, c->max_count))
         return zero_or_huge(c, MC_COLL_BCAST, count, dt, 0, root, fn);
     mc_args_t a;
@@ -150,16 +172,16 @@ int mc_reduce(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
 {
     static const char fn[] = "mc_reduce";
     MC_CHECK(check_comm(c, fn));
-    MC_CHECK(check_dtype(dt, fn));
-    MC_CHECK(check_op(op, dt, fn));
-    MC_CHECK(check_root(c, root, fn));
-    MC_CHECK(check_buf(sbuf, count, "sbuf", fn));
+    ARG(c, check_dtype(dt, fn));
+    ARG(c, check_op(op, dt, fn));
+    ARG(c, check_root(c, root, fn));
+    ARG(c, check_buf(sbuf, count, "sbuf", fn));
     int is_root = c->team.rank == root;
     if (is_root) {
-        MC_CHECK(check_buf(rbuf, count, "rbuf", fn));
-        MC_CHECK(no_in_place(rbuf, "rbuf", fn));
+        ARG(c, check_buf(rbuf, count, "rbuf", fn));
+        ARG(c, no_in_place(rbuf, "rbuf", fn));
     } else {
-        MC_CHECK(no_in_place(sbuf, "sbuf (on a rank other than the root)",
+        ARG(c, no_in_place(sbuf, "sbuf (on a rank other than the root)",
                              fn));
     }
     if (!COUNT_OK(c, count, c->max_count))
@@ -179,11 +201,11 @@ int mc_allreduce(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
 {
     static const char fn[] = "mc_allreduce";
     MC_CHECK(check_comm(c, fn));
-    MC_CHECK(check_dtype(dt, fn));
-    MC_CHECK(check_op(op, dt, fn));
-    MC_CHECK(check_buf(sbuf, count, "sbuf", fn));
-    MC_CHECK(check_buf(rbuf, count, "rbuf", fn));
-    MC_CHECK(no_in_place(rbuf, "rbuf", fn));
+    ARG(c, check_dtype(dt, fn));
+    ARG(c, check_op(op, dt, fn));
+    ARG(c, check_buf(sbuf, count, "sbuf", fn));
+    ARG(c, check_buf(rbuf, count, "rbuf", fn));
+    ARG(c, no_in_place(rbuf, "rbuf", fn));
     if (!COUNT_OK(c, count, c->max_count))
         return zero_or_huge(c, MC_COLL_ALLREDUCE, count, dt, op, 0, fn);
     mc_args_t a;
@@ -200,10 +222,10 @@ int mc_allgather(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
 {
     static const char fn[] = "mc_allgather";
     MC_CHECK(check_comm(c, fn));
-    MC_CHECK(check_dtype(dt, fn));
-    MC_CHECK(check_buf(sbuf, count, "sbuf", fn));
-    MC_CHECK(check_buf(rbuf, count, "rbuf", fn));
-    MC_CHECK(no_in_place(rbuf, "rbuf", fn));
+    ARG(c, check_dtype(dt, fn));
+    ARG(c, check_buf(sbuf, count, "sbuf", fn));
+    ARG(c, check_buf(rbuf, count, "rbuf", fn));
+    ARG(c, no_in_place(rbuf, "rbuf", fn));
     if (!COUNT_OK(c, count, c->max_block_count))
         return zero_or_huge(c, MC_COLL_ALLGATHER, count, dt, 0, 0, fn);
     mc_args_t a;
@@ -219,10 +241,10 @@ int mc_alltoall(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
 {
     static const char fn[] = "mc_alltoall";
     MC_CHECK(check_comm(c, fn));
-    MC_CHECK(check_dtype(dt, fn));
-    MC_CHECK(check_buf(sbuf, count, "sbuf", fn));
-    MC_CHECK(check_buf(rbuf, count, "rbuf", fn));
-    MC_CHECK(no_in_place(rbuf, "rbuf", fn));
+    ARG(c, check_dtype(dt, fn));
+    ARG(c, check_buf(sbuf, count, "sbuf", fn));
+    ARG(c, check_buf(rbuf, count, "rbuf", fn));
+    ARG(c, no_in_place(rbuf, "rbuf", fn));
     if (!COUNT_OK(c, count, c->max_block_count))
         return zero_or_huge(c, MC_COLL_ALLTOALL, count, dt, 0, 0, fn);
     mc_args_t a;
@@ -247,11 +269,11 @@ int mc_reduce_scatter_block(mc_comm_t *c, const void *sbuf, void *rbuf,
 {
     static const char fn[] = "mc_reduce_scatter_block";
     MC_CHECK(check_comm(c, fn));
-    MC_CHECK(check_dtype(dt, fn));
-    MC_CHECK(check_op(op, dt, fn));
-    MC_CHECK(check_buf(sbuf, count, "sbuf", fn));
-    MC_CHECK(check_buf(rbuf, count, "rbuf", fn));
-    MC_CHECK(no_in_place(rbuf, "rbuf", fn));
+    ARG(c, check_dtype(dt, fn));
+    ARG(c, check_op(op, dt, fn));
+    ARG(c, check_buf(sbuf, count, "sbuf", fn));
+    ARG(c, check_buf(rbuf, count, "rbuf", fn));
+    ARG(c, no_in_place(rbuf, "rbuf", fn));
     if (!COUNT_OK(c, count, c->max_block_count))
         return zero_or_huge(c, MC_COLL_REDUCE_SCATTER_BLOCK, count, dt, op, 0, fn);
     mc_args_t a;
@@ -268,15 +290,15 @@ int mc_gather(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
 {
     static const char fn[] = "mc_gather";
     MC_CHECK(check_comm(c, fn));
-    MC_CHECK(check_dtype(dt, fn));
-    MC_CHECK(check_root(c, root, fn));
-    MC_CHECK(check_buf(sbuf, count, "sbuf", fn));
+    ARG(c, check_dtype(dt, fn));
+    ARG(c, check_root(c, root, fn));
+    ARG(c, check_buf(sbuf, count, "sbuf", fn));
     int is_root = c->team.rank == root;
     if (is_root) {
-        MC_CHECK(check_buf(rbuf, count, "rbuf", fn));
-        MC_CHECK(no_in_place(rbuf, "rbuf", fn));
+        ARG(c, check_buf(rbuf, count, "rbuf", fn));
+        ARG(c, no_in_place(rbuf, "rbuf", fn));
     } else {
-        MC_CHECK(no_in_place(sbuf, "sbuf (on a rank other than the root)",
+        ARG(c, no_in_place(sbuf, "sbuf (on a rank other than the root)",
                              fn));
     }
     if (!COUNT_OK(c, count, c->max_block_count))
@@ -295,15 +317,15 @@ int mc_scatter(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
 {
     static const char fn[] = "mc_scatter";
     MC_CHECK(check_comm(c, fn));
-    MC_CHECK(check_dtype(dt, fn));
-    MC_CHECK(check_root(c, root, fn));
-    MC_CHECK(check_buf(rbuf, count, "rbuf", fn));
+    ARG(c, check_dtype(dt, fn));
+    ARG(c, check_root(c, root, fn));
+    ARG(c, check_buf(rbuf, count, "rbuf", fn));
     int is_root = c->team.rank == root;
     if (is_root) {
-        MC_CHECK(check_buf(sbuf, count, "sbuf", fn));
-        MC_CHECK(no_in_place(sbuf, "sbuf", fn));
+        ARG(c, check_buf(sbuf, count, "sbuf", fn));
+        ARG(c, no_in_place(sbuf, "sbuf", fn));
     } else {
-        MC_CHECK(no_in_place(rbuf, "rbuf (on a rank other than the root)",
+        ARG(c, no_in_place(rbuf, "rbuf (on a rank other than the root)",
                              fn));
     }
     if (!COUNT_OK(c, count, c->max_block_count))

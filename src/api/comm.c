@@ -112,6 +112,13 @@ int mc_init(mc_comm_t **out)
         return MC_OK;
     }
     const char *job = mc_env("MC_JOB");
+    char unknown[256];
+    /* once per job: rank 0, or a program run without `manycoll run` */
+    if (mc_env_unknown(unknown, sizeof unknown) &&
+        (!*mc_env("MC_RANK") || !strcmp(mc_env("MC_RANK"), "0")))
+        fprintf(stderr, "manycoll: warning: not manycoll variables, "
+                        "ignored: %s (`manycoll info` lists them)\n",
+                unknown);
     char solo[MC_JOB_NAME_MAX];
     long long rank = 0, size = 1, fd = -1;
     if (*job) {

@@ -52,6 +52,10 @@ const mc_envvar_t mc_envvars[] = {
      "MC_ERR_ARG on every rank if not (costs a round of flag lines per "
      "call); 0: trust the caller, as MPI does",
      MC_ENV_INT, 0, 1, 0},
+    {"MC_DATA_DIR", "",
+     "a directory searched first for platforms/ and platforms/profiles/ "
+     "(`manycoll --version` lists the others)",
+     MC_ENV_TEXT, 0, 0, 0},
     {"MC_JOB", "", "job name (set by `manycoll run`)", MC_ENV_TEXT, 0, 0, 0},
     {"MC_RANK", "", "rank of this process (set by `manycoll run`)",
      MC_ENV_INT, 0, 1 << 20, 0},
@@ -67,6 +71,52 @@ const mc_envvar_t mc_envvars[] = {
      MC_ENV_INT, 0, 1 << 20, 0},
     {NULL, NULL, NULL, 0, 0, 0, 0},
 };
+
+/* MC_ names that are not the library's but are expected in the
+ * environment: the MPI interposition library's (MC_MPI_*, docs/mpi.md) and
+ * those of manycoll's own build and tests */
+static const char *const foreign[] = {
+    "MC_MPI_", "MC_MPI", "MC_REQUIRE_MPI4PY", "MC_PYTHON", "MC_BENCH_MPI",
+    "MC_MPI4PY_DIR", "MC_FUZZ_VERBOSE", NULL};
+static const char *const colls[] = {
+    "BARRIER", "BCAST", "REDUCE", "ALLREDUCE", "ALLGATHER", "ALLTOALL",
+    "REDUCE_SCATTER_BLOCK", "GATHER", "SCATTER", NULL};
+
+static int known_var(const char *name, size_t len)
+{
+    for (const mc_envvar_t *e = mc_envvars; e->name; e++)
+        if (strlen(e->name) == len && !strncmp(e->name, name, len))
+            return 1;
+    if (len > 8 && !strncmp(name, "MC_ALGO_", 8))
+        for (const char *const *c = colls; *c; c++)
+            if (strlen(*c) == len - 8 && !strncmp(*c, name + 8, len - 8))
+                return 1;
+    for (const char *const *f = foreign; *f; f++) {
+        size_t n = strlen(*f);
+        if ((*f)[n - 1] == '_' ? len > n && !strncmp(name, *f, n)
+                               : len == n && !strncmp(name, *f, n))
+            return 1;
+    }
+    return 0;
+}
+
+int mc_env_unknown(char *buf, unsigned len)
+{
+    extern char **environ;
+    int n = 0;
+    size_t used = 0;
+    buf[0] = 0;
+    for (char **e = environ; e && *e; e++) {
+        const char *eq = strchr(*e, '=');
+        if (strncmp(*e, "MC_", 3) || !eq || known_var(*e, (size_t)(eq - *e)))
+            continue;
+        if (used + (size_t)(eq - *e) + 3 < len)
+            used += (size_t)snprintf(buf + used, len - used, "%s%.*s",
+                                     n ? ", " : "", (int)(eq - *e), *e);
+        n++;
+    }
+    return n;
+}
 
 static const mc_envvar_t *lookup(const char *name)
 {

@@ -36,6 +36,10 @@ int mc_env_int(const char *name, long long *out);
 int mc_env_num(const char *name, double *out);
 /* "an integer in [-1, 1000000]" for messages and `manycoll info` */
 void mc_env_describe_range(const mc_envvar_t *e, char *buf, unsigned len);
+/* The MC_ variables of the environment that manycoll does not know (a
+ * misspelled MC_ALGO_BCST would otherwise be ignored in silence): how
+ * many, and their names, comma-separated, in buf. */
+int mc_env_unknown(char *buf, unsigned len);
 /* Parses a size with an optional K/M/G suffix (powers of two), optionally
  * followed by "B" or "iB": a whole non-negative number of bytes below
  * 2^62; -1 on error (a fraction such as 0.5 or 1.5 bytes is an error,
