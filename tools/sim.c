@@ -21,6 +21,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -157,12 +158,35 @@ static int summarize(const sim_opts_t *o, sim_job_t *j, size_t bytes,
     return bad;
 }
 
+/* stderr, from the simulator every 2^20 events: after 3 s of wall time,
+ * at most every 2 s */
+typedef struct sim_progress {
+    struct timespec start;
+    double last;
+} sim_progress_t;
+
+static void on_progress(void *arg, uint64_t events, double sim_us)
+{
+    sim_progress_t *pr = arg;
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    double s = (double)(t.tv_sec - pr->start.tv_sec) +
+               (double)(t.tv_nsec - pr->start.tv_nsec) * 1e-9;
+    if (s < 3 || s - pr->last < 2)
+        return;
+    pr->last = s;
+    fprintf(stderr, "manycoll sim: %.0f s: %.1fM events, %.3f us simulated\n",
+            s, (double)events * 1e-6, sim_us);
+}
+
 int mc_sim_run_size(const sim_opts_t *o, const mc_platform_t *p,
                     size_t bytes, sim_result_t *r, const char *trace_file)
 {
     sim_job_t j = {.o = o};
+    sim_progress_t pr = {.last = 0};
+    clock_gettime(CLOCK_MONOTONIC, &pr.start);
     mc_sim_opts_t so = {o->cont_mpb, o->cont_link, o->cont_mc, o->jitter, 0,
-                        trace_file != NULL};
+                        trace_file != NULL, on_progress, &pr};
     int n = o->ranks, rc;
     j.k = o->k;
     size_t d = mc_dtype_size(j.k.dt);

@@ -152,6 +152,8 @@ int mc_sim_create(const mc_platform_t *p, int ncores, const mc_sim_opts_t *o,
     s->rng = o->jitter_seed;
     s->stack_size = o->stack_size ? o->stack_size : MC_SIM_STACK;
     s->trace = o->trace;
+    s->progress = o->progress;
+    s->progress_arg = o->progress_arg;
     *out = s;
     return MC_OK;
 }

@@ -34,6 +34,10 @@ typedef struct mc_sim_opts {
     uint64_t jitter_seed; /* 0 = no jitter */
     size_t stack_size;    /* per core; 0 = default */
     int trace;            /* record operations for a Chrome trace */
+    /* called every 2^20 events with the events so far and the simulated
+     * time in microseconds (NULL: never), for progress reports */
+    void (*progress)(void *arg, uint64_t events, double sim_us);
+    void *progress_arg;
 } mc_sim_opts_t;
 
 /* One memory access of every line of an operation. */

@@ -68,6 +68,8 @@ struct mc_sim {
     size_t stack_size;
     int trace;
     mc_sim_trace_rec_t *tr;
+    void (*progress)(void *arg, uint64_t events, double sim_us);
+    void *progress_arg;
     size_t ntr, captr;
     mc_sim_domain_t *domains;
     struct mc_msg *msg;   /* the message network (cost_msg.c), or NULL */

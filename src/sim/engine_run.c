@@ -254,7 +254,9 @@ int mc_sim_run(mc_sim_t *s)
         while (s->nheap) {
             ev_t e = s->heap[0];
             s->now = e.t;
-            s->st.events++;
+            if (!(++s->st.events & 0xfffff) && s->progress)
+                s->progress(s->progress_arg, s->st.events,
+                            (double)s->now * 1e-6);
             s->top_replaced = 0;
             if (e.kind == EV_RESUME)
                 resume(s, (int)e.idx);
