@@ -14,8 +14,11 @@ receive-then-reduce:
     light        lightweight non-blocking: sync=2
     balanced     lightweight and balanced blocks (balance=1)
     mpb          the MPB-direct ring (allreduce only)
-Allgather and alltoall have no blocks to balance: their vector size is the
-per-rank block (MPI semantics), and "balanced" is "light" for them.
+Allgather, alltoall and reduce_scatter_block have no blocks to balance:
+their vector size is the per-rank block (MPI semantics), and "balanced"
+is "light" for them. (The paper's ReduceScatter splits one vector with
+RCCE_comm's split; manycoll's reduce-scatter with per-rank counts,
+mc_reduce_scatter, does not exist yet.)
 Writes one JSON object per (coll, stack, n) to OUT (default stdout)."""
 import argparse
 import concurrent.futures as cf
@@ -32,6 +35,9 @@ STACKS = {
     "alltoall": {"blocking": f"pairwise:sync=0,{TAIL}",
                  "ircce": f"pairwise:sync=1,{TAIL}",
                  "light": f"pairwise:sync=2,{TAIL}"},
+    "reduce_scatter_block": {"blocking": f"ring:sync=0,{RED}",
+                             "ircce": f"ring:sync=1,{RED}",
+                             "light": f"ring:sync=2,{RED}"},
     "bcast": {"blocking": f"scatter-allgather:sync=0,balance=0,{TAIL}",
               "ircce": f"scatter-allgather:sync=1,balance=0,{TAIL}",
               "light": f"scatter-allgather:sync=2,balance=0,{TAIL}",
@@ -49,7 +55,8 @@ STACKS = {
 # the two whose every call moves P blocks of n doubles per rank are slow
 # to simulate; the simulator is deterministic and their calls settle after
 # one warm-up call, so they run fewer
-CALLS = {"allgather": (2, 1), "alltoall": (2, 1)}
+CALLS = {"allgather": (2, 1), "alltoall": (2, 1),
+         "reduce_scatter_block": (2, 1)}
 DEFAULT_CALLS = (10, 2)
 
 
