@@ -36,7 +36,10 @@ def _run_cmd(args):
 
 
 def _last_line(text):
-    lines = [x for x in text.strip().splitlines() if x.strip()]
+    """the error's line: the last one, above the command's pointer to its
+    --help ("(manycoll sim --help shows the usage)")"""
+    lines = [x for x in text.strip().splitlines()
+             if x.strip() and not x.endswith("--help shows the usage)")]
     return lines[-1] if lines else "failed"
 
 
