@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Markdown tables and the issue-6 target status from benchmark results.
 
-    /usr/bin/python3 tools/bench_report.py RESULTS_DIR [--icount FILE]
+    python3 tools/bench_report.py RESULTS_DIR [--icount FILE]
                      [--copy-gbs 40]
 
 RESULTS_DIR is what bench/compare wrote; FILE holds the JSON lines of

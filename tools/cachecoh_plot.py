@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Plots for docs/papers/cachecoh.md.
 
-usage: /usr/bin/python3 tools/cachecoh_plot.py PROFILE.json OUTDIR [MANYCOLL]
+usage: python3 tools/cachecoh_plot.py PROFILE.json OUTDIR [MANYCOLL]
 
   OUTDIR/cachecoh_multiline.png  multi-line ping-pong of the calibrated
         profile: medians with quartiles per size and the fitted

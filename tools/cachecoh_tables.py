@@ -3,7 +3,7 @@
 optimize` and set side by side with the report's tables
 (tests/data/appendix_b.json), as Markdown for docs/papers/cachecoh.md.
 
-usage: /usr/bin/python3 tools/cachecoh_tables.py [MANYCOLL] [APPENDIX_B.json]
+usage: python3 tools/cachecoh_tables.py [MANYCOLL] [APPENDIX_B.json]
 
 Marks: '=' same parameters; '~' different, but the report's parameters
 have the same best-case time in the model (a tie the formulas do not

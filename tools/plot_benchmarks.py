@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Draws docs/img/benchmarks.png from a bench/compare results directory.
 
-    /usr/bin/python3 tools/plot_benchmarks.py RESULTS_DIR [-o FILE.png]
+    python3 tools/plot_benchmarks.py RESULTS_DIR [-o FILE.png]
 
 RESULTS_DIR is what bench/compare wrote (its last line names it): one
 <mpi>-n<ranks>[-oversub].jsonl per run, one JSON object per case. Plotted

@@ -4,7 +4,7 @@ task count, Fig. 16, Figs. 11-15 against message size), log time axes as
 the paper draws them.
 
     tests/nocmsg_repro.py build/manycoll --full --out /tmp/nocmsg.json
-    /usr/bin/python3 tools/plot_nocmsg.py /tmp/nocmsg.json docs/papers
+    python3 tools/plot_nocmsg.py /tmp/nocmsg.json docs/papers
 
 writes nocmsg_tasks.png, nocmsg_fig16.png and nocmsg_sizes.png."""
 import json

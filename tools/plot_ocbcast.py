@@ -3,7 +3,7 @@
 model curves from manycoll.model.predict and simulator points from
 manycoll.sim.run (the Python package), on the same axes.
 
-    /usr/bin/python3 tools/plot_ocbcast.py [--manycoll build/manycoll]
+    python3 tools/plot_ocbcast.py [--manycoll build/manycoll]
                                            [--out docs/papers]
 
 writes
