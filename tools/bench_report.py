@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """Markdown tables and the issue-6 target status from benchmark results.
 
     python3 tools/bench_report.py RESULTS_DIR [--icount FILE]

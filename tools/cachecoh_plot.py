@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """Plots for docs/papers/cachecoh.md.
 
 usage: python3 tools/cachecoh_plot.py PROFILE.json OUTDIR [MANYCOLL]

@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """Appendix B of Ramos & Hoefler (2013) regenerated with `manycoll model
 optimize` and set side by side with the report's tables
 (tests/data/appendix_b.json), as Markdown for docs/papers/cachecoh.md.

@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """The cache-coherence min-max models (Ramos & Hoefler, Table 4.1) against
 the same algorithms run on the simulated Xeon Phi (platform xeonphi60),
 2 to 60 cores: barrier (dissemination with the optimiser's m), small

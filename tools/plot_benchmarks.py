@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """Draws docs/img/benchmarks.png from a bench/compare results directory.
 
     python3 tools/plot_benchmarks.py RESULTS_DIR [-o FILE.png]

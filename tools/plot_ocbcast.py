@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """Redraws Figures 6 and 8 of Petrovic et al., SPAA'12 (OC-Bcast) on scc48:
 model curves from manycoll.model.predict and simulator points from
 manycoll.sim.run (the Python package), on the same axes.

@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """Draws a `manycoll sim --trace` file (Chrome/Perfetto trace JSON) as a
 PNG timeline: one row per core, a bar per operation (put, get, flag,
 wait, copy, reduce). The same file opens in ui.perfetto.dev.
