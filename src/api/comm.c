@@ -52,6 +52,9 @@ int mc_comm_wrap(mc_tp_t *tp, mc_comm_t **out)
     }
     pthread_mutex_lock(&live_lock);
     c->next_live = live;
+    c->prev_live = NULL;
+    if (live)
+        live->prev_live = c;
     live = c;
     pthread_mutex_unlock(&live_lock);
     *out = c;
@@ -151,11 +154,13 @@ int mc_comm_free(mc_comm_t *c)
     if (!c)
         return mc_error(MC_ERR_ARG, "mc_comm_free: argument 'comm' is NULL");
     pthread_mutex_lock(&live_lock);
-    for (mc_comm_t **p = &live; *p; p = &(*p)->next_live)
-        if (*p == c) {
-            *p = c->next_live;
-            break;
-        }
+    if (c->prev_live)
+        c->prev_live->next_live = c->next_live;
+    else if (live == c)
+        live = c->next_live;
+    if (c->next_live)
+        c->next_live->prev_live = c->prev_live;
+    c->next_live = c->prev_live = NULL;
     if (c == world)
         world = NULL;
     pthread_mutex_unlock(&live_lock);

@@ -21,6 +21,8 @@ struct mc_comm {
     size_t max_count;       /* largest count of a call (check_count) ... */
     size_t max_block_count; /* ... of a call with one block per rank */
     struct mc_comm *next_live; /* list of communicators for finalize */
+    struct mc_comm *prev_live; /* (doubly linked: a free is O(1), which a
+                                  simulation of many cores needs) */
 };
 
 /* A call touches at most count * 8 * (ranks, for calls with a block per

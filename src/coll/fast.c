@@ -1,6 +1,9 @@
 /* The shared machinery of the small-message fast paths (see fast.h). */
+#include <stdlib.h>
+
 #include "coll/fast.h"
 #include "coll/flags.h"
+#include "util/error.h"
 
 /* the line indices are fixed per communicator (mc_fast_setup) */
 static int slot_line(const mc_team_t *c, uint64_t f)
@@ -56,8 +59,20 @@ size_t mc_fast_max(const mc_team_t *c)
     return c->fast_slot > line_max(c) ? c->fast_slot : line_max(c);
 }
 
+/* a large team's first fast call (teams up to MC_TEAM_DENSE ranks have
+ * the array from creation); out of line, so the fast path stays small */
+static __attribute__((noinline, cold)) int fast_seen_alloc(mc_team_t *c)
+{
+    c->fast_seen = calloc((size_t)c->size, sizeof(uint64_t));
+    return c->fast_seen ? MC_OK
+                        : mc_error(MC_ERR_NOMEM, "out of memory for "
+                                                 "fast-path state");
+}
+
 int mc_fast_begin(mc_team_t *c, int publishes, uint64_t *f)
 {
+    if (__builtin_expect(!c->fast_seen, 0))
+        MC_CHECK(fast_seen_alloc(c));
     uint64_t me = ++c->fast_seq;
     *f = me;
     if (!publishes || me <= MC_FAST_SLOTS)

@@ -46,7 +46,10 @@ static int post_chunk(mc_team_t *c, int dst, const unsigned char *p,
                       size_t len, uint64_t *cnt)
 {
     MC_CHECK(tp_put(c->tp, c->rank, 0, p, len));
-    *cnt = ++c->p2p_sent[dst];
+    uint64_t *sent = mc_team_ctr(c, dst, 0);
+    if (!sent)
+        return MC_ERR_NOMEM; /* mc_team_ctr_map said why */
+    *cnt = ++*sent;
     tp_flag_set(c->tp, dst, sent_flag(c->rank), *cnt);
     return MC_OK;
 }
@@ -62,7 +65,10 @@ static int wait_ready(mc_team_t *c, int dst, uint64_t cnt)
 static int recv_chunk(mc_team_t *c, int src, unsigned char *dst, size_t off,
                       size_t len, const mc_red_t *red)
 {
-    uint64_t cnt = ++c->p2p_recv[src];
+    uint64_t *recvd = mc_team_ctr(c, src, 1);
+    if (!recvd)
+        return MC_ERR_NOMEM;
+    uint64_t cnt = ++*recvd;
     MC_CHECK(tp_flag_wait(c->tp, c->rank, sent_flag(src), cnt));
     if (red && red->tmp)
         MC_CHECK(tp_get(c->tp, (unsigned char *)red->tmp + off, src, 0, len));

@@ -29,9 +29,13 @@ typedef struct mc_team {
     int size;
     mc_tp_t *tp;
     uint64_t seq;        /* collective calls so far, equal on all ranks */
-    /* two-sided layer (coll/p2p.c) */
-    uint64_t *p2p_sent;  /* [size] chunks sent to each peer */
-    uint64_t *p2p_recv;  /* [size] chunks received from each peer */
+    /* two-sided layer (coll/p2p.c): chunks sent to and received from each
+     * peer, through mc_team_ctr (dense up to MC_TEAM_DENSE ranks, a map of
+     * the peers actually used above: O(1) per rank, not O(size)) */
+    uint64_t *p2p_ctr;   /* [2 * size] when dense */
+    int32_t *ctr_key;    /* the map: open addressing, key 2 * peer + dir */
+    uint64_t *ctr_val;
+    uint32_t ctr_cap, ctr_used;
     size_t p2p_chunk;    /* payload bytes per two-sided chunk */
     /* MPB layout (above) */
     size_t mpb_avail;    /* MPB bytes [0, mpb_avail) general algorithms use */
@@ -39,7 +43,8 @@ typedef struct mc_team {
     size_t fast_off;     /* the fast paths' MPB slots start here ... */
     size_t fast_slot;    /* ... each this big (0: none, lines only) */
     uint64_t fast_seq;   /* fast calls so far (coll/fast.h) */
-    uint64_t *fast_seen; /* [size] progress seen of each peer */
+    uint64_t *fast_seen; /* [size] progress seen of each peer (allocated
+                            by the first fast call above MC_TEAM_DENSE) */
     size_t fast_line_max; /* payload bytes that ride in a flag line */
     int fast_line0, fast_line_step; /* flag index of slot 0, per slot */
     /* flag layout (coll/flags.h), fixed at creation */
@@ -50,6 +55,20 @@ typedef struct mc_team {
     void *scratch;
     size_t scratch_len;
 } mc_team_t;
+
+/* Teams up to this many ranks keep per-peer state in dense arrays from
+ * creation; larger ones only for the peers they use, when they use them. */
+#define MC_TEAM_DENSE 256
+
+/* The two-sided counter of peer in direction dir (0 sent, 1 received),
+ * created at 0 on first use; NULL when out of memory. */
+uint64_t *mc_team_ctr_map(mc_team_t *t, int key);
+static inline uint64_t *mc_team_ctr(mc_team_t *t, int peer, int dir)
+{
+    if (t->p2p_ctr)
+        return &t->p2p_ctr[2 * peer + dir];
+    return mc_team_ctr_map(t, 2 * peer + dir);
+}
 
 /* Sets up a team over tp (which it then owns, also on failure): the
  * layouts, the two-sided chunk (MC_P2P_CHUNK), scratch. */

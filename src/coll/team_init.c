@@ -36,11 +36,13 @@ int mc_team_init(mc_team_t *t, mc_tp_t *tp)
     int rc = mc_team_layout(t, tp);
     size_t n = (size_t)t->size;
     t->tp = tp; /* owned from here on, also on failure */
-    t->p2p_sent = calloc(n, sizeof(uint64_t));
-    t->p2p_recv = calloc(n, sizeof(uint64_t));
-    t->fast_seen = calloc(n, sizeof(uint64_t));
-    if (rc == MC_OK && (!t->p2p_sent || !t->p2p_recv || !t->fast_seen))
-        rc = mc_error(MC_ERR_NOMEM, "out of memory creating a communicator");
+    if (n <= MC_TEAM_DENSE) {
+        t->p2p_ctr = calloc(2 * n, sizeof(uint64_t));
+        t->fast_seen = calloc(n, sizeof(uint64_t));
+        if (rc == MC_OK && (!t->p2p_ctr || !t->fast_seen))
+            rc = mc_error(MC_ERR_NOMEM, "out of memory creating a "
+                                        "communicator");
+    }
     void *scratch;
     if (rc == MC_OK)
         rc = mc_scratch(t, SCRATCH_MIN, &scratch);
@@ -53,8 +55,9 @@ void mc_team_fini(mc_team_t *t)
 {
     if (t->tp)
         t->tp->ops->destroy(t->tp);
-    free(t->p2p_sent);
-    free(t->p2p_recv);
+    free(t->p2p_ctr);
+    free(t->ctr_key);
+    free(t->ctr_val);
     free(t->fast_seen);
     free(t->scratch);
     *t = (mc_team_t){0};
