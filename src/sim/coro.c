@@ -73,9 +73,24 @@ int mc_coro_init(mc_coro_t *co, size_t stack_size, void (*fn)(void *),
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (m == MAP_FAILED)
         return -1;
-    mprotect(m, page, PROT_NONE); /* guard page: overflow faults */
+    if (mc_coro_init_in(co, m, stack_size + page, 1, fn, arg) != 0) {
+        munmap(m, stack_size + page);
+        return -1;
+    }
+    co->owned = 1;
+    return 0;
+}
+
+int mc_coro_init_in(mc_coro_t *co, void *block, size_t block_size, int guard,
+                    void (*fn)(void *), void *arg)
+{
+    size_t page = 4096, stack_size = block_size - page;
+    void *m = block;
+    if (guard)
+        mprotect(m, page, PROT_NONE); /* guard page: overflow faults */
+    co->owned = 0;
     co->stack = m;
-    co->stack_size = stack_size + page;
+    co->stack_size = block_size;
     co->fn = fn;
     co->arg = arg;
     co->done = 0;
@@ -104,9 +119,19 @@ int mc_coro_init(mc_coro_t *co, size_t stack_size, void (*fn)(void *),
     return 0;
 }
 
+int mc_coro_stack_ok(const mc_coro_t *co)
+{
+#ifdef MC_CORO_ASM
+    return co->done || (const char *)co->sp >= (const char *)co->stack + 4096;
+#else
+    (void)co;
+    return 1;
+#endif
+}
+
 void mc_coro_destroy(mc_coro_t *co)
 {
-    if (co->stack)
+    if (co->stack && co->owned)
         munmap(co->stack, co->stack_size);
     free(co->uctx);
     co->stack = NULL;

@@ -1,7 +1,9 @@
 /*
  * Event loop, cores, flags and domains of the simulator (see engine.h).
  */
+#include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <string.h>
 #include <time.h>
 
@@ -164,11 +166,14 @@ void mc_sim_destroy(mc_sim_t *s)
         return;
     for (int i = 0; s->cores && i < s->n; i++)
         mc_coro_destroy(&s->cores[i].co);
+    if (s->stack_pool)
+        munmap(s->stack_pool, s->pool_len);
     for (mc_sim_domain_t *d = s->domains, *nx; d; d = nx) {
         nx = d->next;
         free(d->cores);
         free(d->mpb);
         free(d->flags);
+        mc_sim_flagmap_free(d->fmap);
         free(d->mpb_st);
         free(d->flag_st);
         free(d->mcast_word);
@@ -193,10 +198,41 @@ const mc_platform_t *mc_sim_platform(const mc_sim_t *s)
     return s->p;
 }
 
+/* The stacks of all cores: one mapping, reserved lazily (only pages a
+ * core touches cost memory). A guard page below each stack costs a
+ * mapping per core, of which the kernel allows vm.max_map_count (65530 by
+ * default): above half of that, stacks go without guard pages and each
+ * resume checks the stack pointer instead (engine_run.c). */
+static int stack_pool(mc_sim_t *s)
+{
+    size_t page = 4096, block = (s->stack_size + page - 1) / page * page + page;
+    long maps = 65530;
+    FILE *f = fopen("/proc/sys/vm/max_map_count", "r");
+    if (f) {
+        if (fscanf(f, "%ld", &maps) != 1)
+            maps = 65530;
+        fclose(f);
+    }
+    s->pool_len = block * (size_t)s->n;
+    void *m = mmap(NULL, s->pool_len, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (m == MAP_FAILED)
+        return mc_error(MC_ERR_NOMEM, "simulator: cannot reserve %.1f GiB "
+                        "of stacks for %d cores", s->pool_len / 1073741824.0,
+                        s->n);
+    s->stack_pool = m;
+    s->stack_guard = 2L * s->n + 4096 < maps;
+    return MC_OK;
+}
+
 int mc_sim_spawn(mc_sim_t *s, int core, void (*fn)(void *), void *arg)
 {
     core_t *c = &s->cores[core];
-    if (mc_coro_init(&c->co, s->stack_size, fn, arg) != 0)
+    if (!s->stack_pool)
+        MC_CHECK(stack_pool(s));
+    size_t block = s->pool_len / (size_t)s->n;
+    if (mc_coro_init_in(&c->co, s->stack_pool + block * (size_t)core, block,
+                        s->stack_guard, fn, arg) != 0)
         return mc_error(MC_ERR_NOMEM, "simulator: no stack for core %d",
                         core);
     c->spawned = 1;

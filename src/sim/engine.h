@@ -77,13 +77,20 @@ typedef struct mc_sim_stage {
     unsigned char data[];
 } mc_sim_stage_t;
 
+/* Flag words of a large domain, only those used (sim/flagmap.c). */
+typedef struct mc_sim_flagmap mc_sim_flagmap_t;
+/* a dense flag area up to this many bytes, sparse above */
+#define MC_SIM_DENSE_FLAGS ((size_t)64 << 20)
+
 /* A communicator's memory: MPBs and flag words of its ranks. */
 typedef struct mc_sim_domain {
     int n;
     int *cores;          /* rank -> core */
     unsigned char *mpb;  /* n * mpb_size */
-    uint64_t *flags;     /* n * nflags */
+    uint64_t *flags;     /* n * nflags, or NULL: fmap */
+    mc_sim_flagmap_t *fmap;
     int nflags;
+    int line_words;      /* flag words per line (fmap stores lines) */
     uint64_t key;        /* (parent, split id) for lookup by members */
     int grid_state;      /* 0 not worked out yet, 1 a grid, -1 not one */
     mc_plat_grid_t grid; /* where the ranks sit, if a grid (sim/grid.h) */
@@ -151,6 +158,22 @@ int mc_sim_busy(mc_sim_t *s, const char *name, mc_ps_t d);
  * platform is not cache-coherent) */
 mc_cc_line_t *mc_sim_cc_mpb(const mc_sim_t *s, mc_sim_domain_t *d, int rank,
                             size_t off);
+
+/* the `words` words of flag line `key` of a sparse domain (zero at
+ * first; the address is stable) */
+uint64_t *mc_sim_flagmap_slot(mc_sim_flagmap_t **m, uint64_t key, int words);
+void mc_sim_flagmap_free(mc_sim_flagmap_t *m);
+/* flag word idx of rank in d (a stable address; 0 until written); the
+ * words of a flag line are consecutive, dense or sparse */
+static inline uint64_t *mc_sim_flag_word(mc_sim_domain_t *d, int rank,
+                                         int idx)
+{
+    uint64_t k = (uint64_t)rank * (uint64_t)d->nflags + (uint64_t)idx;
+    if (d->flags)
+        return d->flags + k;
+    uint64_t per = (uint64_t)d->line_words;
+    return mc_sim_flagmap_slot(&d->fmap, k / per, d->line_words) + k % per;
+}
 
 /* the domain of a communicator, `nflags` flag words per rank: created by
  * the first member to ask */

@@ -66,6 +66,9 @@ struct mc_sim {
     uint64_t rng;         /* jitter (0 = off) */
     mc_sim_stats_t st;
     size_t stack_size;
+    unsigned char *stack_pool; /* every core's stack block, one mapping */
+    size_t pool_len;
+    int stack_guard;           /* guard pages (while mappings allow) */
     int trace;
     mc_sim_trace_rec_t *tr;
     void (*progress)(void *arg, uint64_t events, double sim_us);

@@ -2,6 +2,7 @@
  * What a simulated core does (operations, flag writes and waits) and the
  * event loop that drives the cores (see engine.h).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -225,6 +226,11 @@ static void resume(mc_sim_t *s, int i)
     s->running = i;
     mc_coro_resume(&c->co);
     s->running = -1;
+    if (!mc_coro_stack_ok(&c->co)) { /* no guard page caught it */
+        fprintf(stderr, "manycoll sim: simulated core %d overflowed its "
+                        "%zu-byte stack\n", i, s->stack_size);
+        abort();
+    }
     if (c->co.done)
         c->done = 1;
 }
@@ -293,30 +299,34 @@ int mc_sim_domain(mc_sim_t *s, mc_sim_domain_t *parent, uint64_t key,
     d->key = key;
     d->parent = parent;
     d->nflags = nflags;
-    /* more than the machine has is refused, not attempted */
+    /* flags dense while small (and always on coherent chips, whose line
+     * states are laid out over the dense area), else only those used */
+    size_t flag_bytes = (size_t)n * (size_t)d->nflags * sizeof(uint64_t);
+    d->line_words = s->p->line >= 8 ? (int)(s->p->line / 8) : 1;
+    int dense = flag_bytes <= MC_SIM_DENSE_FLAGS || s->p->cc;
+    /* more than the machine has is refused, not attempted (sparse flags
+     * are not counted: they grow with what the algorithm touches) */
     double need = (double)n * (double)s->p->mpb_bytes +
-                  (double)n * d->nflags * 8;
+                  (dense ? (double)flag_bytes : 0);
     double have = (double)sysconf(_SC_PHYS_PAGES) *
                   (double)sysconf(_SC_PAGESIZE);
     if (have > 0 && need > have) {
         free(d);
         return mc_error(MC_ERR_NOMEM, "simulator: out of memory: %d cores "
-                        "need %.1f GiB of MPBs and flags, the machine has "
-                        "%.1f GiB (flags grow with the square of the "
-                        "cores); simulate fewer --ranks",
-                        n, need / (1 << 30), have / (1 << 30));
+                        "need %.1f GiB of MPBs%s, the machine has %.1f GiB; "
+                        "simulate fewer --ranks", n, need / (1 << 30),
+                        dense ? " and flags" : "", have / (1 << 30));
     }
     d->cores = malloc(sizeof(int) * (size_t)n);
     d->mpb = calloc((size_t)n, s->p->mpb_bytes);
-    d->flags = calloc((size_t)n * (size_t)d->nflags, sizeof(uint64_t));
-    if (!d->cores || !d->mpb || !d->flags) {
-        double gib = ((double)n * (double)s->p->mpb_bytes +
-                      (double)n * d->nflags * 8) / (1 << 30);
+    d->flags = dense ? calloc((size_t)n * (size_t)d->nflags,
+                              sizeof(uint64_t))
+                     : NULL;
+    if (!d->cores || !d->mpb || (dense && !d->flags)) {
         free(d->cores), free(d->mpb), free(d->flags), free(d);
         return mc_error(MC_ERR_NOMEM, "simulator: out of memory: %d cores "
-                        "need %.1f GiB of MPBs and flags (flags grow with "
-                        "the square of the cores); simulate fewer --ranks",
-                        n, gib);
+                        "need %.1f GiB of MPBs%s; simulate fewer --ranks", n,
+                        need / (1 << 30), dense ? " and flags" : "");
     }
     memcpy(d->cores, cores, sizeof(int) * (size_t)n);
     if (mc_cc_domain_init(s, d) != MC_OK) {

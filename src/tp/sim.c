@@ -52,7 +52,7 @@ static unsigned char *mpb(sim_tp_t *t, int rank, size_t off)
 
 static uint64_t *flag(sim_tp_t *t, int rank, int idx)
 {
-    return t->dom->flags + (size_t)rank * (size_t)t->dom->nflags + (size_t)idx;
+    return mc_sim_flag_word(t->dom, rank, idx);
 }
 
 static int core_of(sim_tp_t *t, int rank) { return t->dom->cores[rank]; }

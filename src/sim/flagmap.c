@@ -1,0 +1,114 @@
+/*
+ * Flag words of a large domain, stored sparsely. Every rank of a
+ * communicator has a flag word per peer and direction (the two-sided
+ * layer's "sent" and "ready" flags, coll/flags.h), so a dense flag area
+ * grows with the square of the ranks: 320 GiB at 65,536 cores, of which a
+ * binomial broadcast touches a few words per core. Above
+ * MC_SIM_DENSE_FLAGS bytes a domain keeps only the lines used (a flag
+ * line carries a payload in the words after its flag, tp.h line_set):
+ *
+ *   key (flag line: (rank * nflags + idx) / words per line)
+ *       --hash, linear probing--> the line's words
+ *   lines: in slabs of 4096 words, never moved (waiters hold addresses)
+ *
+ * A word not yet used reads as 0, as in the dense area.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "sim/engine_impl.h"
+
+#define SLAB 4096
+
+typedef struct fm_entry {
+    uint64_t key; /* UINT64_MAX: empty */
+    uint64_t *slot;
+} fm_entry_t;
+
+struct mc_sim_flagmap {
+    fm_entry_t *tab;
+    size_t cap, used;
+    uint64_t **slabs;
+    size_t nslabs, capslabs, slab_used;
+};
+
+static void oom(void)
+{
+    fprintf(stderr, "manycoll sim: out of memory for flag words\n");
+    abort(); /* the transport's flag calls cannot fail */
+}
+
+static size_t hash(uint64_t k, size_t mask)
+{
+    return (size_t)((k * 0x9E3779B97F4A7C15ull) >> 17) & mask;
+}
+
+static void grow(mc_sim_flagmap_t *m)
+{
+    size_t cap = m->cap ? 2 * m->cap : 1024;
+    fm_entry_t *t = malloc(sizeof *t * cap);
+    if (!t)
+        oom();
+    for (size_t i = 0; i < cap; i++)
+        t[i].key = UINT64_MAX;
+    for (size_t i = 0; i < m->cap; i++) {
+        if (m->tab[i].key == UINT64_MAX)
+            continue;
+        size_t h = hash(m->tab[i].key, cap - 1);
+        while (t[h].key != UINT64_MAX)
+            h = (h + 1) & (cap - 1);
+        t[h] = m->tab[i];
+    }
+    free(m->tab);
+    m->tab = t;
+    m->cap = cap;
+}
+
+static uint64_t *new_slot(mc_sim_flagmap_t *m, int words)
+{
+    if (!m->nslabs || m->slab_used + (size_t)words > SLAB) {
+        if (m->nslabs == m->capslabs) {
+            size_t c = m->capslabs ? 2 * m->capslabs : 64;
+            uint64_t **s = realloc(m->slabs, sizeof *s * c);
+            if (!s)
+                oom();
+            m->slabs = s;
+            m->capslabs = c;
+        }
+        if (!(m->slabs[m->nslabs++] = calloc(SLAB, sizeof(uint64_t))))
+            oom();
+        m->slab_used = 0;
+    }
+    uint64_t *w = &m->slabs[m->nslabs - 1][m->slab_used];
+    m->slab_used += (size_t)words;
+    return w;
+}
+
+uint64_t *mc_sim_flagmap_slot(mc_sim_flagmap_t **mp, uint64_t key, int words)
+{
+    mc_sim_flagmap_t *m = *mp;
+    if (!m && !(m = *mp = calloc(1, sizeof *m)))
+        oom();
+    if (2 * (m->used + 1) > m->cap)
+        grow(m);
+    size_t h = hash(key, m->cap - 1);
+    while (m->tab[h].key != UINT64_MAX && m->tab[h].key != key)
+        h = (h + 1) & (m->cap - 1);
+    if (m->tab[h].key == UINT64_MAX) {
+        m->tab[h].key = key;
+        m->tab[h].slot = new_slot(m, words);
+        m->used++;
+    }
+    return m->tab[h].slot;
+}
+
+void mc_sim_flagmap_free(mc_sim_flagmap_t *m)
+{
+    if (!m)
+        return;
+    for (size_t i = 0; i < m->nslabs; i++)
+        free(m->slabs[i]);
+    free(m->slabs);
+    free(m->tab);
+    free(m);
+}
