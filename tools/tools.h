@@ -31,6 +31,8 @@ int mc_bench_parse(int argc, char **argv);
 int cmd_gcmc(int argc, char **argv);
 /* manycoll info --tuning (info_tuning.c) */
 int info_tuning(int argc, char **argv);
+/* manycoll info --comm-bytes (info_comm.c) */
+int info_comm(int argc, char **argv);
 /* tools/info_mpi.c: the PMPI libraries built, and how to use them */
 void info_mpi(void);
 

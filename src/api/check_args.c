@@ -104,12 +104,12 @@ static int checked(mc_team_t *t, const mc_args_t *a, const mc_params_t *p)
     return s->algo->impl->fn(t, a, p);
 }
 
-int mc_check_args_arm(mc_comm_t *c)
+int mc_check_args_arm(int on, mc_ruleset_t rules[MC_COLL_COUNT])
 {
-    if (!c->check_args)
+    if (!on)
         return MC_OK;
     for (int k = 0; k < MC_COLL_COUNT; k++) {
-        mc_ruleset_t *rs = &c->rules[k];
+        mc_ruleset_t *rs = &rules[k];
         for (int i = 0; i < rs->n; i++)
             rs->r[i].sel.fn = checked;
         for (int i = 0; i < rs->nalt; i++)

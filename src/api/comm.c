@@ -21,6 +21,7 @@ static mc_comm_t *world; /* from mc_init */
 
 static void comm_destroy(mc_comm_t *c)
 {
+    mc_comm_rules_release(c);
     mc_team_fini(&c->team);
     free(c);
 }
@@ -43,9 +44,7 @@ int mc_comm_wrap(mc_tp_t *tp, mc_comm_t **out)
     if (rc == MC_OK)
         tp->calls = &c->team.seq;
     if (rc == MC_OK)
-        rc = mc_select_init(c->rules, &c->team);
-    if (rc == MC_OK)
-        rc = mc_check_args_arm(c);
+        rc = mc_comm_rules_init(c);
     if (rc != MC_OK) {
         comm_destroy(c);
         return rc;
@@ -205,8 +204,7 @@ int mc_comm_set_algo(mc_comm_t *c, const char *coll, const char *spec)
         return mc_error(MC_ERR_ARG, "mc_comm_set_algo: argument 'coll' is "
                                     "NULL");
     MC_CHECK(mc_coll_from_name(coll, &k));
-    MC_CHECK(mc_select_set(c->rules, &c->team, k, spec, "mc_comm_set_algo"));
-    return mc_check_args_arm(c);
+    return mc_comm_rules_set(c, k, spec);
 }
 
 void mc_comm_describe(const mc_comm_t *c, mc_coll_t coll, size_t bytes,

@@ -11,11 +11,16 @@
 #include "select/select.h"
 #include "tp/tp.h"
 
+/* Selection rules, shared by the ranks of a communicator that one process
+ * holds (api/rules.c) */
+typedef struct mc_rules mc_rules_t;
+
 struct mc_comm {
     mc_team_t team;      /* first: &c->team == (void *)c */
     int broken;          /* status of a failed collective, or 0 */
     uint64_t nsplit;     /* splits made from this communicator */
-    mc_ruleset_t rules[MC_COLL_COUNT];
+    mc_ruleset_t *rules; /* [MC_COLL_COUNT]: sel's, maybe shared */
+    mc_rules_t *sel;
     int owns_world;      /* created by mc_init */
     int check_args;      /* MC_CHECK_ARGS: compare every call's arguments */
     size_t max_count;       /* largest count of a call (check_count) ... */
@@ -30,9 +35,34 @@ struct mc_comm {
  * of the algorithms far from overflowing a size_t. */
 #define MC_MAX_COUNT ((size_t)1 << 59)
 
+/* ---- selection rules (api/rules.c) ---- */
+/* c's rules: those of the last communicator with c's transport share, or
+ * made (and armed for MC_CHECK_ARGS) */
+int mc_comm_rules_init(mc_comm_t *c);
+void mc_comm_rules_release(mc_comm_t *c);
+/* c's rules with coll's set by spec (NULL: the default), as
+ * mc_comm_set_algo: from the cache, or a changed copy */
+int mc_comm_rules_set(mc_comm_t *c, mc_coll_t coll, const char *spec);
+/* bytes of c's rules, and how many communicators share them */
+size_t mc_comm_rules_bytes(const mc_comm_t *c, int *sharers);
+
+/* ---- memory (api/rules.c) ---- */
+/* What one rank's state for a communicator takes, in bytes. */
+typedef struct mc_comm_footprint {
+    size_t comm;       /* the communicator and its team */
+    size_t team_heap;  /* per-peer counters, fast-path state, scratch */
+    size_t rules;      /* the selection rules, divided by their sharers */
+    int rules_sharers; /* communicators that share them */
+    size_t tp;         /* the transport's private state */
+    size_t flags;      /* this rank's flag words (shared memory) */
+    size_t mpb;        /* its MPB (shared memory) */
+    size_t total;      /* private: comm + team_heap + rules + tp */
+} mc_comm_footprint_t;
+void mc_comm_footprint(const mc_comm_t *c, mc_comm_footprint_t *f);
+
 /* ---- MC_CHECK_ARGS (api/check_args.c) ---- */
-/* points the selection of c at the checking entry if c->check_args */
-int mc_check_args_arm(mc_comm_t *c);
+/* if on, points every selection of rules at the checking entry */
+int mc_check_args_arm(int on, mc_ruleset_t rules[MC_COLL_COUNT]);
 /* the check itself: MC_OK if every rank passed the same arguments */
 int mc_check_args_exchange(mc_comm_t *c, const mc_args_t *a);
 

@@ -5,10 +5,16 @@
 #include "coll/team.h"
 #include "util/error.h"
 
+/* Scratch is made by the first call that needs it (a communicator that
+ * never reduces has none: the simulator's million cores), at least this
+ * big, then doubled as calls need more. */
+#define SCRATCH_MIN 256
+
 int mc_scratch(mc_team_t *t, size_t n, void **out)
 {
     if (n > t->scratch_len) {
         size_t len = n < 2 * t->scratch_len ? 2 * t->scratch_len : n;
+        len = len < SCRATCH_MIN ? SCRATCH_MIN : len;
         len = (len + 63) / 64 * 64;
         void *p = aligned_alloc(64, len);
         if (!p)
@@ -20,6 +26,18 @@ int mc_scratch(mc_team_t *t, size_t n, void **out)
     }
     *out = t->scratch;
     return MC_OK;
+}
+
+size_t mc_team_bytes(const mc_team_t *t)
+{
+    size_t n = (size_t)t->size, b = 0;
+    if (t->p2p_ctr)
+        b += 2 * n * sizeof *t->p2p_ctr;
+    if (t->fast_seen)
+        b += n * sizeof *t->fast_seen;
+    if (t->ctr_key)
+        b += t->ctr_cap * (sizeof *t->ctr_key + sizeof *t->ctr_val);
+    return b + t->scratch_len;
 }
 
 int mc_team_mpb_tail(mc_team_t *t, size_t bytes, const char *owner,

@@ -71,7 +71,7 @@ static inline uint64_t *mc_team_ctr(mc_team_t *t, int peer, int dir)
 }
 
 /* Sets up a team over tp (which it then owns, also on failure): the
- * layouts, the two-sided chunk (MC_P2P_CHUNK), scratch. */
+ * layouts, the two-sided chunk (MC_P2P_CHUNK). */
 int mc_team_init(mc_team_t *t, mc_tp_t *tp);
 /* Only the layouts of a team over tp, nothing allocated (tp may be a
  * description: tp/shm.h mc_shm_describe): what the selection needs to
@@ -89,6 +89,8 @@ int mc_team_mpb_tail(mc_team_t *t, size_t bytes, const char *owner,
 /* Private scratch memory of at least n bytes, 64-byte aligned, valid until
  * the next mc_scratch (grows: the first large call allocates). */
 int mc_scratch(mc_team_t *t, size_t n, void **out);
+/* heap bytes t holds beyond the struct: per-peer state, scratch */
+size_t mc_team_bytes(const mc_team_t *t);
 
 /* Flag value for step `step` of the current call: grows across calls
  * (rule 3 of tp/tp.h). */

@@ -7,8 +7,6 @@
 #include "util/config.h"
 #include "util/error.h"
 
-#define SCRATCH_MIN (64 * 1024)
-
 /* payload bytes per two-sided chunk: MC_P2P_CHUNK, else the transport's
  * hint, at most the general MPB area, whole elements of every datatype */
 static int p2p_setup(mc_team_t *t)
@@ -43,9 +41,6 @@ int mc_team_init(mc_team_t *t, mc_tp_t *tp)
             rc = mc_error(MC_ERR_NOMEM, "out of memory creating a "
                                         "communicator");
     }
-    void *scratch;
-    if (rc == MC_OK)
-        rc = mc_scratch(t, SCRATCH_MIN, &scratch);
     if (rc != MC_OK)
         mc_team_fini(t);
     return rc;

@@ -92,6 +92,7 @@ typedef struct mc_sim_domain {
     int nflags;
     int line_words;      /* flag words per line (fmap stores lines) */
     uint64_t key;        /* (parent, split id) for lookup by members */
+    uint64_t uid;        /* unique in the process, never reused */
     int grid_state;      /* 0 not worked out yet, 1 a grid, -1 not one */
     mc_plat_grid_t grid; /* where the ranks sit, if a grid (sim/grid.h) */
     uint64_t *mcast_word;   /* per rank: multicasts arrived (tp/sim.c) */
@@ -163,6 +164,8 @@ mc_cc_line_t *mc_sim_cc_mpb(const mc_sim_t *s, mc_sim_domain_t *d, int rank,
  * first; the address is stable) */
 uint64_t *mc_sim_flagmap_slot(mc_sim_flagmap_t **m, uint64_t key, int words);
 void mc_sim_flagmap_free(mc_sim_flagmap_t *m);
+/* bytes m takes (0 for none) */
+size_t mc_sim_flagmap_bytes(const mc_sim_flagmap_t *m);
 /* flag word idx of rank in d (a stable address; 0 until written); the
  * words of a flag line are consecutive, dense or sparse */
 static inline uint64_t *mc_sim_flag_word(mc_sim_domain_t *d, int rank,

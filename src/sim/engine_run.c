@@ -3,6 +3,7 @@
  * event loop that drives the cores (see engine.h).
  */
 #include <stdio.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -295,8 +296,10 @@ int mc_sim_domain(mc_sim_t *s, mc_sim_domain_t *parent, uint64_t key,
     mc_sim_domain_t *d = calloc(1, sizeof *d);
     if (!d)
         return mc_error(MC_ERR_NOMEM, "simulator: out of memory");
+    static _Atomic uint64_t uids;
     d->n = n;
     d->key = key;
+    d->uid = ++uids;
     d->parent = parent;
     d->nflags = nflags;
     /* flags dense while small (and always on coherent chips, whose line

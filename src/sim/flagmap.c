@@ -102,6 +102,14 @@ uint64_t *mc_sim_flagmap_slot(mc_sim_flagmap_t **mp, uint64_t key, int words)
     return m->tab[h].slot;
 }
 
+size_t mc_sim_flagmap_bytes(const mc_sim_flagmap_t *m)
+{
+    if (!m)
+        return 0;
+    return sizeof *m + m->cap * sizeof *m->tab +
+           m->capslabs * sizeof *m->slabs + m->nslabs * SLAB * 8;
+}
+
 void mc_sim_flagmap_free(mc_sim_flagmap_t *m)
 {
     if (!m)

@@ -306,6 +306,15 @@ static int shm_reduce(mc_tp_t *t, void *inout, const void *in, size_t count,
     return MC_OK;
 }
 
+/* private: the transport; shared: this rank's flag words in the
+ * segment (its MPB is mpb_size more) */
+static size_t shm_footprint(const mc_tp_t *t, size_t *shared)
+{
+    const shm_tp_t *s = (const shm_tp_t *)t;
+    *shared = s->flags_bytes;
+    return sizeof *s;
+}
+
 const mc_tp_ops_t mc_shm_ops = {
     .name = "shm",
     .put = shm_put,
@@ -325,5 +334,6 @@ const mc_tp_ops_t mc_shm_ops = {
     .get_direct = mc_shm_get_direct,
     .sub = mc_shm_sub,
     .fail = mc_shm_fail,
+    .footprint = shm_footprint,
     .destroy = mc_shm_destroy,
 };

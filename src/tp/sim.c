@@ -353,6 +353,7 @@ static int make(mc_sim_t *sim, mc_sim_domain_t *dom, int rank, mc_tp_t **out)
     t->sim = sim;
     t->dom = dom;
     t->core = dom->cores[rank];
+    t->base.share = dom->uid; /* the cores of a domain select alike */
     if (!dom->grid_state) /* once per communicator, not per rank */
         dom->grid_state =
             mc_plat_grid_of(p, dom->cores, dom->n, &dom->grid) ? 1 : -1;
@@ -382,6 +383,18 @@ static int sim_sub(mc_tp_t *tp, const int *members, int n, int myrank,
     return rc == MC_OK ? make(t->sim, dom, myrank, out) : rc;
 }
 
+/* private: the transport; shared: the domain's flag words (dense, or
+ * those used) per rank (its MPBs are the chip's, mpb_size per rank) */
+static size_t sim_footprint(const mc_tp_t *tp, size_t *shared)
+{
+    const sim_tp_t *t = (const sim_tp_t *)tp;
+    const mc_sim_domain_t *d = t->dom;
+    size_t flags = d->flags ? (size_t)d->n * (size_t)d->nflags * 8
+                            : mc_sim_flagmap_bytes(d->fmap);
+    *shared = flags / (size_t)d->n;
+    return sizeof *t;
+}
+
 static void sim_destroy(mc_tp_t *tp)
 {
     free(tp); /* the domain's memory belongs to the simulator */
@@ -406,6 +419,7 @@ static const mc_tp_ops_t sim_ops = {
     .line_wait_reduce = sim_line_wait_reduce,
     .mcast = sim_mcast,
     .sub = sim_sub,
+    .footprint = sim_footprint,
     .destroy = sim_destroy,
 };
 

@@ -144,6 +144,9 @@ typedef struct mc_tp_ops {
      * the peers' waits in that call or a later one fail too, with msg
      * (optional; NULL in transports without failures) */
     void (*fail)(mc_tp_t *tp, uint64_t call, int status, const char *msg);
+    /* memory this rank's transport state takes: returns its private
+     * bytes; *shared: its part (1 / size) of what the ranks share */
+    size_t (*footprint)(const mc_tp_t *tp, size_t *shared);
     void (*destroy)(mc_tp_t *tp);
 } mc_tp_ops_t;
 
@@ -164,6 +167,10 @@ struct mc_tp {
                               never take part in it */
     mc_topo_t topo;     /* mesh coordinates of the ranks, if any */
     int mcast;          /* 1 if ops->mcast works here */
+    uint64_t share;     /* nonzero: the ranks of this process with the same
+                           value are ranks of one communicator, alike in
+                           everything the selection reads, and may share
+                           one copy of it (the simulator's cores); 0: none */
 };
 
 /* Inline wrappers: algorithms call these, never ops-> directly. */

@@ -1,0 +1,250 @@
+/*
+ * manycoll info --comm-bytes [--shm N,...] [--sim PLATFORM[:RANKS],...]
+ *                            [--bound BYTES]
+ *
+ * What a communicator costs one rank, in bytes, after a barrier and an
+ * 8-byte allreduce (so that what algorithms make on first use is
+ * counted): the communicator, its per-peer state and scratch, its share
+ * of the selection rules, the transport's private state; and, in shared
+ * memory, the rank's flag words and MPB. On shm, N processes are forked
+ * (default 2, 8, 64); in the simulator every core of the platform (or
+ * RANKS of them) is a rank (default mesh64x64, 4,096 cores). The largest
+ * value over the ranks is shown. With --bound, the exit status is 1 if a
+ * rank's private bytes exceed BYTES (the comm_bytes test).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "api/api.h"
+#include "api/comm.h"
+#include "plat/platform.h"
+#include "tools.h"
+#include "sim/engine.h"
+#include "tp/sim.h"
+
+typedef mc_comm_footprint_t fp_t;
+
+#define MAXOF(a, b) ((a) > (b) ? (a) : (b))
+
+static void fp_max(fp_t *m, const fp_t *f)
+{
+    m->comm = MAXOF(m->comm, f->comm);
+    m->team_heap = MAXOF(m->team_heap, f->team_heap);
+    m->rules = MAXOF(m->rules, f->rules);
+    m->rules_sharers = MAXOF(m->rules_sharers, f->rules_sharers);
+    m->tp = MAXOF(m->tp, f->tp);
+    m->flags = MAXOF(m->flags, f->flags);
+    m->mpb = MAXOF(m->mpb, f->mpb);
+    m->total = MAXOF(m->total, f->total);
+}
+
+/* the calls that make lazily created state, then the footprint, then a
+ * barrier: no rank frees its communicator (and its share of the rules)
+ * before every rank has measured */
+static int measure(mc_comm_t *c, fp_t *f)
+{
+    double in = 1, out = 0;
+    int rc = mc_barrier(c);
+    if (rc == MC_OK)
+        rc = mc_allreduce(c, &in, &out, 1, MC_FLOAT64, MC_SUM);
+    if (rc == MC_OK)
+        mc_comm_footprint(c, f);
+    return rc == MC_OK ? mc_barrier(c) : rc;
+}
+
+static void shm_rank(const char *job, int r, int n, int fd)
+{
+    mc_comm_t *c;
+    fp_t f;
+    int rc = mc_comm_create_shm(job, r, n, &c);
+    if (rc == MC_OK)
+        rc = measure(c, &f);
+    if (rc == MC_OK && write(fd, &f, sizeof f) != (ssize_t)sizeof f)
+        rc = MC_ERR_SYS;
+    if (rc != MC_OK)
+        fprintf(stderr, "rank %d: %s\n", r, mc_last_error());
+    if (rc == MC_OK)
+        mc_comm_free(c);
+    _exit(rc == MC_OK ? 0 : 1);
+}
+
+static int shm_row(int n, fp_t *m)
+{
+    char job[MC_JOB_NAME_MAX];
+    int fds[2];
+    if (mc_job_name(job, sizeof job) != MC_OK || pipe(fds))
+        return 1;
+    for (int r = 0; r < n; r++) {
+        pid_t pid = fork();
+        if (pid == 0) {
+            close(fds[0]);
+            shm_rank(job, r, n, fds[1]);
+        }
+        if (pid < 0)
+            return 1;
+    }
+    close(fds[1]);
+    int got = 0, bad = 0, st;
+    fp_t f;
+    while (read(fds[0], &f, sizeof f) == (ssize_t)sizeof f && ++got)
+        fp_max(m, &f);
+    close(fds[0]);
+    while (wait(&st) > 0)
+        bad += !WIFEXITED(st) || WEXITSTATUS(st);
+    return bad || got != n;
+}
+
+typedef struct sim_core {
+    mc_sim_t *sim;
+    mc_sim_domain_t *dom;
+    int rank, rc;
+    fp_t f;
+} sim_core_t;
+
+static void sim_main(void *arg)
+{
+    sim_core_t *sc = arg;
+    mc_comm_t *c;
+    sc->rc = mc_sim_comm_create(sc->sim, sc->dom, sc->rank, &c);
+    if (sc->rc != MC_OK)
+        return;
+    sc->rc = measure(c, &sc->f);
+    mc_comm_free(c);
+}
+
+static int sim_cores(mc_platform_t *p, int n, fp_t *m)
+{
+    mc_sim_opts_t so = {-1, -1, -1, 0, 0, 0, NULL, NULL};
+    mc_sim_t *sim = NULL;
+    mc_sim_domain_t *dom;
+    int *cores = malloc(sizeof(int) * (size_t)n), rc, bad = 0;
+    sim_core_t *sc = calloc((size_t)n, sizeof *sc);
+    if (!cores || !sc)
+        rc = mc_error(MC_ERR_NOMEM, "out of memory for %d cores", n);
+    else
+        rc = mc_sim_create(p, n, &so, &sim);
+    for (int i = 0; rc == MC_OK && i < n; i++)
+        cores[i] = i;
+    if (rc == MC_OK)
+        rc = mc_sim_tp_domain(sim, NULL, 0, cores, n, &dom);
+    for (int i = 0; i < n && rc == MC_OK; i++) {
+        sc[i] = (sim_core_t){.sim = sim, .dom = dom, .rank = i};
+        rc = mc_sim_spawn(sim, i, sim_main, &sc[i]);
+    }
+    if (rc == MC_OK)
+        mc_sim_run(sim);
+    for (int i = 0; rc == MC_OK && i < n; i++) {
+        if (sc[i].rc != MC_OK && !bad++)
+            mc_error(sc[i].rc, "core %d failed", i);
+        fp_max(m, &sc[i].f);
+    }
+    mc_sim_destroy(sim);
+    free(cores);
+    free(sc);
+    return rc != MC_OK || bad;
+}
+
+/* spec: PLATFORM[:RANKS] */
+static int sim_row(const char *spec, int *n, fp_t *m, char *name,
+                   size_t len)
+{
+    snprintf(name, len, "%s", spec);
+    char *colon = strchr(name, ':');
+    if (colon)
+        *colon = 0;
+    mc_platform_t *p;
+    if (mc_platform_load(name, &p) != MC_OK)
+        return 1;
+    *n = colon ? atoi(colon + 1) : p->ncores;
+    int rc = *n >= 1 && *n <= p->ncores
+                 ? sim_cores(p, *n, m)
+                 : mc_error(MC_ERR_ARG, "%s has %d cores, not %s", name,
+                            p->ncores, colon + 1) != MC_OK;
+    mc_platform_free(p);
+    return rc;
+}
+
+static void print_row(const char *tp, int n, const fp_t *f)
+{
+    char rules[32];
+    snprintf(rules, sizeof rules, "%zu (/%d)", f->rules, f->rules_sharers);
+    printf("  %-20s %8d %8zu %8zu %9zu %12s %6zu %8zu %6zu\n", tp, n,
+           f->total, f->comm, f->team_heap, rules, f->tp, f->flags, f->mpb);
+}
+
+static int over(const fp_t *f, long long bound, const char *where, int n)
+{
+    if (bound <= 0 || f->total <= (size_t)bound)
+        return 0;
+    fprintf(stderr, "manycoll info: %s at %d ranks: %zu private bytes per "
+                    "rank, more than --bound %lld\n", where, n, f->total,
+            bound);
+    return 1;
+}
+
+static int rows(const char *shm, const char *sims, long long bound)
+{
+    int bad = 0;
+    char list[4096], *save;
+    snprintf(list, sizeof list, "%s", shm);
+    for (char *t = strtok_r(list, ",", &save); t;
+         t = strtok_r(NULL, ",", &save)) {
+        fp_t m = {0};
+        int n = atoi(t);
+        if (n < 1 || n > MC_MAX_RANKS || shm_row(n, &m)) {
+            fprintf(stderr, "manycoll info: shm at '%s' ranks failed\n", t);
+            return 1;
+        }
+        print_row("shm", n, &m);
+        bad |= over(&m, bound, "shm", n);
+    }
+    snprintf(list, sizeof list, "%s", sims);
+    for (char *t = strtok_r(list, ",", &save); t;
+         t = strtok_r(NULL, ",", &save)) {
+        fp_t m = {0};
+        char name[256], label[300];
+        int n = 0;
+        if (sim_row(t, &n, &m, name, sizeof name)) {
+            fprintf(stderr, "manycoll info: --sim %s: %s\n", t,
+                    mc_last_error());
+            return 1;
+        }
+        snprintf(label, sizeof label, "sim %s", name);
+        print_row(label, n, &m);
+        bad |= over(&m, bound, label, n);
+    }
+    return bad;
+}
+
+int info_comm(int argc, char **argv)
+{
+    const char *shm = "2,8,64", *sims = "mesh64x64";
+    long long bound = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--comm-bytes"))
+            continue;
+        if (!strcmp(a, "--shm") || !strcmp(a, "--sim") ||
+            !strcmp(a, "--bound")) {
+            if (!v)
+                return mc_usage_error("info", "%s needs a value", a);
+            if (a[2] == 'b')
+                bound = atoll(v);
+            else
+                *(a[3] == 'h' ? &shm : &sims) = v;
+            i++;
+            continue;
+        }
+        return mc_usage_error("info", "unknown option '%s'", a);
+    }
+    printf("bytes per rank of one communicator after a barrier and an "
+           "8-byte allreduce,\nthe largest over the ranks (private = comm "
+           "+ team heap + rules + tp;\nflags and MPB are shared memory)\n");
+    printf("  %-20s %8s %8s %8s %9s %12s %6s %8s %6s\n", "transport",
+           "ranks", "private", "comm", "team heap", "rules (/by)", "tp",
+           "flags", "MPB");
+    return rows(shm, sims, bound);
+}
