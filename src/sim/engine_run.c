@@ -251,6 +251,35 @@ static int break_deadlock(mc_sim_t *s)
     return stuck;
 }
 
+/* With many cores, an event's time goes into cache misses on the state
+ * of a core that last ran long ago: its stack (the context switch pops
+ * from it, the algorithm's frames are on it) and its core_t. The next
+ * events are the root's children, most likely the smallest: their core_t
+ * lines are fetched now (the address alone, no load), and the smallest
+ * one's stack top (its saved stack pointer is in a core_t line fetched
+ * one event earlier), so both overlap this event's work. */
+static void prefetch_next(const mc_sim_t *s)
+{
+    size_t n = s->nheap < 5 ? s->nheap : 5, best = 1;
+    if (n < 2)
+        return;
+    for (size_t j = 1; j < n; j++) {
+        const ev_t *e = &s->heap[j];
+        if (e->kind == EV_LAND)
+            __builtin_prefetch(&s->lands[e->idx]);
+        else
+            __builtin_prefetch(&s->cores[e->idx]);
+        if (j > 1 && e->t < s->heap[best].t)
+            best = j;
+    }
+    const ev_t *e = &s->heap[best];
+    if (e->kind == EV_LAND)
+        return;
+    const char *sp = s->cores[e->idx].co.sp;
+    for (int k = 0; k < 8; k++)
+        __builtin_prefetch(sp + 64 * k);
+}
+
 int mc_sim_run(mc_sim_t *s)
 {
     struct timespec a, b;
@@ -265,6 +294,7 @@ int mc_sim_run(mc_sim_t *s)
                 s->progress(s->progress_arg, s->st.events,
                             (double)s->now * 1e-6);
             s->top_replaced = 0;
+            prefetch_next(s);
             if (e.kind == EV_RESUME)
                 resume(s, (int)e.idx);
             else if (e.kind == EV_LINE)
