@@ -40,7 +40,8 @@ typedef struct core_job {
     mc_arrivals_t arr; /* --check of a barrier */
     mc_ps_t start, end;
     int rc;
-    char msg[512];
+    char *msg; /* why it failed (malloc'd: a million cores' structs stay
+                  small) */
 } core_job_t;
 
 typedef struct sim_job {
@@ -61,6 +62,12 @@ static int64_t sim_clock(void)
     return (int64_t)mc_sim_now(mc_sim_self());
 }
 
+static void set_msg(core_job_t *cj, const char *text)
+{
+    free(cj->msg);
+    cj->msg = strdup(text);
+}
+
 static void core_main(void *arg)
 {
     core_job_t *cj = arg;
@@ -70,7 +77,7 @@ static void core_main(void *arg)
     if (cj->rc == MC_OK && j->o->algo)
         cj->rc = mc_comm_set_algo(c, mc_coll_name(j->k.coll), j->o->algo);
     if (cj->rc != MC_OK) {
-        snprintf(cj->msg, sizeof cj->msg, "%s", mc_last_error());
+        set_msg(cj, mc_last_error());
         if (c)
             mc_comm_free(c); /* created, but the algorithm was refused */
         return;
@@ -83,7 +90,7 @@ static void core_main(void *arg)
         b = &own;
         if (mc_case_alloc(&j->k, cj->rank, j->dom->n, b) != MC_OK) {
             cj->rc = MC_ERR_NOMEM;
-            snprintf(cj->msg, sizeof cj->msg, "out of memory");
+            set_msg(cj, "out of memory");
             mc_comm_free(c);
             return;
         }
@@ -104,12 +111,14 @@ static void core_main(void *arg)
                 (double)(mc_sim_now(j->sim) - t0) / MC_PS_PER_US;
     }
     cj->end = mc_sim_now(j->sim);
-    if (cj->rc != MC_OK)
-        snprintf(cj->msg, sizeof cj->msg, "%s", mc_last_error());
-    else if (j->o->check &&
-             mc_case_verify(&j->k, cj->rank, j->dom->n, b, cj->msg,
-                            sizeof cj->msg))
+    char why[512];
+    if (cj->rc != MC_OK) {
+        set_msg(cj, mc_last_error());
+    } else if (j->o->check && mc_case_verify(&j->k, cj->rank, j->dom->n, b,
+                                             why, sizeof why)) {
         cj->rc = MC_ERR_INTERNAL;
+        set_msg(cj, why);
+    }
     if (j->o->check)
         mc_case_free(b);
     mc_comm_free(c);
@@ -125,7 +134,8 @@ static int summarize(const sim_opts_t *o, sim_job_t *j, size_t bytes,
     for (int i = 0; i < n; i++) {
         core_job_t *cj = &j->cores[i];
         if (cj->rc != MC_OK && bad++ < 5)
-            fprintf(stderr, "manycoll sim: rank %d: %s\n", i, cj->msg);
+            fprintf(stderr, "manycoll sim: rank %d: %s\n", i,
+                    cj->msg ? cj->msg : "out of memory");
         if (cj->start < first)
             first = cj->start;
     }
@@ -247,6 +257,8 @@ int mc_sim_run_size(const sim_opts_t *o, const mc_platform_t *p,
         mc_case_free(&j.shared);
     mc_sim_destroy(j.sim);
     free(cores);
+    for (int i = 0; i < n; i++)
+        free(j.cores[i].msg);
     free(j.cores);
     free(j.slots);
     free(j.r0_call);
