@@ -103,6 +103,21 @@ static void attach(mc_comm_t *c, mc_rules_t *r)
     c->rules = r->r;
 }
 
+/* new rules r for c, made with status rc: armed for MC_CHECK_ARGS, kept
+ * for the next rank and c's; freed if anything failed */
+static int adopt(mc_comm_t *c, mc_rules_t *r, int rc)
+{
+    if (rc == MC_OK)
+        rc = mc_check_args_arm(c->check_args, r->r);
+    if (rc != MC_OK) {
+        free(r);
+        return rc;
+    }
+    keep(r);
+    attach(c, r);
+    return MC_OK;
+}
+
 int mc_comm_rules_init(mc_comm_t *c)
 {
     mc_rules_t *r = lookup(c, "");
@@ -115,14 +130,7 @@ int mc_comm_rules_init(mc_comm_t *c)
         r->share = c->team.tp->share;
         r->size = c->team.size;
         r->check_args = c->check_args;
-        int rc = mc_select_init(r->r, &c->team);
-        if (rc == MC_OK)
-            rc = mc_check_args_arm(c->check_args, r->r);
-        if (rc != MC_OK) {
-            free(r);
-            return rc;
-        }
-        keep(r);
+        return adopt(c, r, mc_select_init(r->r, &c->team));
     }
     attach(c, r);
     return MC_OK;
@@ -158,16 +166,8 @@ int mc_comm_rules_set(mc_comm_t *c, mc_coll_t coll, const char *spec)
     r->refs = 1;
     r->share = shareable ? r->share : 0;
     memcpy(r->hist, shareable ? hist : "", shareable ? sizeof hist : 1);
-    int rc = mc_select_set(r->r, &c->team, coll, spec, "mc_comm_set_algo");
-    if (rc == MC_OK)
-        rc = mc_check_args_arm(c->check_args, r->r);
-    if (rc != MC_OK) {
-        free(r);
-        return rc;
-    }
-    keep(r);
-    attach(c, r);
-    return MC_OK;
+    return adopt(c, r, mc_select_set(r->r, &c->team, coll, spec,
+                                     "mc_comm_set_algo"));
 }
 
 size_t mc_comm_rules_bytes(const mc_comm_t *c, int *sharers)
