@@ -146,6 +146,10 @@ MC_API int mc_comm_create_shm(const char *job, int rank, int size, mc_comm_t **c
  * comm. */
 #define MC_UNDEFINED (-32766)
 MC_API int mc_comm_split(mc_comm_t *comm, int color, int key, mc_comm_t **out);
+/* A communicator of the same ranks in the same order, whose calls do not
+ * mix with c's (as MPI_Comm_dup; the algorithm choices of
+ * mc_comm_set_algo are not copied). Collective over comm. */
+MC_API int mc_comm_dup(mc_comm_t *comm, mc_comm_t **out);
 /* Frees this rank's communicator. Not collective and not synchronising:
  * call it on every rank once none will call a collective on it again. */
 MC_API int mc_comm_free(mc_comm_t *comm);
@@ -206,6 +210,98 @@ MC_API int mc_gather(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
  * MC_IN_PLACE and keeps its block in sbuf. */
 MC_API int mc_scatter(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
                mc_dtype_t dt, int root);
+
+/* Non-blocking and persistent collectives (MPI 3 and 4).
+ *
+ * mc_i<coll> takes the arguments of mc_<coll>, then `req`: it starts the
+ * collective and returns at once with *req; the call completes in a
+ * later mc_test, mc_wait or mc_waitall on it. Until then its buffers
+ * belong to the library (do not read the output or change the input).
+ * Several calls may be outstanding on a communicator and on several
+ * communicators; the calls of a communicator, blocking ones included,
+ * must be made in the same order on every rank and complete in that
+ * order (a blocking call first completes the outstanding ones).
+ *
+ * Progress: an outstanding call advances inside mc_test, mc_wait,
+ * mc_waitall and blocking calls of this process (of any communicator),
+ * and by itself up to its first wait when it starts. The algorithm is
+ * the one the blocking call would run, in a coroutine of its own; with
+ * no other work, waiting costs what the blocking call's wait costs.
+ * Requests are not thread-safe: one thread per request, and a process's
+ * requests are progressed by the thread that waits for them.
+ *
+ * Errors of the call (a dead peer, a timeout, a failed peer) are returned
+ * by the test or wait that completes it; argument errors are returned by
+ * the mc_i<coll> or mc_<coll>_init call itself, as by mc_<coll>. */
+typedef struct mc_request mc_request_t;
+
+MC_API int mc_ibarrier(mc_comm_t *c, mc_request_t **req);
+MC_API int mc_ibcast(mc_comm_t *c, void *buf, size_t count, mc_dtype_t dt,
+                     int root, mc_request_t **req);
+MC_API int mc_ireduce(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
+                      mc_dtype_t dt, mc_op_t op, int root, mc_request_t **req);
+MC_API int mc_iallreduce(mc_comm_t *c, const void *sbuf, void *rbuf,
+                         size_t count, mc_dtype_t dt, mc_op_t op,
+                         mc_request_t **req);
+MC_API int mc_iallgather(mc_comm_t *c, const void *sbuf, void *rbuf,
+                         size_t count, mc_dtype_t dt, mc_request_t **req);
+MC_API int mc_ialltoall(mc_comm_t *c, const void *sbuf, void *rbuf,
+                        size_t count, mc_dtype_t dt, mc_request_t **req);
+MC_API int mc_ireduce_scatter_block(mc_comm_t *c, const void *sbuf, void *rbuf,
+                                    size_t count, mc_dtype_t dt, mc_op_t op,
+                                    mc_request_t **req);
+MC_API int mc_igather(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
+                      mc_dtype_t dt, int root, mc_request_t **req);
+MC_API int mc_iscatter(mc_comm_t *c, const void *sbuf, void *rbuf,
+                       size_t count, mc_dtype_t dt, int root,
+                       mc_request_t **req);
+
+/* Persistent collectives: mc_<coll>_init takes the same arguments, checks
+ * them, selects the algorithm once and returns an inactive request;
+ * mc_start starts it (as mc_i<coll> would), test or wait completes it,
+ * and it can be started again; mc_request_free frees it. Every rank must
+ * start its requests of a communicator in the same order. */
+MC_API int mc_barrier_init(mc_comm_t *c, mc_request_t **req);
+MC_API int mc_bcast_init(mc_comm_t *c, void *buf, size_t count, mc_dtype_t dt,
+                         int root, mc_request_t **req);
+MC_API int mc_reduce_init(mc_comm_t *c, const void *sbuf, void *rbuf,
+                          size_t count, mc_dtype_t dt, mc_op_t op, int root,
+                          mc_request_t **req);
+MC_API int mc_allreduce_init(mc_comm_t *c, const void *sbuf, void *rbuf,
+                             size_t count, mc_dtype_t dt, mc_op_t op,
+                             mc_request_t **req);
+MC_API int mc_allgather_init(mc_comm_t *c, const void *sbuf, void *rbuf,
+                             size_t count, mc_dtype_t dt, mc_request_t **req);
+MC_API int mc_alltoall_init(mc_comm_t *c, const void *sbuf, void *rbuf,
+                            size_t count, mc_dtype_t dt, mc_request_t **req);
+MC_API int mc_reduce_scatter_block_init(mc_comm_t *c, const void *sbuf,
+                                        void *rbuf, size_t count,
+                                        mc_dtype_t dt, mc_op_t op,
+                                        mc_request_t **req);
+MC_API int mc_gather_init(mc_comm_t *c, const void *sbuf, void *rbuf,
+                          size_t count, mc_dtype_t dt, int root,
+                          mc_request_t **req);
+MC_API int mc_scatter_init(mc_comm_t *c, const void *sbuf, void *rbuf,
+                           size_t count, mc_dtype_t dt, int root,
+                           mc_request_t **req);
+/* Starts an inactive persistent request (MC_ERR_ARG if it is active). */
+MC_API int mc_start(mc_request_t *req);
+
+/* *done = 1 if the call of req has completed, else 0 after progressing
+ * every outstanding call once. Completed: returns the call's status, and
+ * a non-persistent req is freed (do not use it again); a persistent one
+ * becomes inactive. An inactive persistent request is done. */
+MC_API int mc_test(mc_request_t *req, int *done);
+/* Waits until req's call has completed; as mc_test on completion. */
+MC_API int mc_wait(mc_request_t *req);
+/* Waits for every request of reqs[0 .. n-1] (NULL entries are skipped)
+ * and sets the freed (non-persistent) ones to NULL; returns MC_OK or the
+ * first failed call's status (the others still complete). */
+MC_API int mc_waitall(int n, mc_request_t **reqs);
+/* Frees an inactive persistent request (or a non-persistent one that has
+ * not been started: none can be) and sets *req = NULL. MC_ERR_ARG if it
+ * is active: there is no cancel. */
+MC_API int mc_request_free(mc_request_t **req);
 
 /* Algorithm selection for one collective ("bcast", "allreduce", ...) on
  * one communicator, overriding the environment and the tuning file: spec

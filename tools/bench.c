@@ -35,21 +35,8 @@
 #include "api/api.h"
 #include "check.h"
 #include "select/select.h"
+#include "bench.h"
 #include "tools.h"
-
-#define MAX_SIZES 64
-#define MAX_ALGOS 8
-
-typedef struct bench_opts {
-    int n;
-    const char *coll, *dtype, *op;
-    const char *algos[MAX_ALGOS]; /* --algo, repeatable: interleaved */
-    int nalgos;
-    size_t sizes[MAX_SIZES];
-    int nsizes;
-    int iters, warmup, check, json, cold;
-    mc_arrivals_t *arrivals; /* --check of a barrier (check.h) */
-} bench_opts_t;
 
 static const char default_sizes[] = "8,64,512,4K,32K,256K,1M";
 
@@ -65,7 +52,7 @@ static int parse(int argc, char **argv, bench_opts_t *o, const char *cmd)
         if (!strcmp(a, "--json")) { o->json = 1; continue; }
         static const char *const valued[] = {"-n", "--coll", "--algo",
             "--dtype", "--op", "--iters", "--warmup", "--cache", "--sizes",
-            NULL};
+            "--mode", NULL};
         if (!v)
             return mc_opt_no_value(cmd, a, valued);
         i++;
@@ -91,6 +78,17 @@ static int parse(int argc, char **argv, bench_opts_t *o, const char *cmd)
                                            "cold", v);
             o->cold = !strcmp(v, "cold");
         }
+        else if (!strcmp(a, "--mode")) {
+            static const char *const modes[] = {"latency", "persistent",
+                                                "overlap", NULL};
+            o->mode = -1;
+            for (int m = 0; modes[m]; m++)
+                if (!strcmp(v, modes[m]))
+                    o->mode = m;
+            if (o->mode < 0)
+                return mc_usage_error(cmd, "--mode: '%s' is not latency, "
+                                           "persistent or overlap", v);
+        }
         else if (!strcmp(a, "--sizes")) {
             o->nsizes = mc_parse_size_list(v, o->sizes, MAX_SIZES);
             if (o->nsizes <= 0)
@@ -100,6 +98,11 @@ static int parse(int argc, char **argv, bench_opts_t *o, const char *cmd)
     }
     if (!o->coll)
         return mc_usage_error(cmd, "missing --coll");
+    if (o->mode && (o->cold || o->nalgos > 1 || o->check))
+        return mc_usage_error(cmd, "--mode %s: with one --algo at most, "
+                              "warm cache and no --check",
+                              o->mode == MC_BENCH_OVERLAP ? "overlap"
+                                                          : "persistent");
     mc_coll_t k;
     if (mc_coll_from_name(o->coll, &k) != MC_OK)
         return mc_usage_error(cmd, "%s", mc_last_error());
@@ -141,7 +144,7 @@ int cmd_bench(int argc, char **argv)
     return rc;
 }
 
-static double now_us(void)
+double mc_bench_now_us(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -177,9 +180,9 @@ static double ratio_p50(const double *t, const double *base, int iters)
 /* rank 0: statistics over all[rank * iters + it]; worst[it] receives the
  * slowest rank's time of each call; base (or NULL) is the first
  * algorithm's, for the ratio */
-static void report(const bench_opts_t *o, mc_comm_t *w, const char *algo,
-                   size_t bytes, const double *all, int iters, double *worst,
-                   const double *base)
+void mc_bench_report(const bench_opts_t *o, mc_comm_t *w, const char *algo,
+                     size_t bytes, const double *all, int iters,
+                     double *worst, const double *base)
 {
     int n = mc_comm_size(w);
     double rank_max = -1;
@@ -223,7 +226,7 @@ static void report(const bench_opts_t *o, mc_comm_t *w, const char *algo,
     free(sorted);
 }
 
-static int default_iters(size_t bytes)
+int mc_bench_default_iters(size_t bytes)
 {
     return bytes <= 65536 ? 1000 : bytes <= (1u << 20) ? 100 : 20;
 }
@@ -359,20 +362,20 @@ static int run_iters(const bench_opts_t *o, mc_comm_t *w, mc_case_t *k,
     int rank = mc_comm_rank(w), n = mc_comm_size(w), na = o->nalgos ? o->nalgos : 1;
     char msg[512];
     int rc = MC_OK;
-    double start = now_us(), last = start + 1e6; /* first after 3 s */
+    double start = mc_bench_now_us(), last = start + 1e6; /* first after 3 s */
     for (int i = -warm; i < iters && rc == MC_OK; i++) {
         if (rank == 0)
-            progress(k, i, warm, iters, start, now_us(), &last);
+            progress(k, i, warm, iters, start, mc_bench_now_us(), &last);
         for (int a = 0; a < na && rc == MC_OK; a++) {
             mc_case_bufs_t *b = bufset(bs, (i + warm) * na + a);
             b->arrivals = o->arrivals;
             rc = use_algo(o, w, a);
             if (rc == MC_OK)
                 rc = mc_barrier(w);
-            double t0 = now_us();
+            double t0 = mc_bench_now_us();
             if (rc == MC_OK)
                 rc = mc_case_run(w, k, b);
-            double t1 = now_us();
+            double t1 = mc_bench_now_us();
             if (i >= 0)
                 t[a * iters + i] = t1 - t0;
             if (rc == MC_OK && o->check) {
@@ -395,7 +398,7 @@ static int bench_size(const bench_opts_t *o, mc_comm_t *w, mc_case_t *k,
     int na = o->nalgos ? o->nalgos : 1;
     size_t d = mc_dtype_size(k->dt);
     k->count = k->coll == MC_COLL_BARRIER ? 0 : (bytes + d - 1) / d;
-    int iters = o->iters > 0 ? o->iters : default_iters(bytes);
+    int iters = o->iters > 0 ? o->iters : mc_bench_default_iters(bytes);
     int warm = o->warmup > 0 ? o->warmup : iters / 10 + 1;
     bufsets_t bs;
     if (bufsets_make(o, k, rank, n, (warm + iters) * na, &bs) != MC_OK)
@@ -414,7 +417,7 @@ static int bench_size(const bench_opts_t *o, mc_comm_t *w, mc_case_t *k,
             char algo[128];
             mc_comm_describe(w, k->coll, k->count * d, k->op, algo,
                                sizeof algo);
-            report(o, w, algo, k->count * d, all, iters, worst + a * iters,
+            mc_bench_report(o, w, algo, k->count * d, all, iters, worst + a * iters,
                    a ? worst : NULL);
         }
     }
@@ -451,11 +454,20 @@ int cmd_bench_rank(int argc, char **argv)
     if (k.coll != MC_COLL_BARRIER)
         snprintf(what, sizeof what, ", %s%s%s", o.dtype, red ? " " : "",
                  red ? o.op : "");
-    if (mc_comm_rank(w) == 0 && !o.json)
+    if (mc_comm_rank(w) == 0 && !o.json && o.mode == MC_BENCH_OVERLAP)
+        printf("# manycoll bench --mode overlap: %s, %d ranks%s; times in us "
+               "(medians over calls of the slowest rank), see manycoll bench "
+               "--help\n%-10s %10s %10s %10s %8s  %s\n",
+               o.coll, mc_comm_size(w), what, "bytes", "pure", "compute",
+               "total", "overlap%", "algorithm");
+    else if (mc_comm_rank(w) == 0 && !o.json)
         printf("# manycoll bench: %s, %d ranks%s, cache %s; times in us of "
                "a call (its slowest rank), see manycoll bench --help\n"
                "%-10s %10s %10s %10s %10s %10s %10s %8s %7s  %s\n",
                o.coll, mc_comm_size(w), what,
+               o.mode == MC_BENCH_PERSISTENT ? "warm; blocking and "
+               "persistent (mc_start + mc_wait) interleaved, ratio = "
+               "persistent / blocking" :
                o.cold ? "cold (a different buffer set per call, not touched "
                         "since twice the last-level cache of other data)"
                       : "warm (one buffer set)",
@@ -471,7 +483,11 @@ int cmd_bench_rank(int argc, char **argv)
     }
     int nsizes = k.coll == MC_COLL_BARRIER ? 1 : o.nsizes;
     for (int s = 0; s < nsizes && rc == MC_OK; s++)
-        rc = bench_size(&o, w, &k, o.sizes[s]);
+        rc = o.mode == MC_BENCH_OVERLAP ? mc_bench_overlap(&o, w, &k,
+                                                           o.sizes[s])
+             : o.mode == MC_BENCH_PERSISTENT
+                 ? mc_bench_persistent(&o, w, &k, o.sizes[s])
+                 : bench_size(&o, w, &k, o.sizes[s]);
     mc_arrivals_close(&arr);
     if (rc != MC_OK)
         fprintf(stderr, "manycoll bench: rank %d: %s\n", mc_comm_rank(w),

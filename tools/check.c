@@ -410,48 +410,86 @@ void mc_case_fill(const mc_case_t *k, int rank, int size, mc_case_bufs_t *b)
     }
 }
 
-static int run_barrier(mc_comm_t *c, mc_arrivals_t *a)
-{
-    if (!a)
-        return mc_barrier(c);
-    mc_arrivals_enter(a);
-    int rc = mc_barrier(c);
-    mc_arrivals_exit(a);
-    return rc;
-}
+/* the call of case k in its form (check.h) */
+#define CALL(name, ...)                                                      \
+    (k->form == MC_FORM_NONBLOCKING ? mc_i##name(__VA_ARGS__, req)           \
+     : k->form == MC_FORM_PERSISTENT ? mc_##name##_init(__VA_ARGS__, req)    \
+                                     : mc_##name(__VA_ARGS__))
 
-int mc_case_run(mc_comm_t *c, const mc_case_t *k, mc_case_bufs_t *b)
+int mc_case_call(mc_comm_t *c, const mc_case_t *k, mc_case_bufs_t *b,
+                 mc_request_t **req)
 {
     const void *s = k->in_place ? MC_IN_PLACE : b->sbuf;
     int root = mc_comm_rank(c) == k->root;
     mc_op_t op = mc_case_op(k);
     size_t n = k->count;
     switch (k->coll) {
-    case MC_COLL_BARRIER: return run_barrier(c, b->arrivals);
-    case MC_COLL_BCAST: return mc_bcast(c, b->rbuf, n, k->dt, k->root);
+    case MC_COLL_BARRIER: return CALL(barrier, c);
+    case MC_COLL_BCAST: return CALL(bcast, c, b->rbuf, n, k->dt, k->root);
     case MC_COLL_REDUCE:
-        return mc_reduce(c, root ? s : b->sbuf, b->rbuf, n, k->dt, op,
-                         k->root);
-    case MC_COLL_ALLREDUCE: return mc_allreduce(c, s, b->rbuf, n, k->dt, op);
-    case MC_COLL_ALLGATHER: return mc_allgather(c, s, b->rbuf, n, k->dt);
-    case MC_COLL_ALLTOALL: return mc_alltoall(c, s, b->rbuf, n, k->dt);
+        return CALL(reduce, c, root ? s : b->sbuf, b->rbuf, n, k->dt, op,
+                    k->root);
+    case MC_COLL_ALLREDUCE:
+        return CALL(allreduce, c, s, b->rbuf, n, k->dt, op);
+    case MC_COLL_ALLGATHER: return CALL(allgather, c, s, b->rbuf, n, k->dt);
+    case MC_COLL_ALLTOALL: return CALL(alltoall, c, s, b->rbuf, n, k->dt);
     case MC_COLL_REDUCE_SCATTER_BLOCK:
-        return mc_reduce_scatter_block(c, s, b->rbuf, n, k->dt, op);
+        return CALL(reduce_scatter_block, c, s, b->rbuf, n, k->dt, op);
     case MC_COLL_GATHER:
-        return mc_gather(c, root ? s : b->sbuf, b->rbuf, n, k->dt, k->root);
+        return CALL(gather, c, root ? s : b->sbuf, b->rbuf, n, k->dt,
+                    k->root);
     case MC_COLL_SCATTER:
-        return mc_scatter(c, b->sbuf,
-                          (root && k->in_place) ? MC_IN_PLACE : b->rbuf, n,
-                          k->dt, k->root);
+        return CALL(scatter, c, b->sbuf,
+                    (root && k->in_place) ? MC_IN_PLACE : b->rbuf, n, k->dt,
+                    k->root);
     default: return MC_ERR_ARG;
     }
+}
+
+/* completes a started case (see mc_form_t) */
+static int complete_case(const mc_case_t *k, mc_request_t *req)
+{
+    int rc = MC_OK;
+    if (k->form == MC_FORM_PERSISTENT) {
+        /* started again on small calls (cheap; in place would reduce
+         * its own result) */
+        int starts = k->in_place || k->count > 64 ? 1 : 2;
+        for (int i = 0; i < starts && rc == MC_OK; i++) {
+            rc = mc_start(req);
+            if (rc == MC_OK)
+                rc = mc_wait(req);
+        }
+        int rc_free = mc_request_free(&req);
+        return rc != MC_OK ? rc : rc_free;
+    }
+    int done = 0;
+    if (k->seed % 2) /* a test first (on a simulated chip a loop of tests
+                        would simulate every poll: test_nbc has those) */
+        rc = mc_test(req, &done);
+    return rc != MC_OK || done ? rc : mc_wait(req);
+}
+
+int mc_case_run(mc_comm_t *c, const mc_case_t *k, mc_case_bufs_t *b)
+{
+    mc_request_t *req = NULL;
+    mc_arrivals_t *a = k->coll == MC_COLL_BARRIER ? b->arrivals : NULL;
+    if (a)
+        mc_arrivals_enter(a);
+    int rc = mc_case_call(c, k, b, &req);
+    if (rc == MC_OK && k->form != MC_FORM_BLOCKING)
+        rc = complete_case(k, req);
+    if (a)
+        mc_arrivals_exit(a);
+    return rc;
 }
 
 void mc_case_describe(const mc_case_t *k, char *buf, size_t len)
 {
     int red = op_class(k) >= 0;
-    snprintf(buf, len, "%s count=%zu %s%s%s root=%d%s seed=%u",
-             mc_coll_name(k->coll), k->count, mc_dtype_name(k->dt),
+    static const char *const forms[] = {"", " non-blocking", " persistent"};
+    snprintf(buf, len, "%s%s count=%zu %s%s%s root=%d%s seed=%u",
+             mc_coll_name(k->coll), forms[k->form % MC_FORM_COUNT], k->count,
+             mc_dtype_name(k->dt),
              red ? " " : "",
              red ? (k->uop ? uop_names[k->uop] : mc_op_name(k->op)) : "",
              k->root, k->in_place ? " in-place" : "", k->seed);

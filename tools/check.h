@@ -24,8 +24,20 @@ typedef enum {
     MC_UOP_COUNT
 } mc_uop_t;
 
+/* how a case calls the collective */
+typedef enum {
+    MC_FORM_BLOCKING = 0, /* mc_<coll> */
+    MC_FORM_NONBLOCKING,  /* mc_i<coll>, then mc_wait (even seeds) or
+                             mc_test and, not done, mc_wait (odd) */
+    MC_FORM_PERSISTENT,   /* mc_<coll>_init, mc_start and mc_wait (twice
+                             when not in place and count <= 64),
+                             mc_request_free */
+    MC_FORM_COUNT
+} mc_form_t;
+
 typedef struct mc_case {
     mc_coll_t coll;
+    mc_form_t form;
     size_t count;
     mc_dtype_t dt;
     mc_op_t op;    /* builtin op (ignored if uop != NONE) */
@@ -107,7 +119,11 @@ int mc_case_alloc(const mc_case_t *k, int rank, int size, mc_case_bufs_t *b);
 void mc_case_free(mc_case_bufs_t *b);
 /* Fills inputs and poisons outputs. */
 void mc_case_fill(const mc_case_t *k, int rank, int size, mc_case_bufs_t *b);
-/* Runs the collective through the public API. */
+/* The case's call in its form: blocking (runs it), or non-blocking or
+ * persistent (*req: started, or initialised and inactive). */
+int mc_case_call(mc_comm_t *c, const mc_case_t *k, mc_case_bufs_t *b,
+                 mc_request_t **req);
+/* Runs the collective through the public API, completed. */
 int mc_case_run(mc_comm_t *c, const mc_case_t *k, mc_case_bufs_t *b);
 /* 0 if the outputs are right, else 1 with a message in msg. */
 int mc_case_verify(const mc_case_t *k, int rank, int size,

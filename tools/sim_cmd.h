@@ -23,6 +23,9 @@ typedef struct sim_opts {
     const char *app;      /* --app: an application proxy instead */
     int iters, warmup;    /* --iters N calls measured after --warmup W,
                              back to back in one simulation (0: 1, 0) */
+    int nb;               /* --compute given: the non-blocking call, */
+    double compute_us;    /* with this long a computation between its
+                             start and its wait */
 } sim_opts_t;
 
 typedef struct sim_result {

@@ -57,6 +57,13 @@ static int parse_value(sim_opts_t *o, const char *a, const char *v)
         if (mc_opt_int("sim", a, v, 0, 1000000, &x))
             return 2;
         o->warmup = (int)x;
+    } else if (!strcmp(a, "--compute")) {
+        char *end;
+        o->compute_us = strtod(v, &end);
+        if (end == v || *end || !(o->compute_us >= 0 && o->compute_us < 1e9))
+            return mc_usage_error("sim", "--compute: '%s' is not a number "
+                                         "of microseconds >= 0", v);
+        o->nb = 1;
     } else if (!strcmp(a, "--app")) {
         o->app = v;
     } else if (!strcmp(a, "--grid")) {
@@ -111,7 +118,7 @@ int mc_sim_parse(int argc, char **argv, sim_opts_t *o)
         static const char *const valued[] = {"--platform", "--algo",
             "--ranks", "--runs", "--iters", "--warmup", "--app", "--grid",
             "--root", "--trace", "--jitter", "--coll", "--dtype", "--op",
-            "--sizes", "--contention", NULL};
+            "--sizes", "--contention", "--compute", NULL};
         if (i + 1 >= argc)
             return mc_opt_no_value("sim", a, valued);
         coll_seen |= !strcmp(a, "--coll");

@@ -1,16 +1,24 @@
 /*
- * The collective entry points: check arguments, resolve MC_IN_PLACE, pick
- * the algorithm, run it. Nothing here allocates or calls the kernel, except
- * the copy made for an in-place alltoall.
+ * The collective entry points: check arguments, resolve MC_IN_PLACE
+ * (mc_prep_*), pick the algorithm, run it (mc_run_call). A blocking call
+ * runs after the communicator's non-blocking ones (api/nbc.c), which run
+ * the same two steps in a coroutine. Nothing here allocates or calls the
+ * kernel, except the copy made for an in-place alltoall.
  */
 #include <string.h>
 
+#include "api/coll_prep.h"
 #include "api/comm.h"
 #include "ops/ops.h"
 #include "util/error.h"
 #include "util/names.h"
 
-static int check_comm(const mc_comm_t *c, const char *fn)
+/* The blocking calls are one straight line (the 8-byte allreduce's few
+ * hundred instructions): the steps are inlined into them, and also
+ * defined out of line for the non-blocking calls. */
+#define STEP __attribute__((always_inline)) inline
+
+static STEP int check_comm(const mc_comm_t *c, const char *fn)
 {
     if (!c)
         return mc_error(MC_ERR_ARG, "%s: argument 'comm' is NULL", fn);
@@ -90,6 +98,8 @@ static int arg_error(mc_comm_t *c, int rc)
 {
     if (c->team.size == 1)
         return rc;
+    if (c->nb_head) /* its number comes after theirs */
+        (void)mc_nb_drain(c);
     c->team.seq++;
     return failed(c, rc);
 }
@@ -101,20 +111,49 @@ static int arg_error(mc_comm_t *c, int rc)
             return arg_error((c), rc_);                                      \
     } while (0)
 
-static int run(mc_comm_t *c, mc_args_t *a)
+STEP int mc_run_call(mc_comm_t *c, const mc_args_t *a, const mc_sel_t *s)
 {
     c->team.seq++;
-    const mc_sel_t *s = mc_select(c->rules, a);
+    mc_args_t copy_args;
+    if (a->coll == MC_COLL_ALLTOALL && a->in_place) {
+        /* the exchange overwrites blocks it still has to send: send from
+         * a copy (this is the one allocation a call may make) */
+        void *copy;
+        size_t total = a->bytes * (size_t)c->team.size;
+        int rc = mc_scratch(&c->team, total, &copy);
+        if (rc < 0)
+            return failed(c, rc);
+        memcpy(copy, a->rbuf, total);
+        copy_args = *a;
+        copy_args.sbuf = copy;
+        a = &copy_args;
+    }
+    if (!s)
+        s = mc_select(c->rules, a);
     int rc = s->fn(&c->team, a, &s->params);
     if (rc < 0)
         return failed(c, rc);
     return rc;
 }
 
+/* a blocking call: after the communicator's non-blocking ones */
+static STEP int run(mc_comm_t *c, int prep, const mc_args_t *a)
+{
+    if (prep < 0)
+        return prep;
+    if (c->nb_head)
+        MC_CHECK(mc_nb_drain(c));
+    if (prep == MC_PREP_EMPTY)
+        return mc_run_empty(c, a);
+    return mc_run_call(c, a, NULL);
+}
+
 /* count 0 (the call does nothing; with MC_CHECK_ARGS the ranks still
- * compare arguments) or a count too large for any buffer */
+ * compare arguments: MC_PREP_EMPTY, run by mc_run_empty) or a count too
+ * large for any buffer */
 static int zero_or_huge(mc_comm_t *c, mc_coll_t coll, size_t count,
-                        mc_dtype_t dt, mc_op_t op, int root, const char *fn)
+                        mc_dtype_t dt, mc_op_t op, int root, const char *fn,
+                        mc_args_t *a)
 {
     if (count) {
         int blocks = c->max_block_count < c->max_count;
@@ -123,11 +162,17 @@ static int zero_or_huge(mc_comm_t *c, mc_coll_t coll, size_t count,
                          "stay below 2^62 bytes", fn, count,
                          mc_dtype_size(dt), blocks ? " x ranks" : ""));
     }
+    *a = (mc_args_t){.coll = coll, .dt = dt, .op = op, .root = root,
+                     .dsize = mc_dtype_size(dt)};
+    return MC_PREP_EMPTY;
+}
+
+int mc_run_empty(mc_comm_t *c, const mc_args_t *a)
+{
     if (!c->check_args)
         return MC_OK;
-    mc_args_t a = {.coll = coll, .dt = dt, .op = op, .root = root};
     c->team.seq++;
-    int rc = mc_check_args_exchange(c, &a);
+    int rc = mc_check_args_exchange(c, a);
     return rc < 0 ? failed(c, rc) : MC_OK;
 }
 
@@ -142,15 +187,15 @@ static void init_args(mc_args_t *a, mc_coll_t coll, size_t count,
                      .bytes = count * dsize};
 }
 
-int mc_barrier(mc_comm_t *c)
+STEP int mc_prep_barrier(mc_comm_t *c, mc_args_t *a)
 {
     MC_CHECK(check_comm(c, "mc_barrier"));
-    mc_args_t a;
-    init_args(&a, MC_COLL_BARRIER, 0, MC_UINT8);
-    return run(c, &a);
+    init_args(a, MC_COLL_BARRIER, 0, MC_UINT8);
+    return MC_OK;
 }
 
-int mc_bcast(mc_comm_t *c, void *buf, size_t count, mc_dtype_t dt, int root)
+STEP int mc_prep_bcast(mc_comm_t *c, void *buf, size_t count, mc_dtype_t dt,
+                       int root, mc_args_t *a)
 {
     static const char fn[] = "mc_bcast";
     MC_CHECK(check_comm(c, fn));
@@ -159,16 +204,16 @@ int mc_bcast(mc_comm_t *c, void *buf, size_t count, mc_dtype_t dt, int root)
     ARG(c, check_buf(buf, count, "buf", fn));
     ARG(c, no_in_place(buf, "buf", fn));
     if (!COUNT_OK(c, count, c->max_count))
-        return zero_or_huge(c, MC_COLL_BCAST, count, dt, 0, root, fn);
-    mc_args_t a;
-    init_args(&a, MC_COLL_BCAST, count, dt);
-    a.root = root;
-    a.sbuf = a.rbuf = buf;
-    return run(c, &a);
+        return zero_or_huge(c, MC_COLL_BCAST, count, dt, 0, root, fn, a);
+    init_args(a, MC_COLL_BCAST, count, dt);
+    a->root = root;
+    a->sbuf = a->rbuf = buf;
+    return MC_OK;
 }
 
-int mc_reduce(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
-              mc_dtype_t dt, mc_op_t op, int root)
+STEP int mc_prep_reduce(mc_comm_t *c, const void *sbuf, void *rbuf,
+                        size_t count, mc_dtype_t dt, mc_op_t op, int root,
+                        mc_args_t *a)
 {
     static const char fn[] = "mc_reduce";
     MC_CHECK(check_comm(c, fn));
@@ -185,19 +230,19 @@ int mc_reduce(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
                              fn));
     }
     if (!COUNT_OK(c, count, c->max_count))
-        return zero_or_huge(c, MC_COLL_REDUCE, count, dt, op, root, fn);
-    mc_args_t a;
-    init_args(&a, MC_COLL_REDUCE, count, dt);
-    a.op = op;
-    a.root = root;
-    a.in_place = sbuf == MC_IN_PLACE;
-    a.rbuf = is_root ? rbuf : NULL;
-    a.sbuf = a.in_place ? rbuf : sbuf;
-    return run(c, &a);
+        return zero_or_huge(c, MC_COLL_REDUCE, count, dt, op, root, fn, a);
+    init_args(a, MC_COLL_REDUCE, count, dt);
+    a->op = op;
+    a->root = root;
+    a->in_place = sbuf == MC_IN_PLACE;
+    a->rbuf = is_root ? rbuf : NULL;
+    a->sbuf = a->in_place ? rbuf : sbuf;
+    return MC_OK;
 }
 
-int mc_allreduce(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
-                 mc_dtype_t dt, mc_op_t op)
+STEP int mc_prep_allreduce(mc_comm_t *c, const void *sbuf, void *rbuf,
+                           size_t count, mc_dtype_t dt, mc_op_t op,
+                           mc_args_t *a)
 {
     static const char fn[] = "mc_allreduce";
     MC_CHECK(check_comm(c, fn));
@@ -207,18 +252,17 @@ int mc_allreduce(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
     ARG(c, check_buf(rbuf, count, "rbuf", fn));
     ARG(c, no_in_place(rbuf, "rbuf", fn));
     if (!COUNT_OK(c, count, c->max_count))
-        return zero_or_huge(c, MC_COLL_ALLREDUCE, count, dt, op, 0, fn);
-    mc_args_t a;
-    init_args(&a, MC_COLL_ALLREDUCE, count, dt);
-    a.op = op;
-    a.in_place = sbuf == MC_IN_PLACE;
-    a.rbuf = rbuf;
-    a.sbuf = a.in_place ? rbuf : sbuf;
-    return run(c, &a);
+        return zero_or_huge(c, MC_COLL_ALLREDUCE, count, dt, op, 0, fn, a);
+    init_args(a, MC_COLL_ALLREDUCE, count, dt);
+    a->op = op;
+    a->in_place = sbuf == MC_IN_PLACE;
+    a->rbuf = rbuf;
+    a->sbuf = a->in_place ? rbuf : sbuf;
+    return MC_OK;
 }
 
-int mc_allgather(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
-                 mc_dtype_t dt)
+STEP int mc_prep_allgather(mc_comm_t *c, const void *sbuf, void *rbuf,
+                           size_t count, mc_dtype_t dt, mc_args_t *a)
 {
     static const char fn[] = "mc_allgather";
     MC_CHECK(check_comm(c, fn));
@@ -227,17 +271,17 @@ int mc_allgather(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
     ARG(c, check_buf(rbuf, count, "rbuf", fn));
     ARG(c, no_in_place(rbuf, "rbuf", fn));
     if (!COUNT_OK(c, count, c->max_block_count))
-        return zero_or_huge(c, MC_COLL_ALLGATHER, count, dt, 0, 0, fn);
-    mc_args_t a;
-    init_args(&a, MC_COLL_ALLGATHER, count, dt);
-    a.in_place = sbuf == MC_IN_PLACE;
-    a.rbuf = rbuf;
-    a.sbuf = a.in_place ? (char *)rbuf + (size_t)c->team.rank * a.bytes : sbuf;
-    return run(c, &a);
+        return zero_or_huge(c, MC_COLL_ALLGATHER, count, dt, 0, 0, fn, a);
+    init_args(a, MC_COLL_ALLGATHER, count, dt);
+    a->in_place = sbuf == MC_IN_PLACE;
+    a->rbuf = rbuf;
+    a->sbuf = a->in_place ? (char *)rbuf + (size_t)c->team.rank * a->bytes
+                          : sbuf;
+    return MC_OK;
 }
 
-int mc_alltoall(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
-                mc_dtype_t dt)
+STEP int mc_prep_alltoall(mc_comm_t *c, const void *sbuf, void *rbuf,
+                          size_t count, mc_dtype_t dt, mc_args_t *a)
 {
     static const char fn[] = "mc_alltoall";
     MC_CHECK(check_comm(c, fn));
@@ -246,26 +290,17 @@ int mc_alltoall(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
     ARG(c, check_buf(rbuf, count, "rbuf", fn));
     ARG(c, no_in_place(rbuf, "rbuf", fn));
     if (!COUNT_OK(c, count, c->max_block_count))
-        return zero_or_huge(c, MC_COLL_ALLTOALL, count, dt, 0, 0, fn);
-    mc_args_t a;
-    init_args(&a, MC_COLL_ALLTOALL, count, dt);
-    a.in_place = sbuf == MC_IN_PLACE;
-    a.rbuf = rbuf;
-    a.sbuf = sbuf;
-    if (a.in_place) {
-        /* the exchange overwrites blocks it still has to send: send from
-         * a copy (this is the one allocation a call may make) */
-        void *copy;
-        size_t total = a.bytes * (size_t)c->team.size;
-        MC_CHECK(mc_scratch(&c->team, total, &copy));
-        memcpy(copy, rbuf, total);
-        a.sbuf = copy;
-    }
-    return run(c, &a);
+        return zero_or_huge(c, MC_COLL_ALLTOALL, count, dt, 0, 0, fn, a);
+    init_args(a, MC_COLL_ALLTOALL, count, dt);
+    a->in_place = sbuf == MC_IN_PLACE;
+    a->rbuf = rbuf;
+    a->sbuf = a->in_place ? rbuf : sbuf; /* copied by mc_run_call */
+    return MC_OK;
 }
 
-int mc_reduce_scatter_block(mc_comm_t *c, const void *sbuf, void *rbuf,
-                            size_t count, mc_dtype_t dt, mc_op_t op)
+STEP int mc_prep_reduce_scatter_block(mc_comm_t *c, const void *sbuf,
+                                      void *rbuf, size_t count, mc_dtype_t dt,
+                                      mc_op_t op, mc_args_t *a)
 {
     static const char fn[] = "mc_reduce_scatter_block";
     MC_CHECK(check_comm(c, fn));
@@ -275,18 +310,18 @@ int mc_reduce_scatter_block(mc_comm_t *c, const void *sbuf, void *rbuf,
     ARG(c, check_buf(rbuf, count, "rbuf", fn));
     ARG(c, no_in_place(rbuf, "rbuf", fn));
     if (!COUNT_OK(c, count, c->max_block_count))
-        return zero_or_huge(c, MC_COLL_REDUCE_SCATTER_BLOCK, count, dt, op, 0, fn);
-    mc_args_t a;
-    init_args(&a, MC_COLL_REDUCE_SCATTER_BLOCK, count, dt);
-    a.op = op;
-    a.in_place = sbuf == MC_IN_PLACE;
-    a.rbuf = rbuf;
-    a.sbuf = a.in_place ? rbuf : sbuf;
-    return run(c, &a);
+        return zero_or_huge(c, MC_COLL_REDUCE_SCATTER_BLOCK, count, dt, op,
+                            0, fn, a);
+    init_args(a, MC_COLL_REDUCE_SCATTER_BLOCK, count, dt);
+    a->op = op;
+    a->in_place = sbuf == MC_IN_PLACE;
+    a->rbuf = rbuf;
+    a->sbuf = a->in_place ? rbuf : sbuf;
+    return MC_OK;
 }
 
-int mc_gather(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
-              mc_dtype_t dt, int root)
+STEP int mc_prep_gather(mc_comm_t *c, const void *sbuf, void *rbuf,
+                        size_t count, mc_dtype_t dt, int root, mc_args_t *a)
 {
     static const char fn[] = "mc_gather";
     MC_CHECK(check_comm(c, fn));
@@ -302,18 +337,17 @@ int mc_gather(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
                              fn));
     }
     if (!COUNT_OK(c, count, c->max_block_count))
-        return zero_or_huge(c, MC_COLL_GATHER, count, dt, 0, root, fn);
-    mc_args_t a;
-    init_args(&a, MC_COLL_GATHER, count, dt);
-    a.root = root;
-    a.in_place = sbuf == MC_IN_PLACE;
-    a.rbuf = is_root ? rbuf : NULL;
-    a.sbuf = a.in_place ? (char *)rbuf + (size_t)root * a.bytes : sbuf;
-    return run(c, &a);
+        return zero_or_huge(c, MC_COLL_GATHER, count, dt, 0, root, fn, a);
+    init_args(a, MC_COLL_GATHER, count, dt);
+    a->root = root;
+    a->in_place = sbuf == MC_IN_PLACE;
+    a->rbuf = is_root ? rbuf : NULL;
+    a->sbuf = a->in_place ? (char *)rbuf + (size_t)root * a->bytes : sbuf;
+    return MC_OK;
 }
 
-int mc_scatter(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
-               mc_dtype_t dt, int root)
+STEP int mc_prep_scatter(mc_comm_t *c, const void *sbuf, void *rbuf,
+                         size_t count, mc_dtype_t dt, int root, mc_args_t *a)
 {
     static const char fn[] = "mc_scatter";
     MC_CHECK(check_comm(c, fn));
@@ -329,12 +363,75 @@ int mc_scatter(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
                              fn));
     }
     if (!COUNT_OK(c, count, c->max_block_count))
-        return zero_or_huge(c, MC_COLL_SCATTER, count, dt, 0, root, fn);
+        return zero_or_huge(c, MC_COLL_SCATTER, count, dt, 0, root, fn, a);
+    init_args(a, MC_COLL_SCATTER, count, dt);
+    a->root = root;
+    a->in_place = rbuf == MC_IN_PLACE;
+    a->sbuf = is_root ? sbuf : NULL;
+    a->rbuf = a->in_place ? (char *)sbuf + (size_t)root * a->bytes : rbuf;
+    return MC_OK;
+}
+
+/* ---- the blocking calls ---- */
+
+int mc_barrier(mc_comm_t *c)
+{
     mc_args_t a;
-    init_args(&a, MC_COLL_SCATTER, count, dt);
-    a.root = root;
-    a.in_place = rbuf == MC_IN_PLACE;
-    a.sbuf = is_root ? sbuf : NULL;
-    a.rbuf = a.in_place ? (char *)sbuf + (size_t)root * a.bytes : rbuf;
-    return run(c, &a);
+    return run(c, mc_prep_barrier(c, &a), &a);
+}
+
+int mc_bcast(mc_comm_t *c, void *buf, size_t count, mc_dtype_t dt, int root)
+{
+    mc_args_t a;
+    return run(c, mc_prep_bcast(c, buf, count, dt, root, &a), &a);
+}
+
+int mc_reduce(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
+              mc_dtype_t dt, mc_op_t op, int root)
+{
+    mc_args_t a;
+    return run(c, mc_prep_reduce(c, sbuf, rbuf, count, dt, op, root, &a), &a);
+}
+
+int mc_allreduce(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
+                 mc_dtype_t dt, mc_op_t op)
+{
+    mc_args_t a;
+    return run(c, mc_prep_allreduce(c, sbuf, rbuf, count, dt, op, &a), &a);
+}
+
+int mc_allgather(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
+                 mc_dtype_t dt)
+{
+    mc_args_t a;
+    return run(c, mc_prep_allgather(c, sbuf, rbuf, count, dt, &a), &a);
+}
+
+int mc_alltoall(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
+                mc_dtype_t dt)
+{
+    mc_args_t a;
+    return run(c, mc_prep_alltoall(c, sbuf, rbuf, count, dt, &a), &a);
+}
+
+int mc_reduce_scatter_block(mc_comm_t *c, const void *sbuf, void *rbuf,
+                            size_t count, mc_dtype_t dt, mc_op_t op)
+{
+    mc_args_t a;
+    return run(c, mc_prep_reduce_scatter_block(c, sbuf, rbuf, count, dt,
+                                                op, &a), &a);
+}
+
+int mc_gather(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
+              mc_dtype_t dt, int root)
+{
+    mc_args_t a;
+    return run(c, mc_prep_gather(c, sbuf, rbuf, count, dt, root, &a), &a);
+}
+
+int mc_scatter(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
+               mc_dtype_t dt, int root)
+{
+    mc_args_t a;
+    return run(c, mc_prep_scatter(c, sbuf, rbuf, count, dt, root, &a), &a);
 }

@@ -11,6 +11,7 @@
 
 #include "api/api.h"
 #include "api/comm.h"
+#include "api/nbc.h"
 #include "tp/shm.h"
 #include "util/config.h"
 #include "util/error.h"
@@ -152,6 +153,8 @@ int mc_comm_free(mc_comm_t *c)
 {
     if (!c)
         return mc_error(MC_ERR_ARG, "mc_comm_free: argument 'comm' is NULL");
+    if (c->nb_head) /* its outstanding calls complete first, as in MPI */
+        (void)mc_nb_drain(c);
     pthread_mutex_lock(&live_lock);
     if (c->prev_live)
         c->prev_live->next_live = c->next_live;
@@ -177,6 +180,7 @@ int mc_finalize(void)
             break;
         mc_comm_free(c);
     }
+    mc_nb_pool_free();
     return MC_OK;
 }
 

@@ -25,6 +25,9 @@ struct mc_comm {
     int check_args;      /* MC_CHECK_ARGS: compare every call's arguments */
     size_t max_count;       /* largest count of a call (check_count) ... */
     size_t max_block_count; /* ... of a call with one block per rank */
+    /* its non-blocking calls not yet completed, in call order: the first
+     * runs, the others wait for it (api/nbc.c) */
+    struct mc_request *nb_head, *nb_tail;
     struct mc_comm *next_live; /* list of communicators for finalize */
     struct mc_comm *prev_live; /* (doubly linked: a free is O(1), which a
                                   simulation of many cores needs) */

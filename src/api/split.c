@@ -4,7 +4,7 @@
  */
 #include <stdlib.h>
 
-#include "api/comm.h"
+#include "api/coll_prep.h"
 #include "util/error.h"
 
 typedef struct member {
@@ -62,5 +62,34 @@ int mc_comm_split(mc_comm_t *c, int color, int key, mc_comm_t **out)
     }
     free(all);
     free(m);
+    return rc;
+}
+
+/* every rank of c, in c's order: no exchange needed, only a transport of
+ * its own (an id no split can give: colors stay below 2^31) */
+int mc_comm_dup(mc_comm_t *c, mc_comm_t **out)
+{
+    static const char fn[] = "mc_comm_dup";
+    if (!c)
+        return mc_error(MC_ERR_ARG, "%s: argument 'comm' is NULL", fn);
+    if (!out)
+        return mc_error(MC_ERR_ARG, "%s: argument 'out' is NULL", fn);
+    *out = NULL;
+    int n = c->team.size;
+    int *members = malloc(sizeof(int) * (size_t)n);
+    if (!members)
+        return mc_error(MC_ERR_NOMEM, "%s: out of memory", fn);
+    for (int r = 0; r < n; r++)
+        members[r] = r;
+    if (c->nb_head) /* its calls come first on every rank */
+        (void)mc_nb_drain(c);
+    c->nsplit++;
+    uint64_t id = (c->nsplit << 32) | 0xffffffffu;
+    mc_tp_t *sub;
+    int rc = c->team.tp->ops->sub(c->team.tp, members, n, c->team.rank, id,
+                                  &sub);
+    if (rc == MC_OK)
+        rc = mc_comm_wrap(sub, out);
+    free(members);
     return rc;
 }

@@ -25,7 +25,7 @@
 #include <stdio.h>
 
 #include "plat/platform.h"
-#include "sim/coro.h"
+#include "util/coro.h"
 
 typedef struct mc_sim mc_sim_t;
 

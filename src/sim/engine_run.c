@@ -15,7 +15,7 @@
 static int suspend(mc_sim_t *s)
 {
     int me = s->running;
-    mc_coro_yield();
+    mc_coro_yield_all(); /* the core, with a collective running in it */
     return s->cores[me].status;
 }
 

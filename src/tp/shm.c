@@ -139,6 +139,12 @@ static int wait_slow(shm_tp_t *s, _Atomic uint64_t *f, uint64_t v, int rank,
                      int idx)
 {
     wait_clock_t w = {0, 0};
+    /* in a non-blocking collective: yield to its test or wait instead */
+    while (tp_wait_yield(&s->base, rank, idx, v)) {
+        if (atomic_load_explicit(f, memory_order_acquire) >= v)
+            return MC_OK;
+        MC_CHECK(tick(s, &w, f, v, rank, idx));
+    }
     for (long i = 0; i < s->spin; i++) {
         cpu_relax();
         if (atomic_load_explicit(f, memory_order_acquire) >= v)
@@ -157,6 +163,19 @@ static int wait_slow(shm_tp_t *s, _Atomic uint64_t *f, uint64_t v, int rank,
         }
         MC_CHECK(tick(s, &w, f, v, rank, idx));
     }
+}
+
+/* a progress round of non-blocking calls that advanced none: a pause,
+ * and the CPU to others now and then (at once when oversubscribed, as a
+ * waiter does after MC_SPIN polls) */
+static int shm_idle(mc_tp_t *t)
+{
+    shm_tp_t *s = (shm_tp_t *)t;
+    if (s->spin <= 64 || ++s->idle_n % 64 == 0)
+        sched_yield();
+    else
+        cpu_relax();
+    return MC_OK;
 }
 
 static int shm_flag_wait(mc_tp_t *t, int rank, int idx, uint64_t v)
@@ -335,5 +354,6 @@ const mc_tp_ops_t mc_shm_ops = {
     .sub = mc_shm_sub,
     .fail = mc_shm_fail,
     .footprint = shm_footprint,
+    .idle = shm_idle,
     .destroy = mc_shm_destroy,
 };

@@ -64,6 +64,7 @@ typedef struct shm_tp {
     size_t stride;
     size_t flags_bytes;
     long spin;
+    unsigned idle_n; /* progress rounds without progress (shm_idle) */
     double timeout;
     int single_copy_env;       /* MC_SINGLE_COPY */
     int holding_lock;

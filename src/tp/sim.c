@@ -236,9 +236,26 @@ static uint64_t sim_flag_read(mc_tp_t *tp, int rank, int idx)
     return mc_sim_flag_read(t->sim, flag(t, rank, idx), core_of(t, rank));
 }
 
+/* in a non-blocking collective's coroutine: yield to its test or wait
+ * until the flag is there (tp.h), then wait (and pay) as usual */
+static void nb_wait(mc_tp_t *tp, int rank, int idx, uint64_t v)
+{
+    const uint64_t *f = flag(st(tp), rank, idx);
+    while (*f < v && tp_wait_yield(tp, rank, idx, v))
+        ;
+}
+
+/* a progress loop with several collectives: one poll of its own flags */
+static int sim_idle(mc_tp_t *tp)
+{
+    (void)sim_flag_read(tp, tp->rank, 0);
+    return MC_OK;
+}
+
 static int sim_flag_wait(mc_tp_t *tp, int rank, int idx, uint64_t v)
 {
     sim_tp_t *t = st(tp);
+    nb_wait(tp, rank, idx, v);
     return mc_sim_flag_wait(t->sim, flag(t, rank, idx), core_of(t, rank), v,
                             NULL, 0);
 }
@@ -256,6 +273,7 @@ static int sim_line_wait(mc_tp_t *tp, int rank, int idx, uint64_t v,
 {
     sim_tp_t *t = st(tp);
     const mc_platform_t *p = mc_sim_platform(t->sim);
+    nb_wait(tp, rank, idx, v);
     MC_CHECK(mc_sim_flag_wait(t->sim, flag(t, rank, idx), core_of(t, rank), v,
                               out, n));
     /* a message network: a line with a payload is a message received */
@@ -420,6 +438,7 @@ static const mc_tp_ops_t sim_ops = {
     .mcast = sim_mcast,
     .sub = sim_sub,
     .footprint = sim_footprint,
+    .idle = sim_idle,
     .destroy = sim_destroy,
 };
 

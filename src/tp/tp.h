@@ -42,6 +42,7 @@
 #include <stdint.h>
 
 #include "manycoll.h"
+#include "util/coro.h"
 
 typedef struct mc_tp mc_tp_t;
 
@@ -147,6 +148,11 @@ typedef struct mc_tp_ops {
     /* memory this rank's transport state takes: returns its private
      * bytes; *shared: its part (1 / size) of what the ranks share */
     size_t (*footprint)(const mc_tp_t *tp, size_t *shared);
+    /* a progress round of non-blocking collectives that advanced none
+     * lets a little time pass: the simulator charges a poll (so that the
+     * other cores run), shm pauses and yields the CPU now and then (at
+     * once when oversubscribed); optional */
+    int (*idle)(mc_tp_t *tp);
     void (*destroy)(mc_tp_t *tp);
 } mc_tp_ops_t;
 
@@ -172,6 +178,29 @@ struct mc_tp {
                            everything the selection reads, and may share
                            one copy of it (the simulator's cores); 0: none */
 };
+
+/* What a non-blocking collective's coroutine waits for when it yields
+ * (api/nbc.c: its wait_note): its test or wait may then wait for that
+ * flag outside it, as a blocking call would. */
+typedef struct mc_tp_wait_note {
+    mc_tp_t *tp;
+    int rank, idx;
+    uint64_t v;
+} mc_tp_wait_note_t;
+
+/* For a transport's waits: in a non-blocking collective's coroutine, notes
+ * the wait, yields to test or wait and returns 1 (check the flag again);
+ * elsewhere returns 0 (block as usual). */
+static inline int tp_wait_yield(mc_tp_t *t, int rank, int idx, uint64_t v)
+{
+    mc_coro_t *co = mc_coro_current();
+    if (!co || !co->wait_note)
+        return 0;
+    *(mc_tp_wait_note_t *)co->wait_note =
+        (mc_tp_wait_note_t){.tp = t, .rank = rank, .idx = idx, .v = v};
+    mc_coro_yield();
+    return 1;
+}
 
 /* Inline wrappers: algorithms call these, never ops-> directly. */
 static inline int tp_put(mc_tp_t *t, int dst, size_t off, const void *src,

@@ -1,0 +1,192 @@
+/*
+ * The non-blocking (mc_i<coll>) and persistent (mc_<coll>_init) forms of
+ * every collective: the blocking call's checks (mc_prep_<coll>), then a
+ * request (api/nbc.c).
+ */
+#include "api/nbc.h"
+#include "util/error.h"
+
+static int no_req(const char *fn)
+{
+    return mc_error(MC_ERR_ARG, "%s: argument 'req' is NULL", fn);
+}
+
+int mc_ibarrier(mc_comm_t *c, mc_request_t **req)
+{
+    mc_args_t a;
+    if (!req)
+        return no_req(__func__);
+    int prep = mc_prep_barrier(c, &a);
+    return mc_nb_request(c, prep, &a, 0, req);
+}
+
+int mc_barrier_init(mc_comm_t *c, mc_request_t **req)
+{
+    mc_args_t a;
+    if (!req)
+        return no_req(__func__);
+    int prep = mc_prep_barrier(c, &a);
+    return mc_nb_request(c, prep, &a, 1, req);
+}
+
+int mc_ibcast(mc_comm_t *c, void *buf, size_t count, mc_dtype_t dt, int root,
+              mc_request_t **req)
+{
+    mc_args_t a;
+    if (!req)
+        return no_req(__func__);
+    int prep = mc_prep_bcast(c, buf, count, dt, root, &a);
+    return mc_nb_request(c, prep, &a, 0, req);
+}
+
+int mc_bcast_init(mc_comm_t *c, void *buf, size_t count, mc_dtype_t dt,
+                  int root, mc_request_t **req)
+{
+    mc_args_t a;
+    if (!req)
+        return no_req(__func__);
+    int prep = mc_prep_bcast(c, buf, count, dt, root, &a);
+    return mc_nb_request(c, prep, &a, 1, req);
+}
+
+int mc_ireduce(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
+               mc_dtype_t dt, mc_op_t op, int root, mc_request_t **req)
+{
+    mc_args_t a;
+    if (!req)
+        return no_req(__func__);
+    int prep = mc_prep_reduce(c, sbuf, rbuf, count, dt, op, root, &a);
+    return mc_nb_request(c, prep, &a, 0, req);
+}
+
+int mc_reduce_init(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
+                   mc_dtype_t dt, mc_op_t op, int root, mc_request_t **req)
+{
+    mc_args_t a;
+    if (!req)
+        return no_req(__func__);
+    int prep = mc_prep_reduce(c, sbuf, rbuf, count, dt, op, root, &a);
+    return mc_nb_request(c, prep, &a, 1, req);
+}
+
+int mc_iallreduce(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
+                  mc_dtype_t dt, mc_op_t op, mc_request_t **req)
+{
+    mc_args_t a;
+    if (!req)
+        return no_req(__func__);
+    int prep = mc_prep_allreduce(c, sbuf, rbuf, count, dt, op, &a);
+    return mc_nb_request(c, prep, &a, 0, req);
+}
+
+int mc_allreduce_init(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
+                      mc_dtype_t dt, mc_op_t op, mc_request_t **req)
+{
+    mc_args_t a;
+    if (!req)
+        return no_req(__func__);
+    int prep = mc_prep_allreduce(c, sbuf, rbuf, count, dt, op, &a);
+    return mc_nb_request(c, prep, &a, 1, req);
+}
+
+int mc_iallgather(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
+                  mc_dtype_t dt, mc_request_t **req)
+{
+    mc_args_t a;
+    if (!req)
+        return no_req(__func__);
+    int prep = mc_prep_allgather(c, sbuf, rbuf, count, dt, &a);
+    return mc_nb_request(c, prep, &a, 0, req);
+}
+
+int mc_allgather_init(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
+                      mc_dtype_t dt, mc_request_t **req)
+{
+    mc_args_t a;
+    if (!req)
+        return no_req(__func__);
+    int prep = mc_prep_allgather(c, sbuf, rbuf, count, dt, &a);
+    return mc_nb_request(c, prep, &a, 1, req);
+}
+
+int mc_ialltoall(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
+                 mc_dtype_t dt, mc_request_t **req)
+{
+    mc_args_t a;
+    if (!req)
+        return no_req(__func__);
+    int prep = mc_prep_alltoall(c, sbuf, rbuf, count, dt, &a);
+    return mc_nb_request(c, prep, &a, 0, req);
+}
+
+int mc_alltoall_init(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
+                     mc_dtype_t dt, mc_request_t **req)
+{
+    mc_args_t a;
+    if (!req)
+        return no_req(__func__);
+    int prep = mc_prep_alltoall(c, sbuf, rbuf, count, dt, &a);
+    return mc_nb_request(c, prep, &a, 1, req);
+}
+
+int mc_ireduce_scatter_block(mc_comm_t *c, const void *sbuf, void *rbuf,
+                             size_t count, mc_dtype_t dt, mc_op_t op,
+                             mc_request_t **req)
+{
+    mc_args_t a;
+    if (!req)
+        return no_req(__func__);
+    int prep = mc_prep_reduce_scatter_block(c, sbuf, rbuf, count, dt, op, &a);
+    return mc_nb_request(c, prep, &a, 0, req);
+}
+
+int mc_reduce_scatter_block_init(mc_comm_t *c, const void *sbuf, void *rbuf,
+                                 size_t count, mc_dtype_t dt, mc_op_t op,
+                                 mc_request_t **req)
+{
+    mc_args_t a;
+    if (!req)
+        return no_req(__func__);
+    int prep = mc_prep_reduce_scatter_block(c, sbuf, rbuf, count, dt, op, &a);
+    return mc_nb_request(c, prep, &a, 1, req);
+}
+
+int mc_igather(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
+               mc_dtype_t dt, int root, mc_request_t **req)
+{
+    mc_args_t a;
+    if (!req)
+        return no_req(__func__);
+    int prep = mc_prep_gather(c, sbuf, rbuf, count, dt, root, &a);
+    return mc_nb_request(c, prep, &a, 0, req);
+}
+
+int mc_gather_init(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
+                   mc_dtype_t dt, int root, mc_request_t **req)
+{
+    mc_args_t a;
+    if (!req)
+        return no_req(__func__);
+    int prep = mc_prep_gather(c, sbuf, rbuf, count, dt, root, &a);
+    return mc_nb_request(c, prep, &a, 1, req);
+}
+
+int mc_iscatter(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
+                mc_dtype_t dt, int root, mc_request_t **req)
+{
+    mc_args_t a;
+    if (!req)
+        return no_req(__func__);
+    int prep = mc_prep_scatter(c, sbuf, rbuf, count, dt, root, &a);
+    return mc_nb_request(c, prep, &a, 0, req);
+}
+
+int mc_scatter_init(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
+                    mc_dtype_t dt, int root, mc_request_t **req)
+{
+    mc_args_t a;
+    if (!req)
+        return no_req(__func__);
+    int prep = mc_prep_scatter(c, sbuf, rbuf, count, dt, root, &a);
+    return mc_nb_request(c, prep, &a, 1, req);
+}
