@@ -232,14 +232,11 @@ static int die(mc_comm_t *c)
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     mc_request_t *r, *b;
-    int rc = mc_ireduce(c, buf, out, 1024, MC_INT64, me == 1 ? op : MC_SUM,
-                        1, &r);
-    if (rc == MC_OK)
-        rc = mc_ibarrier(c, &b);
-    if (rc == MC_OK)
-        rc = mc_wait(r);
-    if (rc == MC_OK)
-        rc = mc_wait(b);
+    OK(mc_ireduce(c, buf, out, 1024, MC_INT64, me == 1 ? op : MC_SUM, 1,
+                  &r));
+    OK(mc_ibarrier(c, &b));
+    int rc = mc_wait(r), rc_b = mc_wait(b); /* both complete, failed */
+    rc = rc != MC_OK ? rc : rc_b;
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double dt = (double)(t1.tv_sec - t0.tv_sec) +
                 (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
@@ -299,6 +296,8 @@ static int on_sim(const char *platform, int n)
     printf("test_nbc: %s, %d cores: %d failed, %.3f us simulated\n",
            platform, n, bad, (double)mc_sim_now(sim) / 1e6);
     mc_sim_destroy(sim);
+    mc_platform_free(p);
+    mc_finalize(); /* the pooled requests */
     free(cores);
     free(jobs);
     return bad ? 1 : 0;

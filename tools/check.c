@@ -446,6 +446,16 @@ int mc_case_call(mc_comm_t *c, const mc_case_t *k, mc_case_bufs_t *b,
     }
 }
 
+/* waits for req (even seeds), or tests it once and then waits (odd) */
+static int finish_req(const mc_case_t *k, mc_request_t *req)
+{
+    int done = 0, rc = MC_OK;
+    if (k->seed % 2) /* a test first (on a simulated chip a loop of tests
+                        would simulate every poll: test_nbc has those) */
+        rc = mc_test(req, &done);
+    return rc != MC_OK || done ? rc : mc_wait(req);
+}
+
 /* completes a started case (see mc_form_t) */
 static int complete_case(const mc_case_t *k, mc_request_t *req)
 {
@@ -457,16 +467,12 @@ static int complete_case(const mc_case_t *k, mc_request_t *req)
         for (int i = 0; i < starts && rc == MC_OK; i++) {
             rc = mc_start(req);
             if (rc == MC_OK)
-                rc = mc_wait(req);
+                rc = finish_req(k, req);
         }
         int rc_free = mc_request_free(&req);
         return rc != MC_OK ? rc : rc_free;
     }
-    int done = 0;
-    if (k->seed % 2) /* a test first (on a simulated chip a loop of tests
-                        would simulate every poll: test_nbc has those) */
-        rc = mc_test(req, &done);
-    return rc != MC_OK || done ? rc : mc_wait(req);
+    return finish_req(k, req);
 }
 
 int mc_case_run(mc_comm_t *c, const mc_case_t *k, mc_case_bufs_t *b)

@@ -45,13 +45,15 @@ struct mc_request {
     mc_args_t a;
     mc_sel_t sel;            /* persistent: selected once */
     int has_sel, empty, persistent;
+    int begun;               /* its coroutine has started */
     int state;
     int rc;                  /* of the finished call */
     mc_request_t *next;      /* c's queue; the free list */
     mc_request_t *next_run;  /* the running list of this context */
 };
 
-static _Thread_local mc_request_t *pool;
+static _Thread_local __attribute__((tls_model("initial-exec")))
+mc_request_t *pool;
 
 /* the running requests of this thread (or simulated core) */
 static mc_request_t **running(void)
@@ -97,15 +99,27 @@ static void put_request(mc_request_t *r)
     pool = r;
 }
 
-/* r is first of its communicator: runs until its first unmet wait */
-static void start_running(mc_request_t *r)
+/* r's coroutine starts, and runs until its first unmet wait */
+static void begin(mc_request_t *r)
+{
+    r->begun = 1;
+    r->note.tp = NULL; /* set when it yields */
+    mc_coro_restart(&r->co, body, r);
+    mc_coro_resume(&r->co);
+}
+
+/* r is first of its communicator: it runs now, or (lazy) at the next
+ * progress; a wait for it alone before that runs it directly */
+static void start_running(mc_request_t *r, int lazy)
 {
     mc_request_t **head = running();
     r->state = RQ_RUNNING;
-    mc_coro_restart(&r->co, body, r);
+    r->begun = 0;
+    r->note.tp = NULL;
     r->next_run = *head;
     *head = r;
-    mc_coro_resume(&r->co);
+    if (!lazy)
+        begin(r);
 }
 
 /* r's call finished (or failed while waited for outside): c goes on */
@@ -122,7 +136,7 @@ static void finish(mc_request_t *r)
         c->nb_tail = NULL;
     r->next = NULL;
     if (c->nb_head)
-        start_running(c->nb_head);
+        start_running(c->nb_head, 0);
 }
 
 /* resumes every running request once; 1 if one finished */
@@ -132,7 +146,9 @@ static int progress(void)
     mc_request_t *r = *running();
     while (r) {
         mc_request_t *next = r->next_run;
-        if (!r->co.done)
+        if (!r->begun)
+            begin(r);
+        else if (!r->co.done)
             mc_coro_resume(&r->co);
         if (r->co.done) {
             finish(r);
@@ -218,8 +234,10 @@ int mc_start(mc_request_t *r)
         return MC_OK;
     }
     c->nb_head = c->nb_tail = r;
-    start_running(r);
-    if (r->co.done)
+    /* persistent: lazy, so that a start and a wait right after it cost
+     * what the blocking call costs (mc_wait runs it directly) */
+    start_running(r, r->persistent);
+    if (r->begun && r->co.done)
         finish(r);
     return MC_OK;
 }
@@ -273,10 +291,25 @@ int mc_wait(mc_request_t *r)
     MC_CHECK(check_req(r, "mc_wait"));
     if (r->state == RQ_INACTIVE)
         return MC_OK;
+    if (r->state == RQ_RUNNING && !r->begun && *running() == r &&
+        !r->next_run) {
+        /* started, not begun, and nothing else to progress: the blocking
+         * call's path, on this stack */
+        r->begun = 1;
+        body(r);
+        r->co.done = 1;
+        finish(r);
+        return complete(r);
+    }
     unsigned rounds = 0;
-    while (r->state != RQ_DONE)
-        if (!progress() && r->state != RQ_DONE)
+    while (r->state != RQ_DONE) {
+        /* alone and waiting: wait for its flag before resuming it */
+        mc_request_t *only = *running();
+        if (only == r && !r->next_run && r->note.tp && !r->co.done)
             idle(&rounds);
+        if (r->state != RQ_DONE && !progress() && r->state != RQ_DONE)
+            idle(&rounds);
+    }
     return complete(r);
 }
 

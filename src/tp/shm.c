@@ -139,11 +139,13 @@ static int wait_slow(shm_tp_t *s, _Atomic uint64_t *f, uint64_t v, int rank,
                      int idx)
 {
     wait_clock_t w = {0, 0};
-    /* in a non-blocking collective: yield to its test or wait instead */
-    while (tp_wait_yield(&s->base, rank, idx, v)) {
+    /* in a non-blocking collective: yield to its test or wait instead
+     * (the clock every 64 resumes: a test loop still sees the timeout) */
+    for (unsigned i = 0; tp_wait_yield(&s->base, rank, idx, v); i++) {
         if (atomic_load_explicit(f, memory_order_acquire) >= v)
             return MC_OK;
-        MC_CHECK(tick(s, &w, f, v, rank, idx));
+        if (i % 64 == 63)
+            MC_CHECK(tick(s, &w, f, v, rank, idx));
     }
     for (long i = 0; i < s->spin; i++) {
         cpu_relax();

@@ -236,13 +236,17 @@ static uint64_t sim_flag_read(mc_tp_t *tp, int rank, int idx)
     return mc_sim_flag_read(t->sim, flag(t, rank, idx), core_of(t, rank));
 }
 
-/* in a non-blocking collective's coroutine: yield to its test or wait
- * until the flag is there (tp.h), then wait (and pay) as usual */
-static void nb_wait(mc_tp_t *tp, int rank, int idx, uint64_t v)
+/* In a non-blocking collective's coroutine: yields to its test or wait
+ * until the flag is there (tp.h). 1 if it yielded: the wait or poll that
+ * found the flag outside has paid for seeing it; 0: wait (and pay) as
+ * usual. */
+static int nb_wait(mc_tp_t *tp, int rank, int idx, uint64_t v)
 {
     const uint64_t *f = flag(st(tp), rank, idx);
+    int yielded = 0;
     while (*f < v && tp_wait_yield(tp, rank, idx, v))
-        ;
+        yielded = 1;
+    return yielded && *f >= v;
 }
 
 /* a progress loop with several collectives: one poll of its own flags */
@@ -255,7 +259,8 @@ static int sim_idle(mc_tp_t *tp)
 static int sim_flag_wait(mc_tp_t *tp, int rank, int idx, uint64_t v)
 {
     sim_tp_t *t = st(tp);
-    nb_wait(tp, rank, idx, v);
+    if (nb_wait(tp, rank, idx, v))
+        return MC_OK;
     return mc_sim_flag_wait(t->sim, flag(t, rank, idx), core_of(t, rank), v,
                             NULL, 0);
 }
@@ -273,9 +278,13 @@ static int sim_line_wait(mc_tp_t *tp, int rank, int idx, uint64_t v,
 {
     sim_tp_t *t = st(tp);
     const mc_platform_t *p = mc_sim_platform(t->sim);
-    nb_wait(tp, rank, idx, v);
-    MC_CHECK(mc_sim_flag_wait(t->sim, flag(t, rank, idx), core_of(t, rank), v,
-                              out, n));
+    if (nb_wait(tp, rank, idx, v)) {
+        if (n)
+            memcpy(out, flag(t, rank, idx) + 1, n);
+    } else {
+        MC_CHECK(mc_sim_flag_wait(t->sim, flag(t, rank, idx),
+                                  core_of(t, rank), v, out, n));
+    }
     /* a message network: a line with a payload is a message received */
     return n && p->net.on ? mc_sim_busy(t->sim, "recv", p->net.o_recv) : MC_OK;
 }

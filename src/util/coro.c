@@ -17,8 +17,12 @@
 
 #define PAGE 4096
 
-static _Thread_local mc_coro_t *current;
-static _Thread_local void *thread_local_word;
+/* initial-exec: a plain %fs-relative load, not a __tls_get_addr call per
+ * access (a non-blocking call switches several times; two pointers fit
+ * the static TLS that glibc keeps for libraries loaded later, too) */
+#define TLS _Thread_local __attribute__((tls_model("initial-exec")))
+static TLS mc_coro_t *current;
+static TLS void *thread_local_word;
 
 #ifdef MC_CORO_ASM
 /* mc_coro_switch(save, to): push callee-saved registers, store rsp in
