@@ -211,6 +211,16 @@ MC_API int mc_gather(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
 MC_API int mc_scatter(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
                mc_dtype_t dt, int root);
 
+/* rbuf (count) of rank r = sbuf of rank 0 op sbuf of rank 1 op ... op
+ * sbuf of rank r (an inclusive prefix reduction, in rank order for any
+ * op). In place: sbuf = MC_IN_PLACE, the input in rbuf. */
+MC_API int mc_scan(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
+                   mc_dtype_t dt, mc_op_t op);
+/* The same, exclusive: rbuf of rank r = the reduction of ranks 0 .. r-1;
+ * rbuf of rank 0 is not written (MPI: undefined). In place as mc_scan. */
+MC_API int mc_exscan(mc_comm_t *c, const void *sbuf, void *rbuf,
+                     size_t count, mc_dtype_t dt, mc_op_t op);
+
 /* Non-blocking and persistent collectives (MPI 3 and 4).
  *
  * mc_i<coll> takes the arguments of mc_<coll>, then `req`: it starts the
@@ -256,6 +266,12 @@ MC_API int mc_iscatter(mc_comm_t *c, const void *sbuf, void *rbuf,
                        size_t count, mc_dtype_t dt, int root,
                        mc_request_t **req);
 
+MC_API int mc_iscan(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
+                    mc_dtype_t dt, mc_op_t op, mc_request_t **req);
+MC_API int mc_iexscan(mc_comm_t *c, const void *sbuf, void *rbuf,
+                      size_t count, mc_dtype_t dt, mc_op_t op,
+                      mc_request_t **req);
+
 /* Persistent collectives: mc_<coll>_init takes the same arguments, checks
  * them, selects the algorithm once and returns an inactive request;
  * mc_start starts it (as mc_i<coll> would), test or wait completes it,
@@ -284,6 +300,12 @@ MC_API int mc_gather_init(mc_comm_t *c, const void *sbuf, void *rbuf,
 MC_API int mc_scatter_init(mc_comm_t *c, const void *sbuf, void *rbuf,
                            size_t count, mc_dtype_t dt, int root,
                            mc_request_t **req);
+MC_API int mc_scan_init(mc_comm_t *c, const void *sbuf, void *rbuf,
+                        size_t count, mc_dtype_t dt, mc_op_t op,
+                        mc_request_t **req);
+MC_API int mc_exscan_init(mc_comm_t *c, const void *sbuf, void *rbuf,
+                          size_t count, mc_dtype_t dt, mc_op_t op,
+                          mc_request_t **req);
 /* Starts an inactive persistent request (MC_ERR_ARG if it is active). */
 MC_API int mc_start(mc_request_t *req);
 

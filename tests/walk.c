@@ -6,10 +6,13 @@
  * counts around the two-sided chunk boundary and 1 MiB + 3, roots 0 and
  * P-1, in place and not (the full walk; lighter walks for big simulated
  * chips drop some of these, see walk.h); barriers many times back to back
- * with jitter. Every result is checked against a scalar reference, every
- * send buffer is checked unchanged, and every barrier against an arrival
- * record of the test's own (tools/check.c, check_verify.c, arrivals.c). A new algorithm is tested by adding
- * its registry row; nothing here names one.
+ * with jitter. Cases call the blocking, the non-blocking and the
+ * persistent form in turn (tools/check.h: mc_form_t), so every algorithm
+ * also runs in a non-blocking call's coroutine. Every result is checked
+ * against a scalar reference, every send buffer is checked unchanged, and
+ * every barrier against an arrival record of the test's own
+ * (tools/check.c, check_verify.c, arrivals.c). A new algorithm is tested
+ * by adding its registry row; nothing here names one.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,7 +31,8 @@ static int rooted(mc_coll_t k)
 static int reduces(mc_coll_t k)
 {
     return k == MC_COLL_REDUCE || k == MC_COLL_ALLREDUCE ||
-           k == MC_COLL_REDUCE_SCATTER_BLOCK;
+           k == MC_COLL_REDUCE_SCATTER_BLOCK || k == MC_COLL_SCAN ||
+           k == MC_COLL_EXSCAN;
 }
 
 static int has_in_place(mc_coll_t k)

@@ -449,7 +449,8 @@ int cmd_bench_rank(int argc, char **argv)
         return 2;
     }
     int red = k.coll == MC_COLL_REDUCE || k.coll == MC_COLL_ALLREDUCE ||
-              k.coll == MC_COLL_REDUCE_SCATTER_BLOCK;
+              k.coll == MC_COLL_REDUCE_SCATTER_BLOCK ||
+              k.coll == MC_COLL_SCAN || k.coll == MC_COLL_EXSCAN;
     char what[64] = "";
     if (k.coll != MC_COLL_BARRIER)
         snprintf(what, sizeof what, ", %s%s%s", o.dtype, red ? " " : "",

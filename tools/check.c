@@ -130,7 +130,8 @@ static uint64_t mix(uint64_t x)
 static int op_class(const mc_case_t *k)
 {
     int reduces = k->coll == MC_COLL_REDUCE || k->coll == MC_COLL_ALLREDUCE ||
-                  k->coll == MC_COLL_REDUCE_SCATTER_BLOCK;
+                  k->coll == MC_COLL_REDUCE_SCATTER_BLOCK ||
+                  k->coll == MC_COLL_SCAN || k->coll == MC_COLL_EXSCAN;
     if (!reduces)
         return -1;
     return k->uop == MC_UOP_SUM ? MC_SUM : k->uop ? MC_MIN : (int)k->op;
@@ -340,7 +341,7 @@ int chk_send_elem(const mc_case_t *k, int rank, int size, size_t i,
     int root = rank == k->root;
     switch (k->coll) {
     case MC_COLL_REDUCE: case MC_COLL_ALLREDUCE: case MC_COLL_ALLGATHER:
-    case MC_COLL_GATHER:
+    case MC_COLL_GATHER: case MC_COLL_SCAN: case MC_COLL_EXSCAN:
         /* in place, the input is in rbuf; the send buffer is filled all
          * the same (and must stay so) */
         *v = chk_gen(k, (uint64_t)rank, i);
@@ -388,8 +389,9 @@ void mc_case_fill(const mc_case_t *k, int rank, int size, mc_case_bufs_t *b)
         if (root)
             fill(k, b->rbuf, (uint64_t)rank, 0, n, 0);
         break;
-    case MC_COLL_REDUCE: case MC_COLL_ALLREDUCE:
-        if (k->in_place && (root || k->coll == MC_COLL_ALLREDUCE))
+    case MC_COLL_REDUCE: case MC_COLL_ALLREDUCE: case MC_COLL_SCAN:
+    case MC_COLL_EXSCAN:
+        if (k->in_place && (root || k->coll != MC_COLL_REDUCE))
             fill(k, b->rbuf, (uint64_t)rank, 0, n, 0);
         break;
     case MC_COLL_ALLGATHER: case MC_COLL_GATHER:
@@ -442,6 +444,8 @@ int mc_case_call(mc_comm_t *c, const mc_case_t *k, mc_case_bufs_t *b,
         return CALL(scatter, c, b->sbuf,
                     (root && k->in_place) ? MC_IN_PLACE : b->rbuf, n, k->dt,
                     k->root);
+    case MC_COLL_SCAN: return CALL(scan, c, s, b->rbuf, n, k->dt, op);
+    case MC_COLL_EXSCAN: return CALL(exscan, c, s, b->rbuf, n, k->dt, op);
     default: return MC_ERR_ARG;
     }
 }

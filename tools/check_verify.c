@@ -74,6 +74,14 @@ static chk_num_t w_a2a(const mc_case_t *k, int rank, int size,
     (void)block;
     return chk_gen(k, chk_a2a_who(block, rank, size), i);
 }
+/* scan: ranks 0 .. rank; exscan: 0 .. rank - 1 */
+static chk_num_t w_scan(const mc_case_t *k, int rank, int size, int block,
+                        size_t i)
+{
+    (void)block, (void)size;
+    return chk_reduced(k, k->coll == MC_COLL_SCAN ? rank + 1 : rank, i);
+}
+
 static chk_num_t w_rsb(const mc_case_t *k, int rank, int size,
                        int block, size_t i)
 {
@@ -197,6 +205,13 @@ int mc_case_verify(const mc_case_t *k, int rank, int size,
         if (root && k->in_place) /* the root's block stays in sbuf */
             return poisoned(k, rank, b, msg, len);
         return expect(k, rank, size, 0, b->rbuf, 0, n, w_scatter, "rbuf", msg,
+                      len);
+    case MC_COLL_EXSCAN:
+        if (rank == 0) /* not written: poisoned, or its input in place */
+            return k->in_place ? 0 : poisoned(k, rank, b, msg, len);
+        /* fallthrough */
+    case MC_COLL_SCAN:
+        return expect(k, rank, size, 0, b->rbuf, 0, n, w_scan, "rbuf", msg,
                       len);
     case MC_COLL_COUNT: break;
     }

@@ -133,7 +133,8 @@ int mc_sim_parse(int argc, char **argv, sim_opts_t *o)
         return mc_usage_error("sim", "--platform and --coll (or --app) are "
                                      "required");
     int red = o->k.coll == MC_COLL_REDUCE || o->k.coll == MC_COLL_ALLREDUCE ||
-              o->k.coll == MC_COLL_REDUCE_SCATTER_BLOCK;
+              o->k.coll == MC_COLL_REDUCE_SCATTER_BLOCK ||
+              o->k.coll == MC_COLL_SCAN || o->k.coll == MC_COLL_EXSCAN;
     if (red && !dt_seen)
         o->k.dt = MC_FLOAT64;
     if (o->algo) {

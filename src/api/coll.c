@@ -240,11 +240,11 @@ STEP int mc_prep_reduce(mc_comm_t *c, const void *sbuf, void *rbuf,
     return MC_OK;
 }
 
-STEP int mc_prep_allreduce(mc_comm_t *c, const void *sbuf, void *rbuf,
-                           size_t count, mc_dtype_t dt, mc_op_t op,
-                           mc_args_t *a)
+/* allreduce, scan and exscan: a vector in, one out, in place in rbuf */
+static STEP int prep_vector(mc_comm_t *c, mc_coll_t coll, const char *fn,
+                            const void *sbuf, void *rbuf, size_t count,
+                            mc_dtype_t dt, mc_op_t op, mc_args_t *a)
 {
-    static const char fn[] = "mc_allreduce";
     MC_CHECK(check_comm(c, fn));
     ARG(c, check_dtype(dt, fn));
     ARG(c, check_op(op, dt, fn));
@@ -252,13 +252,36 @@ STEP int mc_prep_allreduce(mc_comm_t *c, const void *sbuf, void *rbuf,
     ARG(c, check_buf(rbuf, count, "rbuf", fn));
     ARG(c, no_in_place(rbuf, "rbuf", fn));
     if (!COUNT_OK(c, count, c->max_count))
-        return zero_or_huge(c, MC_COLL_ALLREDUCE, count, dt, op, 0, fn, a);
-    init_args(a, MC_COLL_ALLREDUCE, count, dt);
+        return zero_or_huge(c, coll, count, dt, op, 0, fn, a);
+    init_args(a, coll, count, dt);
     a->op = op;
     a->in_place = sbuf == MC_IN_PLACE;
     a->rbuf = rbuf;
     a->sbuf = a->in_place ? rbuf : sbuf;
     return MC_OK;
+}
+
+STEP int mc_prep_allreduce(mc_comm_t *c, const void *sbuf, void *rbuf,
+                           size_t count, mc_dtype_t dt, mc_op_t op,
+                           mc_args_t *a)
+{
+    return prep_vector(c, MC_COLL_ALLREDUCE, "mc_allreduce", sbuf, rbuf,
+                       count, dt, op, a);
+}
+
+STEP int mc_prep_scan(mc_comm_t *c, const void *sbuf, void *rbuf,
+                      size_t count, mc_dtype_t dt, mc_op_t op, mc_args_t *a)
+{
+    return prep_vector(c, MC_COLL_SCAN, "mc_scan", sbuf, rbuf, count, dt, op,
+                       a);
+}
+
+STEP int mc_prep_exscan(mc_comm_t *c, const void *sbuf, void *rbuf,
+                        size_t count, mc_dtype_t dt, mc_op_t op,
+                        mc_args_t *a)
+{
+    return prep_vector(c, MC_COLL_EXSCAN, "mc_exscan", sbuf, rbuf, count, dt,
+                       op, a);
 }
 
 STEP int mc_prep_allgather(mc_comm_t *c, const void *sbuf, void *rbuf,
@@ -434,4 +457,18 @@ int mc_scatter(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
 {
     mc_args_t a;
     return run(c, mc_prep_scatter(c, sbuf, rbuf, count, dt, root, &a), &a);
+}
+
+int mc_scan(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
+            mc_dtype_t dt, mc_op_t op)
+{
+    mc_args_t a;
+    return run(c, mc_prep_scan(c, sbuf, rbuf, count, dt, op, &a), &a);
+}
+
+int mc_exscan(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
+              mc_dtype_t dt, mc_op_t op)
+{
+    mc_args_t a;
+    return run(c, mc_prep_exscan(c, sbuf, rbuf, count, dt, op, &a), &a);
 }

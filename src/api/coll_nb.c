@@ -190,3 +190,43 @@ int mc_scatter_init(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
     int prep = mc_prep_scatter(c, sbuf, rbuf, count, dt, root, &a);
     return mc_nb_request(c, prep, &a, 1, req);
 }
+
+int mc_iscan(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
+             mc_dtype_t dt, mc_op_t op, mc_request_t **req)
+{
+    mc_args_t a;
+    if (!req)
+        return no_req(__func__);
+    int prep = mc_prep_scan(c, sbuf, rbuf, count, dt, op, &a);
+    return mc_nb_request(c, prep, &a, 0, req);
+}
+
+int mc_scan_init(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
+                 mc_dtype_t dt, mc_op_t op, mc_request_t **req)
+{
+    mc_args_t a;
+    if (!req)
+        return no_req(__func__);
+    int prep = mc_prep_scan(c, sbuf, rbuf, count, dt, op, &a);
+    return mc_nb_request(c, prep, &a, 1, req);
+}
+
+int mc_iexscan(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
+               mc_dtype_t dt, mc_op_t op, mc_request_t **req)
+{
+    mc_args_t a;
+    if (!req)
+        return no_req(__func__);
+    int prep = mc_prep_exscan(c, sbuf, rbuf, count, dt, op, &a);
+    return mc_nb_request(c, prep, &a, 0, req);
+}
+
+int mc_exscan_init(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
+                   mc_dtype_t dt, mc_op_t op, mc_request_t **req)
+{
+    mc_args_t a;
+    if (!req)
+        return no_req(__func__);
+    int prep = mc_prep_exscan(c, sbuf, rbuf, count, dt, op, &a);
+    return mc_nb_request(c, prep, &a, 1, req);
+}

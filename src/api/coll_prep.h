@@ -21,6 +21,10 @@ int mc_prep_reduce(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
                    mc_dtype_t dt, mc_op_t op, int root, mc_args_t *a);
 int mc_prep_allreduce(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
                       mc_dtype_t dt, mc_op_t op, mc_args_t *a);
+int mc_prep_scan(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
+                 mc_dtype_t dt, mc_op_t op, mc_args_t *a);
+int mc_prep_exscan(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
+                   mc_dtype_t dt, mc_op_t op, mc_args_t *a);
 int mc_prep_allgather(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
                       mc_dtype_t dt, mc_args_t *a);
 int mc_prep_alltoall(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,

@@ -14,6 +14,8 @@ static const char *const coll_names[MC_COLL_COUNT] = {
     [MC_COLL_REDUCE_SCATTER_BLOCK] = "reduce_scatter_block",
     [MC_COLL_GATHER] = "gather",
     [MC_COLL_SCATTER] = "scatter",
+    [MC_COLL_SCAN] = "scan",
+    [MC_COLL_EXSCAN] = "exscan",
 };
 
 const char *mc_coll_name(mc_coll_t coll)
@@ -31,6 +33,6 @@ int mc_coll_from_name(const char *name, mc_coll_t *out)
     return mc_error(MC_ERR_ARG,
                     "unknown collective '%s'; valid: barrier, bcast, reduce, "
                     "allreduce, allgather, alltoall, reduce_scatter_block, "
-                    "gather, scatter",
+                    "gather, scatter, scan, exscan",
                     name);
 }

@@ -21,6 +21,8 @@ typedef enum {
     MC_COLL_REDUCE_SCATTER_BLOCK,
     MC_COLL_GATHER,
     MC_COLL_SCATTER,
+    MC_COLL_SCAN,
+    MC_COLL_EXSCAN,
     MC_COLL_COUNT
 } mc_coll_t;
 

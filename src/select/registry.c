@@ -77,6 +77,14 @@ const mc_algo_t mc_algos[] = {
     {.coll = MC_COLL_SCATTER, .name = "linear",
      .desc = "root sends to every rank in turn, two-sided",
      .impl = &mc_scatter_linear_algo},
+    {.coll = MC_COLL_SCAN, .name = "linear",
+     .desc = "chain in rank order: each rank combines its input into the "
+             "prefix from the rank before and passes it on; any op",
+     .impl = &mc_scan_linear_algo},
+    {.coll = MC_COLL_EXSCAN, .name = "linear",
+     .desc = "chain in rank order: each rank keeps the prefix from the "
+             "rank before and passes on prefix op input; any op",
+     .impl = &mc_scan_linear_algo},
     /* model-tuned cache-coherence algorithms (Ramos & Hoefler 2013, ch. 4;
      * src/coll/cc.h). Fan-outs: k1..k4 up to the first 0; k1 = 0 lets
      * the optimiser choose, from the built-in xeonphi60 model, once per

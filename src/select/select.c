@@ -70,6 +70,8 @@ static const struct default_rule {
     {MC_COLL_REDUCE_SCATTER_BLOCK, ON_ANY, 0, SIZE_MAX, "ring"},
     {MC_COLL_GATHER, ON_ANY, 0, SIZE_MAX, "linear"},
     {MC_COLL_SCATTER, ON_ANY, 0, SIZE_MAX, "linear"},
+    {MC_COLL_SCAN, ON_ANY, 0, SIZE_MAX, "linear"},
+    {MC_COLL_EXSCAN, ON_ANY, 0, SIZE_MAX, "linear"},
 };
 
 static const char *const env_names[MC_COLL_COUNT] = {
@@ -82,6 +84,8 @@ static const char *const env_names[MC_COLL_COUNT] = {
     [MC_COLL_REDUCE_SCATTER_BLOCK] = "MC_ALGO_REDUCE_SCATTER_BLOCK",
     [MC_COLL_GATHER] = "MC_ALGO_GATHER",
     [MC_COLL_SCATTER] = "MC_ALGO_SCATTER",
+    [MC_COLL_SCAN] = "MC_ALGO_SCAN",
+    [MC_COLL_EXSCAN] = "MC_ALGO_EXSCAN",
 };
 
 static int env_rule(mc_coll_t coll, mc_ruleset_t *rs)
