@@ -30,8 +30,8 @@ typedef enum {
     MC_FORM_NONBLOCKING,  /* mc_i<coll>, then mc_wait (even seeds) or
                              mc_test and, not done, mc_wait (odd) */
     MC_FORM_PERSISTENT,   /* mc_<coll>_init, mc_start and mc_wait (twice
-                             when not in place and count <= 64),
-                             mc_request_free */
+                             when not in place, count <= 64 and seed % 4
+                             == 0), mc_request_free */
     MC_FORM_COUNT
 } mc_form_t;
 

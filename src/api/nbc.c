@@ -25,7 +25,9 @@
  * start allocates nothing.
  */
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 
 #include "api/nbc.h"
 #include "util/error.h"
@@ -54,6 +56,14 @@ struct mc_request {
 
 static _Thread_local __attribute__((tls_model("initial-exec")))
 mc_request_t *pool;
+static _Thread_local __attribute__((tls_model("initial-exec")))
+unsigned guarded; /* requests of this thread with a guard page */
+
+/* A guard page below a stack costs a memory mapping; a simulation with
+ * many cores waiting in non-blocking calls at once would exhaust the
+ * process's (about 65,000): the first ones get guards, the others plain
+ * stacks (adjacent, so the kernel merges their mappings). */
+#define NB_GUARDED 64
 
 /* the running requests of this thread (or simulated core) */
 static mc_request_t **running(void)
@@ -73,6 +83,24 @@ static void body(void *arg)
         r->rc = mc_run_call(c, &r->a, r->has_sel ? &r->sel : NULL);
 }
 
+static int new_stack(mc_request_t *r)
+{
+    if (guarded < NB_GUARDED) {
+        guarded++;
+        return mc_coro_init(&r->co, NB_STACK, body, r);
+    }
+    void *m = mmap(NULL, NB_STACK, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (m == MAP_FAILED)
+        return -1;
+    if (mc_coro_init_in(&r->co, m, NB_STACK, 0, body, r) != 0) {
+        munmap(m, NB_STACK);
+        return -1;
+    }
+    r->co.owned = 1; /* mc_coro_destroy unmaps it */
+    return 0;
+}
+
 static int get_request(mc_request_t **out)
 {
     mc_request_t *r = pool;
@@ -80,7 +108,7 @@ static int get_request(mc_request_t **out)
         pool = r->next;
     } else {
         r = calloc(1, sizeof *r);
-        if (!r || mc_coro_init(&r->co, NB_STACK, body, r) != 0) {
+        if (!r || new_stack(r) != 0) {
             free(r);
             return mc_error(MC_ERR_NOMEM, "non-blocking call: no memory for "
                                           "a request and its stack");
@@ -99,13 +127,24 @@ static void put_request(mc_request_t *r)
     pool = r;
 }
 
+/* runs r's coroutine until it yields or finishes */
+static void resume(mc_request_t *r)
+{
+    mc_coro_resume(&r->co);
+    if (!mc_coro_stack_ok(&r->co)) { /* a stack without a guard page */
+        fprintf(stderr, "manycoll: a non-blocking call overflowed its "
+                        "%d-byte stack\n", NB_STACK);
+        abort();
+    }
+}
+
 /* r's coroutine starts, and runs until its first unmet wait */
 static void begin(mc_request_t *r)
 {
     r->begun = 1;
     r->note.tp = NULL; /* set when it yields */
     mc_coro_restart(&r->co, body, r);
-    mc_coro_resume(&r->co);
+    resume(r);
 }
 
 /* r is first of its communicator: it runs now, or (lazy) at the next
@@ -149,7 +188,7 @@ static int progress(void)
         if (!r->begun)
             begin(r);
         else if (!r->co.done)
-            mc_coro_resume(&r->co);
+            resume(r);
         if (r->co.done) {
             finish(r);
             any = 1;

@@ -81,6 +81,14 @@ const mc_algo_t mc_algos[] = {
      .desc = "chain in rank order: each rank combines its input into the "
              "prefix from the rank before and passes it on; any op",
      .impl = &mc_scan_linear_algo},
+    {.coll = MC_COLL_SCAN, .name = "recursive-doubling",
+     .desc = "MPICH's: log2 P exchanges of partial reductions, each rank "
+             "adding those from below to its result; any op",
+     .impl = &mc_scan_recursive_doubling_algo},
+    {.coll = MC_COLL_EXSCAN, .name = "recursive-doubling",
+     .desc = "MPICH's: log2 P exchanges of partial reductions, the result "
+             "built from those below; any op",
+     .impl = &mc_scan_recursive_doubling_algo},
     {.coll = MC_COLL_EXSCAN, .name = "linear",
      .desc = "chain in rank order: each rank keeps the prefix from the "
              "rank before and passes on prefix op input; any op",
