@@ -59,7 +59,8 @@ static int run_case(mc_comm_t *c, mc_case_t k, const char *algo,
             k.in_place = ip;
             k.seed++;
             /* blocking, non-blocking and persistent in turn */
-            k.form = (mc_form_t)(k.seed % MC_FORM_COUNT);
+            k.form = w->blocking_only ? MC_FORM_BLOCKING
+                                      : (mc_form_t)(k.seed % MC_FORM_COUNT);
             mc_case_bufs_t b;
             if (mc_case_alloc(&k, rank, n, &b) != MC_OK) {
                 fprintf(stderr, "test_coll: out of memory\n");

@@ -24,6 +24,10 @@ typedef struct mc_walk {
     const char *coll, *algo; /* restrict to one collective / algorithm */
     uint32_t seed;
     int level;
+    /* blocking calls only (the non-blocking and persistent forms cost a
+     * simulation of a thousand cores a third more: test_sim sets it from
+     * 512 ranks; the smaller walks cover those forms) */
+    int blocking_only;
     int algos, cases, failures; /* results */
     int skipped; /* cases whose buffers would exceed MC_WALK_MEM_BUDGET */
     /* where barrier cases count arrivals (check.h), set by the caller:
