@@ -84,7 +84,23 @@ MC_API const char *mc_last_error(void);
  * + patch): compare it with the header's to detect a mismatch. */
 MC_API int mc_version(void);
 
-/* Datatypes. Integers are two's complement and wrap on overflow. */
+/* Datatypes. Integers are two's complement and wrap on overflow.
+ *
+ * MC_FLOAT16 (IEEE 754 binary16) and MC_BFLOAT16 (the upper half of a
+ * binary32) are stored as uint16_t. Each combining of two operands converts
+ * them to float32, computes there and rounds once to 16 bits (to nearest,
+ * ties to even), so a reduction over p ranks rounds p - 1 times: the result
+ * of a SUM differs from the exact sum by at most (p - 1) * u * sum(|x_i|),
+ * u = 2^-11 for float16 and 2^-8 for bfloat16 (a PROD's relative error is
+ * at most (1 + u)^(p - 1) - 1; MIN and MAX are exact).
+ * MC_COMPLEX64 and MC_COMPLEX128 are C's float complex and double complex
+ * ({re, im}); they take SUM and PROD, the product by the textbook formula
+ * (no special handling of infinities, as Fortran's).
+ * The pair types, for MC_MINLOC and MC_MAXLOC only, are laid out as MPI's:
+ * MC_FLOAT_INT struct { float v; int i; }, MC_DOUBLE_INT struct { double v;
+ * int i; } (16 bytes), MC_2INT struct { int v; int i; }, MC_LONG_INT
+ * struct { long v; int i; } (16 bytes on LP64). MINLOC keeps the smaller
+ * value, MAXLOC the larger; on equal values both keep the smaller index. */
 typedef enum {
     MC_INT8 = 0,
     MC_INT16,
@@ -96,6 +112,14 @@ typedef enum {
     MC_UINT64,
     MC_FLOAT32,
     MC_FLOAT64,
+    MC_FLOAT16,
+    MC_BFLOAT16,
+    MC_COMPLEX64,
+    MC_COMPLEX128,
+    MC_FLOAT_INT,
+    MC_DOUBLE_INT,
+    MC_2INT,
+    MC_LONG_INT,
     MC_DTYPE_COUNT
 } mc_dtype_t;
 
@@ -110,6 +134,8 @@ typedef enum {
     MC_BXOR,
     MC_LAND,
     MC_LOR,
+    MC_MINLOC, /* pair types only: (value, index), as MPI_MINLOC */
+    MC_MAXLOC,
     MC_OP_BUILTIN_COUNT,
     MC_OP_USER_BASE = 64
 } mc_op_t;

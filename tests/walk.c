@@ -134,11 +134,14 @@ static int walk_reductions(mc_comm_t *c, mc_case_t k, const char *algo,
         {MC_INT32, MC_UOP_FIRST, chunk + 4},
         {MC_INT8, MC_UOP_NONE, (1u << 20) + 3},
         {MC_FLOAT64, MC_UOP_NONE, (1u << 20) + 24},
+        /* full only: 2- and 16-byte elements across the boundary */
+        {MC_BFLOAT16, MC_UOP_NONE, chunk + 2},
+        {MC_COMPLEX128, MC_UOP_NONE, chunk + 16},
+        {MC_DOUBLE_INT, MC_UOP_NONE, chunk + 16},
     };
-    k.op = MC_SUM;
     size_t nbig = sizeof big / sizeof *big;
     for (size_t i = 0; i < nbig; i++) {
-        if (big[i].bytes > (1u << 20) && w->level < MC_WALK_FULL)
+        if ((big[i].bytes > (1u << 20) || i >= 7) && w->level < MC_WALK_FULL)
             continue;
         if (w->level < MC_WALK_MEDIUM && i != 2)
             continue; /* light: just past the chunk boundary */
@@ -146,6 +149,7 @@ static int walk_reductions(mc_comm_t *c, mc_case_t k, const char *algo,
             continue; /* tiny: small counts only */
         k.dt = big[i].dt;
         k.uop = big[i].uop;
+        k.op = k.dt == MC_DOUBLE_INT ? MC_MAXLOC : MC_SUM;
         k.count = big[i].bytes / mc_dtype_size(k.dt);
         if (run_case(c, k, algo, w))
             return -1;
@@ -156,9 +160,10 @@ static int walk_reductions(mc_comm_t *c, mc_case_t k, const char *algo,
 static int walk_movement(mc_comm_t *c, mc_case_t k, const char *algo,
                          size_t chunk, mc_walk_t *w)
 {
+    /* widths 1 to 16 (complex128: elements wider than a word) */
     static const mc_dtype_t dts[] = {MC_INT8, MC_UINT16, MC_INT32,
-                                     MC_FLOAT64};
-    size_t ncounts, ndts = w->level >= MC_WALK_FULL ? 4 : 1;
+                                     MC_FLOAT64, MC_COMPLEX128};
+    size_t ncounts, ndts = w->level >= MC_WALK_FULL ? 5 : 1;
     const size_t *cnt = counts(w, &ncounts);
     for (size_t i = 0; i < ncounts; i++)
         for (size_t d = 0; d < ndts; d++) {

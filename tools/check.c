@@ -84,38 +84,22 @@ int mc_case_valid(const mc_case_t *k)
                k->dt == MC_UINT64 || k->dt == MC_FLOAT64;
     if (k->uop != MC_UOP_NONE)
         return 1;
-    return !(chk_is_float(k->dt) && k->op >= MC_BAND);
+    return chk_op_defined(k->op, k->dt);
 }
-/* ---- scalar values ---- */
+/* ---- scalar values (load and store: check_impl.h, check_types.c) ---- */
 
-chk_num_t chk_load(mc_dtype_t dt, const void *p, size_t idx)
-{
-    chk_num_t v;
-    switch (dt) {
-    case MC_INT8: v.i = ((const int8_t *)p)[idx]; break;
-    case MC_INT16: v.i = ((const int16_t *)p)[idx]; break;
-    case MC_INT32: v.i = ((const int32_t *)p)[idx]; break;
-    case MC_INT64: v.i = ((const int64_t *)p)[idx]; break;
-    case MC_UINT8: v.u = ((const uint8_t *)p)[idx]; break;
-    case MC_UINT16: v.u = ((const uint16_t *)p)[idx]; break;
-    case MC_UINT32: v.u = ((const uint32_t *)p)[idx]; break;
-    case MC_UINT64: v.u = ((const uint64_t *)p)[idx]; break;
-    case MC_FLOAT32: v.f = ((const float *)p)[idx]; break;
-    default: v.f = ((const double *)p)[idx]; break;
-    }
-    return v;
-}
-
-/* integers are stored by truncating the two's complement bits */
-void chk_store(mc_dtype_t dt, void *p, size_t idx, chk_num_t v)
+/* u brought to the width and sign of integer type dt (built in place:
+ * a copy of a partly written chk_num_t stalls store forwarding) */
+static chk_num_t chk_norm_int(mc_dtype_t dt, uint64_t u)
 {
     switch (dt) {
-    case MC_INT8: case MC_UINT8: ((uint8_t *)p)[idx] = (uint8_t)v.u; break;
-    case MC_INT16: case MC_UINT16: ((uint16_t *)p)[idx] = (uint16_t)v.u; break;
-    case MC_INT32: case MC_UINT32: ((uint32_t *)p)[idx] = (uint32_t)v.u; break;
-    case MC_INT64: case MC_UINT64: ((uint64_t *)p)[idx] = v.u; break;
-    case MC_FLOAT32: ((float *)p)[idx] = (float)v.f; break;
-    default: ((double *)p)[idx] = v.f; break;
+    case MC_INT8: return (chk_num_t){.i = (int8_t)u};
+    case MC_INT16: return (chk_num_t){.i = (int16_t)u};
+    case MC_INT32: return (chk_num_t){.i = (int32_t)u};
+    case MC_UINT8: return (chk_num_t){.u = (uint8_t)u};
+    case MC_UINT16: return (chk_num_t){.u = (uint16_t)u};
+    case MC_UINT32: return (chk_num_t){.u = (uint32_t)u};
+    default: return (chk_num_t){.u = u};
     }
 }
 
@@ -149,31 +133,25 @@ chk_num_t chk_gen(const mc_case_t *k, uint64_t who, size_t idx)
         last_base = mix(key);
     }
     uint64_t h = mix(last_base ^ idx);
-    chk_num_t v;
     int cls = op_class(k);
+    if (chk_kind(k->dt) > CHK_FLOAT)
+        return chk_gen_wide(k, who, h, cls);
     if (chk_is_float(k->dt)) {
         static const double prod_vals[4] = {1.0, 2.0, 0.5, -1.0};
         if (cls == MC_PROD)
-            v.f = prod_vals[h % 4];
-        else if (cls == MC_SUM)
-            v.f = (double)(int)(h % 21) - 10.0;
-        else
-            v.f = (double)(int64_t)(h % 200001) - 100000.0;
-        return v;
+            return (chk_num_t){.f = prod_vals[h % 4]};
+        if (cls == MC_SUM)
+            return (chk_num_t){.f = (double)(int)(h % 21) - 10.0};
+        return (chk_num_t){.f = (double)(int64_t)(h % 200001) - 100000.0};
     }
+    uint64_t u = h; /* full width: exercises signed vs unsigned compares */
     if (cls == MC_SUM)
-        v.u = h % 200; /* sums overflow 8-bit types and must wrap */
+        u = h % 200; /* sums overflow 8-bit types and must wrap */
     else if (cls == MC_PROD)
-        v.u = 1 + h % 3;
+        u = 1 + h % 3;
     else if (cls == MC_LAND || cls == MC_LOR)
-        v.u = h % 3;
-    else
-        v.u = h; /* full width: exercises signed vs unsigned compares */
-    chk_num_t t; /* normalise through the type (sign-extends signed types) */
-    unsigned char tmp[8];
-    chk_store(k->dt, tmp, 0, v);
-    t = chk_load(k->dt, tmp, 0);
-    return t;
+        u = h % 3;
+    return chk_norm_int(k->dt, u); /* sign-extends signed types */
 }
 
 /* acc = acc op x, as the MPI standard defines it for each type */
@@ -185,7 +163,9 @@ static chk_num_t combine(const mc_case_t *k, chk_num_t a, chk_num_t b)
     if (k->uop == MC_UOP_LAST)
         return b;
     int op = k->uop == MC_UOP_SUM ? MC_SUM : (int)k->op;
-    chk_num_t r;
+    chk_num_t r = {.u = 0};
+    if (chk_kind(dt) > CHK_FLOAT)
+        return chk_combine_wide(dt, op, a, b);
     if (chk_is_float(dt)) {
         int f32 = dt == MC_FLOAT32;
         switch (op) {
@@ -217,7 +197,7 @@ static chk_num_t reduce_one(const mc_case_t *k, int size, size_t idx)
     for (int r = 1; r < size; r++)
         acc = combine(k, acc, chk_gen(k, (uint64_t)r, idx));
     /* bring the result to the type's width (and sign) */
-    unsigned char tmp[8];
+    unsigned char tmp[CHK_ELEM_MAX];
     chk_store(k->dt, tmp, 0, acc);
     return chk_load(k->dt, tmp, 0);
 }

@@ -11,15 +11,6 @@
 #include "check.h"
 #include "check_impl.h"
 
-static int same(mc_dtype_t dt, chk_num_t got, chk_num_t want)
-{
-    if (!chk_is_float(dt))
-        return got.u == want.u;
-    if (got.f == want.f)
-        return 1;
-    return fabs(got.f - want.f) <= 1e-6 * fabs(want.f);
-}
-
 /* compares n elements of p (from element `at`) with want(i) */
 typedef chk_num_t (*want_fn)(const mc_case_t *k, int rank, int size,
                              int block, size_t i);
@@ -31,16 +22,17 @@ static int expect(const mc_case_t *k, int rank, int size, int block,
     for (size_t i = 0; i < n; i++) {
         chk_num_t got = chk_load(k->dt, p, at + i);
         chk_num_t w = want(k, rank, size, block, i);
-        if (!same(k->dt, got, w)) {
+        if (!chk_same(k->dt, got, w)) {
             char d[160];
             mc_case_describe(k, d, sizeof d);
             snprintf(msg, len,
-                     "%s: rank %d of %d: %s[%zu] = %#llx (%g), expected "
-                     "%#llx (%g)",
+                     "%s: rank %d of %d: %s[%zu] = %#llx (%g, %g, %lld), "
+                     "expected %#llx (%g, %g, %lld)",
                      d, rank, size, what, at + i, (unsigned long long)got.u,
-                     chk_is_float(k->dt) ? got.f : (double)got.i,
-                     (unsigned long long)w.u,
-                     chk_is_float(k->dt) ? w.f : (double)w.i);
+                     chk_kind(k->dt) ? got.f : (double)got.i, got.im,
+                     (long long)got.loc, (unsigned long long)w.u,
+                     chk_kind(k->dt) ? w.f : (double)w.i, w.im,
+                     (long long)w.loc);
             return 1;
         }
     }
@@ -141,7 +133,7 @@ static int send_changed(const mc_case_t *k, int rank, int size,
     size_t d = mc_dtype_size(k->dt);
     const unsigned char *p = b->sbuf;
     for (size_t i = 0; i < b->slen / d; i++) {
-        unsigned char want[8];
+        unsigned char want[CHK_ELEM_MAX];
         chk_num_t v;
         if (chk_send_elem(k, rank, size, i, &v))
             chk_store(k->dt, want, 0, v);

@@ -77,12 +77,12 @@ DTYPES = {
     "uint16": ("u", 2, MC_UINT16),
     "uint32": ("u", 4, MC_UINT32),
     "uint64": ("u", 8, MC_UINT64),
-    "float16": ("f", 2, None),
+    "float16": ("f", 2, MC_FLOAT16),
     "bfloat16": ("b", 2, None),
     "float32": ("f", 4, MC_FLOAT32),
     "float64": ("f", 8, MC_FLOAT64),
-    "complex64": ("c", 8, None),
-    "complex128": ("c", 16, None),
+    "complex64": ("c", 8, MC_COMPLEX64),
+    "complex128": ("c", 16, MC_COMPLEX128),
 }
 
 # the same as a C table: [kind][log2(item size)], -1 = not supported
@@ -184,7 +184,8 @@ cdef int _acquire(object obj, Py_buffer *v, bint writable, str arg) except -1:
     name = getattr(dt, "name", None)
     if name in DTYPES and DTYPES[name][0] == "b":
         raise UnsupportedError("argument '%s': dtype %s is not supported by "
-                               "this libmanycoll yet" % (arg, name))
+                               "the Python binding yet (the C library has "
+                               "MC_BFLOAT16)" % (arg, name))
     if not PyObject_CheckBuffer(obj) and hasattr(obj, "__dlpack__"):
         PyObject_GetBuffer(_numpy().from_dlpack(obj), v, flags)
         return 0

@@ -53,6 +53,8 @@ def _short(a):
 
 
 def ops_for(dt):
+    if np.dtype(dt).kind == "c":
+        return ["SUM", "PROD"]
     if np.dtype(dt).kind == "f":
         return ["SUM", "PROD", "MIN", "MAX"]
     return list(OPS)

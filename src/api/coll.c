@@ -44,8 +44,8 @@ static int check_op(mc_op_t op, mc_dtype_t dt, const char *fn)
         return MC_OK;
     if ((unsigned)op < MC_OP_BUILTIN_COUNT)
         return mc_error(MC_ERR_ARG,
-                        "%s: argument 'op' (%s) is a bitwise or logical op, "
-                        "not defined on floating-point datatype 'dt' (%s)",
+                        "%s: argument 'op' (%s) is not defined on datatype "
+                        "'dt' (%s)",
                         fn, mc_op_name(op), mc_dtype_name(dt));
     return mc_error(MC_ERR_ARG, "%s: argument 'op' (%d) is not an operation",
                     fn, (int)op);

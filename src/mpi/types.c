@@ -6,16 +6,22 @@
  *     C integer (signed/unsigned char, short, int, long, long long,
  *       intN_t, uintN_t)        SUM PROD MIN MAX BAND BOR BXOR LAND LOR
  *     floating (float, double) SUM PROD MIN MAX
+ *     complex (C and C++ float and double complex)
+ *                              SUM PROD
+ *     pairs (MPI_FLOAT_INT, MPI_DOUBLE_INT, MPI_2INT, MPI_LONG_INT)
+ *                              MINLOC MAXLOC
  *     byte (MPI_BYTE)          BAND BOR BXOR
  *     logical (MPI_C_BOOL)     LAND LOR
  *     multi-language (MPI_AINT, MPI_OFFSET, MPI_COUNT)
  *                              SUM PROD MIN MAX BAND BOR BXOR
- *   a user op (MPI_Op_create, whose commutativity is known) on any
- *     predefined type of 1, 2, 4 or 8 bytes: manycoll moves the elements,
- *     the user's function combines them
- *   everything else (MPI_LXOR, MPI_MAXLOC/MINLOC, MPI_REPLACE, derived
- *     datatypes, long double, complex, pair types, an op MPI does not
- *     define on the type): the MPI library, which also reports the errors
+ *   a user op (MPI_Op_create, whose commutativity is known) on any of
+ *     the predefined types above, and on the other predefined types of 1,
+ *     2, 4 or 8 bytes: manycoll moves the elements, the user's function
+ *     combines them
+ *   everything else (MPI_LXOR, MPI_REPLACE, derived datatypes, long
+ *     double and its complex and pair, MPI_SHORT_INT, Fortran types, an op
+ *     MPI does not define on the type): the MPI library, which also
+ *     reports the errors
  *
  * Lookups are open-addressing tables keyed by the handle's bits, built
  * once at MPI_Init: one or two probes, no call into MPI.
@@ -32,7 +38,7 @@ mcm_type_t mcm_types[1 << MCM_TYPE_BITS];
 mcm_op_t mcm_ops[1 << MCM_OP_BITS];
 _Thread_local mcm_ctx_t mcm_ctx;
 
-enum { G_INT, G_FLOAT, G_BYTE, G_LOGICAL, G_MULTI, G_NONE };
+enum { G_INT, G_FLOAT, G_BYTE, G_LOGICAL, G_MULTI, G_COMPLEX, G_PAIR, G_NONE };
 
 #define B(op) (1u << (op))
 static const uint16_t group_ops[] = {
@@ -43,6 +49,8 @@ static const uint16_t group_ops[] = {
     [G_LOGICAL] = B(MC_LAND) | B(MC_LOR),
     [G_MULTI] = B(MC_SUM) | B(MC_PROD) | B(MC_MIN) | B(MC_MAX) | B(MC_BAND) |
                 B(MC_BOR) | B(MC_BXOR),
+    [G_COMPLEX] = B(MC_SUM) | B(MC_PROD),
+    [G_PAIR] = B(MC_MINLOC) | B(MC_MAXLOC),
     [G_NONE] = 0,
 };
 
@@ -57,6 +65,8 @@ static int mc_int(size_t size, int is_signed)
     }
 }
 
+/* a predefined type: group G_COMPLEX and G_PAIR name their mc type in
+ * is_signed */
 static void add_type(MPI_Datatype dt, int group, int is_signed, size_t size)
 {
     uintptr_t k = mcm_key(&dt, sizeof dt);
@@ -74,8 +84,13 @@ static void add_type(MPI_Datatype dt, int group, int is_signed, size_t size)
         mc = mc_int(size, is_signed);
     else if (group == G_FLOAT)
         mc = size == 4 ? MC_FLOAT32 : size == 8 ? MC_FLOAT64 : -1;
+    else if (group == G_COMPLEX || group == G_PAIR)
+        mc = mc_dtype_size(is_signed) == size ? is_signed : -1;
+    int umc = mc_int(size, 0);
+    if (umc < 0 && mc >= 0)
+        umc = mc; /* 16-byte elements move as themselves */
     *t = (mcm_type_t){.key = k, .mc = (int8_t)mc,
-                      .umc = (int8_t)mc_int(size, 0),
+                      .umc = (int8_t)umc,
                       .ops = mc >= 0 ? group_ops[group] : 0,
                       .size = (uint32_t)size, .dt = dt};
 }
@@ -148,6 +163,21 @@ void mcm_types_init(void)
     add_type(MPI_OFFSET, G_MULTI, 1, sizeof(MPI_Offset));
     add_type(MPI_COUNT, G_MULTI, 1, sizeof(MPI_Count));
     add_type(MPI_PACKED, G_NONE, 0, 1);
+    add_type(MPI_C_COMPLEX, G_COMPLEX, MC_COMPLEX64, 2 * sizeof(float));
+    add_type(MPI_C_FLOAT_COMPLEX, G_COMPLEX, MC_COMPLEX64, 2 * sizeof(float));
+    add_type(MPI_C_DOUBLE_COMPLEX, G_COMPLEX, MC_COMPLEX128,
+             2 * sizeof(double));
+    add_type(MPI_CXX_FLOAT_COMPLEX, G_COMPLEX, MC_COMPLEX64,
+             2 * sizeof(float));
+    add_type(MPI_CXX_DOUBLE_COMPLEX, G_COMPLEX, MC_COMPLEX128,
+             2 * sizeof(double));
+    add_type(MPI_FLOAT_INT, G_PAIR, MC_FLOAT_INT,
+             sizeof(struct { float v; int i; }));
+    add_type(MPI_DOUBLE_INT, G_PAIR, MC_DOUBLE_INT,
+             sizeof(struct { double v; int i; }));
+    add_type(MPI_2INT, G_PAIR, MC_2INT, sizeof(struct { int v; int i; }));
+    add_type(MPI_LONG_INT, G_PAIR, MC_LONG_INT,
+             sizeof(struct { long v; int i; }));
     add_op(MPI_SUM, MC_SUM);
     add_op(MPI_PROD, MC_PROD);
     add_op(MPI_MIN, MC_MIN);
@@ -158,8 +188,8 @@ void mcm_types_init(void)
     add_op(MPI_LAND, MC_LAND);
     add_op(MPI_LOR, MC_LOR);
     add_op(MPI_LXOR, -1);
-    add_op(MPI_MAXLOC, -1);
-    add_op(MPI_MINLOC, -1);
+    add_op(MPI_MAXLOC, MC_MAXLOC);
+    add_op(MPI_MINLOC, MC_MINLOC);
     add_op(MPI_REPLACE, -1);
     add_op(MPI_NO_OP, -1);
     mc_op_create(trampoline, 0, &tramp_op[0]);

@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "ops/half.h"
 #include "ops/ops.h"
 #include "util/error.h"
 
@@ -32,7 +33,12 @@
 static const size_t dtype_sizes[MC_DTYPE_COUNT] = {
     [MC_INT8] = 1,   [MC_INT16] = 2,   [MC_INT32] = 4,   [MC_INT64] = 8,
     [MC_UINT8] = 1,  [MC_UINT16] = 2,  [MC_UINT32] = 4,  [MC_UINT64] = 8,
-    [MC_FLOAT32] = 4, [MC_FLOAT64] = 8,
+    [MC_FLOAT32] = 4, [MC_FLOAT64] = 8, [MC_FLOAT16] = 2, [MC_BFLOAT16] = 2,
+    [MC_COMPLEX64] = 8, [MC_COMPLEX128] = 16,
+    [MC_FLOAT_INT] = sizeof(struct { float v; int i; }),
+    [MC_DOUBLE_INT] = sizeof(struct { double v; int i; }),
+    [MC_2INT] = sizeof(struct { int v; int i; }),
+    [MC_LONG_INT] = sizeof(struct { long v; int i; }),
 };
 
 size_t mc_dtype_size(mc_dtype_t dt)
@@ -42,10 +48,16 @@ size_t mc_dtype_size(mc_dtype_t dt)
     return dtype_sizes[dt];
 }
 
-static int is_float(mc_dtype_t dt)
-{
-    return dt == MC_FLOAT32 || dt == MC_FLOAT64;
-}
+/* the ops MPI defines on each kind of type */
+#define BIT(op) (1u << (op))
+#define ARITH (BIT(MC_SUM) | BIT(MC_PROD) | BIT(MC_MIN) | BIT(MC_MAX))
+static const unsigned dtype_ops[MC_DTYPE_COUNT] = {
+    [MC_INT8 ... MC_UINT64] = ARITH | BIT(MC_BAND) | BIT(MC_BOR) |
+                              BIT(MC_BXOR) | BIT(MC_LAND) | BIT(MC_LOR),
+    [MC_FLOAT32 ... MC_BFLOAT16] = ARITH,
+    [MC_COMPLEX64 ... MC_COMPLEX128] = BIT(MC_SUM) | BIT(MC_PROD),
+    [MC_FLOAT_INT ... MC_LONG_INT] = BIT(MC_MINLOC) | BIT(MC_MAXLOC),
+};
 
 /* ---- user ops ----
  * A slot is claimed with a compare-and-swap on `state`, so two threads
@@ -126,9 +138,7 @@ int mc_op_check(mc_op_t op, mc_dtype_t dt)
         return user_index(op) >= 0 ? MC_OK : MC_ERR_ARG;
     if ((unsigned)op >= MC_OP_BUILTIN_COUNT)
         return MC_ERR_ARG;
-    if (op >= MC_BAND && is_float(dt))
-        return MC_ERR_ARG;
-    return MC_OK;
+    return dtype_ops[dt] & BIT(op) ? MC_OK : MC_ERR_ARG;
 }
 
 /* ---- kernels: inout[i] = in[i] op inout[i] (commutative builtins) ---- */
@@ -235,6 +245,15 @@ MC_KERNEL static void k_bits(const void *in, void *io, size_t n,
 static void apply(void *io, const void *in, size_t n, mc_dtype_t dt,
                   mc_op_t op)
 {
+    if (dt >= MC_FLOAT16) {
+        if (dt <= MC_BFLOAT16)
+            mc_reduce_half(io, in, n, dt, op);
+        else if (dt <= MC_COMPLEX128)
+            mc_reduce_complex(io, in, n, dt, op);
+        else
+            mc_reduce_pairs(io, in, n, dt, op);
+        return;
+    }
     switch (op) {
     case MC_SUM: k_sum(in, io, n, dt); break;
     case MC_PROD: k_prod(in, io, n, dt); break;

@@ -4,9 +4,12 @@
 
 static const char *const dt_names[MC_DTYPE_COUNT] = {
     "int8", "int16", "int32", "int64", "uint8",
-    "uint16", "uint32", "uint64", "float32", "float64"};
+    "uint16", "uint32", "uint64", "float32", "float64",
+    "float16", "bfloat16", "complex64", "complex128", "float-int",
+    "double-int", "2int", "long-int"};
 static const char *const op_names[MC_OP_BUILTIN_COUNT] = {
-    "sum", "prod", "min", "max", "band", "bor", "bxor", "land", "lor"};
+    "sum", "prod", "min", "max", "band", "bor", "bxor", "land", "lor",
+    "minloc", "maxloc"};
 
 const char *mc_dtype_name(mc_dtype_t dt)
 {

@@ -6,8 +6,8 @@
  * integers, so floating-point sums and products are exact in any order.
  *
  *   cases: every collective the library interposes; predefined types
- *   (every C integer, float, double, bool, byte, char, MPI_AINT...) and
- *   some it passes on (MPI_2INT, complex); every builtin op, a commutative
+ *   (every C integer, float, double, bool, byte, char, MPI_AINT, MPI_2INT
+ *   with MINLOC/MAXLOC, float and double complex); every builtin op, a commutative
  *   user op and a non-commutative one that sees every operand's position;
  *   every root; in place and not; counts 0, 1, 7 and one past the
  *   hierarchy's segment; derived datatypes (vector, contiguous) including
@@ -84,6 +84,7 @@ void init_types(void)
     add(MPI_AINT, "MPI_Aint", sizeof(MPI_Aint), K_SINT);
     add(MPI_2INT, "2int", 2 * sizeof(int), K_PAIR);
     add(MPI_C_DOUBLE_COMPLEX, "double complex", 16, K_CPLX);
+    add(MPI_C_FLOAT_COMPLEX, "float complex", 8, K_CPLX);
 }
 
 /* element i of rank r's input: small values, exact in any order;
@@ -106,8 +107,13 @@ void fill(const tinfo_t *t, void *buf, size_t n, int r, int seed)
             ((int *)(void *)p)[1] = r;
             break;
         case K_CPLX:
-            ((double *)(void *)p)[0] = v;
-            ((double *)(void *)p)[1] = -v;
+            if (t->size == 8) {
+                ((float *)(void *)p)[0] = (float)v;
+                ((float *)(void *)p)[1] = (float)-v;
+            } else {
+                ((double *)(void *)p)[0] = v;
+                ((double *)(void *)p)[1] = -v;
+            }
             break;
         default: {
             /* every other element negative, alternating between ranks;
