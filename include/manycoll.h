@@ -247,6 +247,47 @@ MC_API int mc_scan(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
 MC_API int mc_exscan(mc_comm_t *c, const void *sbuf, void *rbuf,
                      size_t count, mc_dtype_t dt, mc_op_t op);
 
+/* The v-variants (MPI's): counts and displacements per rank, in elements
+ * of dt, with zero counts allowed anywhere. The arrays are read during
+ * the call (until its completion for the non-blocking forms). A rank's
+ * own count must equal its entry in the other side's array (MC_ERR_ARG
+ * otherwise); the rest must match between ranks as in MPI.
+ *
+ * allgatherv: block r (scount elements of rank r's sbuf) lands at
+ * rbuf + displs[r] on every rank, rcounts[r] == scount of rank r. In
+ * place: sbuf = MC_IN_PLACE, the own block already at displs[rank]. */
+MC_API int mc_allgatherv(mc_comm_t *c, const void *sbuf, size_t scount,
+                         void *rbuf, const size_t *rcounts,
+                         const size_t *displs, mc_dtype_t dt);
+/* scounts[d] elements from sbuf + sdispls[d] go to rank d, where they
+ * land as rcounts[s] elements at rbuf + rdispls[s] (s the sender). In
+ * place: sbuf = MC_IN_PLACE, scounts and sdispls ignored, the input laid
+ * out in rbuf by rcounts and rdispls. */
+MC_API int mc_alltoallv(mc_comm_t *c, const void *sbuf,
+                        const size_t *scounts, const size_t *sdispls,
+                        void *rbuf, const size_t *rcounts,
+                        const size_t *rdispls, mc_dtype_t dt);
+/* The root receives rank r's scount elements at rbuf + displs[r]
+ * (rcounts[r]); rbuf, rcounts and displs are read on the root only. In
+ * place: the root passes sbuf = MC_IN_PLACE, its block already there. */
+MC_API int mc_gatherv(mc_comm_t *c, const void *sbuf, size_t scount,
+                      void *rbuf, const size_t *rcounts,
+                      const size_t *displs, mc_dtype_t dt, int root);
+/* The root sends scounts[r] elements from sbuf + displs[r] to rank r,
+ * which receives rcount of them in rbuf; sbuf, scounts and displs are
+ * read on the root only. In place: the root passes rbuf = MC_IN_PLACE
+ * and keeps its block in sbuf. */
+MC_API int mc_scatterv(mc_comm_t *c, const void *sbuf,
+                       const size_t *scounts, const size_t *displs,
+                       void *rbuf, size_t rcount, mc_dtype_t dt, int root);
+/* The elementwise reduction of every rank's sbuf (sum of rcounts
+ * elements), split in blocks back to back: rank r gets block r
+ * (rcounts[r] elements) in rbuf. In rank order for any op. In place:
+ * sbuf = MC_IN_PLACE, the input in rbuf, the result at its start. */
+MC_API int mc_reduce_scatter(mc_comm_t *c, const void *sbuf, void *rbuf,
+                             const size_t *rcounts, mc_dtype_t dt,
+                             mc_op_t op);
+
 /* Non-blocking and persistent collectives (MPI 3 and 4).
  *
  * mc_i<coll> takes the arguments of mc_<coll>, then `req`: it starts the
@@ -332,6 +373,47 @@ MC_API int mc_scan_init(mc_comm_t *c, const void *sbuf, void *rbuf,
 MC_API int mc_exscan_init(mc_comm_t *c, const void *sbuf, void *rbuf,
                           size_t count, mc_dtype_t dt, mc_op_t op,
                           mc_request_t **req);
+MC_API int mc_iallgatherv(mc_comm_t *c, const void *sbuf, size_t scount,
+                          void *rbuf, const size_t *rcounts,
+                          const size_t *displs, mc_dtype_t dt,
+                          mc_request_t **req);
+MC_API int mc_allgatherv_init(mc_comm_t *c, const void *sbuf, size_t scount,
+                              void *rbuf, const size_t *rcounts,
+                              const size_t *displs, mc_dtype_t dt,
+                              mc_request_t **req);
+MC_API int mc_ialltoallv(mc_comm_t *c, const void *sbuf,
+                         const size_t *scounts, const size_t *sdispls,
+                         void *rbuf, const size_t *rcounts,
+                         const size_t *rdispls, mc_dtype_t dt,
+                         mc_request_t **req);
+MC_API int mc_alltoallv_init(mc_comm_t *c, const void *sbuf,
+                             const size_t *scounts, const size_t *sdispls,
+                             void *rbuf, const size_t *rcounts,
+                             const size_t *rdispls, mc_dtype_t dt,
+                             mc_request_t **req);
+MC_API int mc_igatherv(mc_comm_t *c, const void *sbuf, size_t scount,
+                       void *rbuf, const size_t *rcounts,
+                       const size_t *displs, mc_dtype_t dt, int root,
+                       mc_request_t **req);
+MC_API int mc_gatherv_init(mc_comm_t *c, const void *sbuf, size_t scount,
+                           void *rbuf, const size_t *rcounts,
+                           const size_t *displs, mc_dtype_t dt, int root,
+                           mc_request_t **req);
+MC_API int mc_iscatterv(mc_comm_t *c, const void *sbuf,
+                        const size_t *scounts, const size_t *displs,
+                        void *rbuf, size_t rcount, mc_dtype_t dt, int root,
+                        mc_request_t **req);
+MC_API int mc_scatterv_init(mc_comm_t *c, const void *sbuf,
+                            const size_t *scounts, const size_t *displs,
+                            void *rbuf, size_t rcount, mc_dtype_t dt,
+                            int root, mc_request_t **req);
+MC_API int mc_ireduce_scatter(mc_comm_t *c, const void *sbuf, void *rbuf,
+                              const size_t *rcounts, mc_dtype_t dt,
+                              mc_op_t op, mc_request_t **req);
+MC_API int mc_reduce_scatter_init(mc_comm_t *c, const void *sbuf,
+                                  void *rbuf, const size_t *rcounts,
+                                  mc_dtype_t dt, mc_op_t op,
+                                  mc_request_t **req);
 /* Starts an inactive persistent request (MC_ERR_ARG if it is active). */
 MC_API int mc_start(mc_request_t *req);
 

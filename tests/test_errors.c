@@ -101,6 +101,27 @@ int main(void)
     EXPECT(mc_scatter(c, x, y, 1, MC_FLOAT64, -3), MC_ERR_ARG, "'root'");
     EXPECT(mc_allgather(c, x, MC_IN_PLACE, 1, MC_FLOAT64), MC_ERR_ARG,
            "'rbuf'");
+    size_t one[1] = {1}, zero[1] = {0}, two[1] = {2};
+    EXPECT(mc_allgatherv(c, x, 1, y, NULL, zero, MC_FLOAT64), MC_ERR_ARG,
+           "'rcounts'");
+    EXPECT(mc_allgatherv(c, x, 1, y, one, NULL, MC_FLOAT64), MC_ERR_ARG,
+           "'displs'");
+    EXPECT(mc_allgatherv(c, x, 2, y, one, zero, MC_FLOAT64), MC_ERR_ARG,
+           "'scount'");
+    EXPECT(mc_allgatherv(c, x, 1, NULL, one, zero, MC_FLOAT64), MC_ERR_ARG,
+           "'rbuf'");
+    EXPECT(mc_alltoallv(c, x, two, zero, y, one, zero, MC_FLOAT64),
+           MC_ERR_ARG, "'scounts[rank]'");
+    EXPECT(mc_gatherv(c, x, 1, y, one, zero, MC_FLOAT64, n), MC_ERR_ARG,
+           "'root'");
+    EXPECT(mc_scatterv(c, x, one, zero, y, 2, MC_FLOAT64, 0), MC_ERR_ARG,
+           "'rcount'");
+    EXPECT(mc_reduce_scatter(c, x, y, one, MC_FLOAT64, MC_BAND), MC_ERR_ARG,
+           "'op'");
+    EXPECT(mc_reduce_scatter(c, x, y, one, MC_2INT, MC_SUM), MC_ERR_ARG,
+           "'op'");
+    EXPECT(mc_allreduce(c, x, y, 1, MC_COMPLEX128, MC_MAX), MC_ERR_ARG,
+           "'op'");
     EXPECT(mc_op_create(NULL, 1, NULL), MC_ERR_ARG, "'fn'");
     mc_comm_t *bad = (mc_comm_t *)1;
     EXPECT(mc_comm_create_shm("x", 3, 3, &bad), MC_ERR_ARG, "'rank'");

@@ -100,6 +100,7 @@ int main(int argc, char **argv)
     }
     job_t *jobs = calloc((size_t)n, sizeof(job_t));
     w.blocking_only = n >= 512;
+    w.skip_v = n >= 512;
     mc_sim_domain_t *dom;
     if (mc_sim_create(p, ncores, &so, &sim) != MC_OK ||
         mc_sim_tp_domain(sim, NULL, 0, cores, n, &dom) != MC_OK) {

@@ -25,14 +25,15 @@
 static int rooted(mc_coll_t k)
 {
     return k == MC_COLL_BCAST || k == MC_COLL_REDUCE || k == MC_COLL_GATHER ||
-           k == MC_COLL_SCATTER;
+           k == MC_COLL_SCATTER || k == MC_COLL_GATHERV ||
+           k == MC_COLL_SCATTERV;
 }
 
 static int reduces(mc_coll_t k)
 {
     return k == MC_COLL_REDUCE || k == MC_COLL_ALLREDUCE ||
            k == MC_COLL_REDUCE_SCATTER_BLOCK || k == MC_COLL_SCAN ||
-           k == MC_COLL_EXSCAN;
+           k == MC_COLL_EXSCAN || k == MC_COLL_REDUCE_SCATTER;
 }
 
 static int has_in_place(mc_coll_t k)
@@ -275,6 +276,9 @@ int mc_walk(mc_comm_t *c, mc_walk_t *w)
         if (w->coll && strcmp(w->coll, mc_coll_name(a->coll)))
             continue;
         if (w->algo && strcmp(w->algo, a->name))
+            continue;
+        if (w->skip_v && a->coll >= MC_COLL_ALLGATHERV &&
+            a->coll <= MC_COLL_REDUCE_SCATTER)
             continue;
         /* without single copy such an algorithm runs another registered
          * one, walked in its own right (the fallback itself is walked on

@@ -28,6 +28,9 @@ typedef struct mc_walk {
      * simulation of a thousand cores a third more: test_sim sets it from
      * 512 ranks; the smaller walks cover those forms) */
     int blocking_only;
+    /* skip the v-variants (one generic algorithm each, P^2 blocks in
+     * alltoallv: test_sim sets it from 512 ranks, as blocking_only) */
+    int skip_v;
     int algos, cases, failures; /* results */
     int skipped; /* cases whose buffers would exceed MC_WALK_MEM_BUDGET */
     /* where barrier cases count arrivals (check.h), set by the caller:

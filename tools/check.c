@@ -115,7 +115,8 @@ static int op_class(const mc_case_t *k)
 {
     int reduces = k->coll == MC_COLL_REDUCE || k->coll == MC_COLL_ALLREDUCE ||
                   k->coll == MC_COLL_REDUCE_SCATTER_BLOCK ||
-                  k->coll == MC_COLL_SCAN || k->coll == MC_COLL_EXSCAN;
+                  k->coll == MC_COLL_SCAN || k->coll == MC_COLL_EXSCAN ||
+                  k->coll == MC_COLL_REDUCE_SCATTER;
     if (!reduces)
         return -1;
     return k->uop == MC_UOP_SUM ? MC_SUM : k->uop ? MC_MIN : (int)k->op;
@@ -217,7 +218,8 @@ chk_num_t chk_reduced(const mc_case_t *k, int size, size_t idx)
 {
     size_t n = k->coll == MC_COLL_REDUCE_SCATTER_BLOCK
                    ? k->count * (size_t)size
-                   : k->count;
+               : k->coll == MC_COLL_REDUCE_SCATTER ? chk_v_total(k, size)
+                                                   : k->count;
     /* the root and in-place do not change the result */
     const mc_case_t *m = &memo.k;
     int same_case = m->coll == k->coll && m->count == k->count &&
@@ -258,6 +260,8 @@ static void lens(const mc_case_t *k, int size, size_t *s, size_t *r)
 size_t mc_case_bytes(const mc_case_t *k, int size)
 {
     size_t s, r;
+    if (chk_is_v(k->coll)) /* at most count + 1 and a gap per block */
+        return (k->count + 2) * (size_t)size * 2 * mc_dtype_size(k->dt);
     lens(k, size, &s, &r);
     return (s + r) * mc_dtype_size(k->dt);
 }
@@ -274,9 +278,16 @@ static void *guarded(size_t bytes)
 
 int mc_case_alloc(const mc_case_t *k, int rank, int size, mc_case_bufs_t *b)
 {
-    (void)rank;
     size_t s, r, d = mc_dtype_size(k->dt);
-    lens(k, size, &s, &r);
+    b->v = NULL;
+    if (chk_is_v(k->coll)) {
+        b->v = malloc(4 * (size_t)size * sizeof *b->v);
+        if (!b->v)
+            return MC_ERR_NOMEM;
+        chk_v_lens(k, rank, size, b, &s, &r);
+    } else {
+        lens(k, size, &s, &r);
+    }
     b->slen = s * d;
     b->rlen = r * d;
     b->arrivals = NULL;
@@ -293,7 +304,9 @@ void mc_case_free(mc_case_bufs_t *b)
 {
     free(b->sbuf);
     free(b->rbuf);
+    free(b->v);
     b->sbuf = b->rbuf = NULL;
+    b->v = NULL;
 }
 
 static void fill(const mc_case_t *k, void *p, uint64_t who, size_t from,
@@ -361,6 +374,10 @@ static void fill_send(const mc_case_t *k, int rank, int size,
 void mc_case_fill(const mc_case_t *k, int rank, int size, mc_case_bufs_t *b)
 {
     size_t n = k->count;
+    if (chk_is_v(k->coll)) {
+        chk_v_fill(k, rank, size, b);
+        return;
+    }
     fill_send(k, rank, size, b);
     memset(b->rbuf, POISON_BYTE, b->rlen);
     int root = rank == k->root;
@@ -405,6 +422,8 @@ int mc_case_call(mc_comm_t *c, const mc_case_t *k, mc_case_bufs_t *b,
     int root = mc_comm_rank(c) == k->root;
     mc_op_t op = mc_case_op(k);
     size_t n = k->count;
+    if (chk_is_v(k->coll))
+        return chk_v_call(c, k, b, op, req);
     switch (k->coll) {
     case MC_COLL_BARRIER: return CALL(barrier, c);
     case MC_COLL_BCAST: return CALL(bcast, c, b->rbuf, n, k->dt, k->root);

@@ -106,6 +106,7 @@ typedef struct mc_case_bufs {
      * mc_case_verify checks (set by the caller; a barrier case without
      * one fails verification) */
     mc_arrivals_t *arrivals;
+    size_t *v; /* the v-variants' counts and displacements (check_v.c) */
 } mc_case_bufs_t;
 
 /* The op handle a case uses (creates user ops on first use). */

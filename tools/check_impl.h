@@ -103,4 +103,16 @@ uint64_t chk_scatter_who(int root);
 int chk_send_elem(const mc_case_t *k, int rank, int size, size_t i,
                   chk_num_t *v);
 
+/* the v-variants (check_v.c); b->v holds the case's counts and
+ * displacements, 4 x size entries, made by chk_v_lens */
+int chk_is_v(mc_coll_t coll);
+size_t chk_v_total(const mc_case_t *k, int size);
+void chk_v_lens(const mc_case_t *k, int rank, int size,
+                const mc_case_bufs_t *b, size_t *s, size_t *r);
+void chk_v_fill(const mc_case_t *k, int rank, int size, mc_case_bufs_t *b);
+int chk_v_call(mc_comm_t *c, const mc_case_t *k, mc_case_bufs_t *b,
+               mc_op_t op, mc_request_t **req);
+int chk_v_verify(const mc_case_t *k, int rank, int size,
+                 const mc_case_bufs_t *b, char *msg, size_t len);
+
 #endif

@@ -37,6 +37,23 @@ int mc_prep_gather(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
 int mc_prep_scatter(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
                     mc_dtype_t dt, int root, mc_args_t *a);
 
+int mc_prep_allgatherv(mc_comm_t *c, const void *sbuf, size_t scount,
+                       void *rbuf, const size_t *rcounts,
+                       const size_t *displs, mc_dtype_t dt, mc_args_t *a);
+int mc_prep_alltoallv(mc_comm_t *c, const void *sbuf, const size_t *scounts,
+                      const size_t *sdispls, void *rbuf,
+                      const size_t *rcounts, const size_t *rdispls,
+                      mc_dtype_t dt, mc_args_t *a);
+int mc_prep_gatherv(mc_comm_t *c, const void *sbuf, size_t scount,
+                    void *rbuf, const size_t *rcounts, const size_t *displs,
+                    mc_dtype_t dt, int root, mc_args_t *a);
+int mc_prep_scatterv(mc_comm_t *c, const void *sbuf, const size_t *scounts,
+                     const size_t *displs, void *rbuf, size_t rcount,
+                     mc_dtype_t dt, int root, mc_args_t *a);
+int mc_prep_reduce_scatter(mc_comm_t *c, const void *sbuf, void *rbuf,
+                           const size_t *rcounts, mc_dtype_t dt, mc_op_t op,
+                           mc_args_t *a);
+
 /* Runs the call: the next call number, the in-place alltoall's copy,
  * the selection (s, or the rules' when NULL), the algorithm; a failure
  * breaks the communicator. Not after the communicator's non-blocking

@@ -16,6 +16,11 @@ static const char *const coll_names[MC_COLL_COUNT] = {
     [MC_COLL_SCATTER] = "scatter",
     [MC_COLL_SCAN] = "scan",
     [MC_COLL_EXSCAN] = "exscan",
+    [MC_COLL_ALLGATHERV] = "allgatherv",
+    [MC_COLL_ALLTOALLV] = "alltoallv",
+    [MC_COLL_GATHERV] = "gatherv",
+    [MC_COLL_SCATTERV] = "scatterv",
+    [MC_COLL_REDUCE_SCATTER] = "reduce_scatter",
 };
 
 const char *mc_coll_name(mc_coll_t coll)

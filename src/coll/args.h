@@ -23,6 +23,11 @@ typedef enum {
     MC_COLL_SCATTER,
     MC_COLL_SCAN,
     MC_COLL_EXSCAN,
+    MC_COLL_ALLGATHERV,
+    MC_COLL_ALLTOALLV,
+    MC_COLL_GATHERV,
+    MC_COLL_SCATTERV,
+    MC_COLL_REDUCE_SCATTER,
     MC_COLL_COUNT
 } mc_coll_t;
 
@@ -49,6 +54,12 @@ typedef struct mc_args {
     mc_op_t op;
     int root;
     int in_place;
+    /* The v-variants: counts and displacements in elements, one per rank,
+     * NULL where MPI says they are not significant on this rank. count is
+     * 0 for them (it differs between ranks) and bytes is this rank's own
+     * block: what it sends in allgatherv and gatherv, receives in scatterv
+     * and reduce_scatter (rcounts[rank]); 0 in alltoallv. */
+    const size_t *scounts, *sdispls, *rcounts, *rdispls;
 } mc_args_t;
 
 /* Values of an algorithm's parameters, in the order of its parameter

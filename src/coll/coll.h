@@ -103,6 +103,18 @@ MC_ALGO_DECL(mc_scan_linear); /* scan and exscan */
 MC_ALGO_DECL(mc_scan_recursive_doubling); /* scan and exscan */
 MC_ALGO_DECL(mc_reduce_scatter_block_ring);
 MC_ALGO_DECL(mc_reduce_scatter_block_reduce_scatter);
+/* the v-variants: counts and displacements per rank (args.h) */
+MC_ALGO_DECL(mc_allgatherv_ring);
+MC_ALGO_DECL(mc_alltoallv_pairwise);
+MC_ALGO_DECL(mc_gatherv_linear);
+MC_ALGO_DECL(mc_scatterv_linear);
+MC_ALGO_DECL(mc_reduce_scatter_reduce);
+/* root sends counts[q] elements from displs[q] (NULL: back to back) to
+ * each rank q, which receives them (rbytes) into rbuf (scatterv_linear.c);
+ * counts is read on the root only */
+int mc_scatterv_blocks(mc_team_t *c, int root, const void *sbuf,
+                       const size_t *counts, const size_t *displs,
+                       size_t dsize, void *rbuf, size_t rbytes, int in_place);
 /* single copy for large messages (coll/direct.h) */
 MC_ALGO_DECL(mc_bcast_direct);
 MC_ALGO_DECL(mc_reduce_direct);

@@ -70,6 +70,14 @@
 #pragma weak ompi_mpi_op_minloc
 #pragma weak ompi_mpi_op_replace
 #pragma weak ompi_mpi_op_no_op
+#pragma weak ompi_mpi_c_float_complex
+#pragma weak ompi_mpi_c_double_complex
+#pragma weak ompi_mpi_cxx_cplex
+#pragma weak ompi_mpi_cxx_dblcplex
+#pragma weak ompi_mpi_float_int
+#pragma weak ompi_mpi_double_int
+#pragma weak ompi_mpi_2int
+#pragma weak ompi_mpi_long_int
 #endif
 
 #endif /* MC_MPI_ABI_H */

@@ -249,6 +249,7 @@ static void release(mcm_comm_t *s)
     mc_hier_release(&s->hier);
     free(s->scratch[0]);
     free(s->scratch[1]);
+    free(s->v);
     mcm_topo_put(s->topo);
     state_free(s);
 }
@@ -300,7 +301,7 @@ MCM_API int mc_mpi_query(MPI_Comm comm, const char *coll, long *mc_calls,
         return -1;
     const mcm_comm_t *s = v;
     *path = s->path;
-    for (int c = 0; c < MC_HIER_NCOLL; c++)
+    for (int c = 0; c < MCM_NCOLL; c++)
         if (!coll || !strcmp(coll, mcm_coll_names[c])) {
             *mc_calls += s->stat[c].mc;
             *pmpi_calls += s->stat[c].pmpi;

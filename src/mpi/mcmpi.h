@@ -59,6 +59,13 @@ typedef struct mcm_topo {
 int mcm_topo_compute(MPI_Comm comm, mcm_topo_t **out);
 void mcm_topo_put(mcm_topo_t *t);
 
+/* the collectives counted per communicator: src/hier's, then those with
+ * no hierarchical form (one node only: reduce_scatter.c) */
+enum {
+    MCM_REDUCE_SCATTER = MC_HIER_NCOLL,
+    MCM_NCOLL
+};
+
 /* per collective: calls that went to manycoll and to PMPI, and why */
 typedef struct mcm_stat {
     long mc, pmpi;
@@ -79,7 +86,8 @@ typedef struct mcm_comm {
     mcm_topo_t *topo;
     void *scratch[2];       /* packing of non-contiguous datatypes */
     size_t scratch_len[2];
-    mcm_stat_t stat[MC_HIER_NCOLL];
+    size_t *v;              /* reduce_scatter's counts, size entries */
+    mcm_stat_t stat[MCM_NCOLL];
     struct mcm_comm *next;  /* live list or free list */
 } mcm_comm_t;
 
@@ -219,7 +227,7 @@ void mcm_release_all(void);
  * with a message naming the rank and the cause; returns the MPI code. */
 int mcm_fail(mcm_comm_t *s, const char *fn, int rc, const char *detail);
 void mcm_report(const mcm_comm_t *s);
-extern const char *const mcm_coll_names[MC_HIER_NCOLL];
+extern const char *const mcm_coll_names[MCM_NCOLL];
 extern const char *const mcm_shape_why, *const mcm_a2a_why;
 
 static inline void mcm_count_pmpi(mcm_comm_t *s, int coll, const char *why)

@@ -8,7 +8,7 @@
 
 #include "mpi/mcmpi.h"
 
-const char *const mcm_coll_names[MC_HIER_NCOLL] = {
+const char *const mcm_coll_names[MCM_NCOLL] = {
     [MC_HIER_BARRIER] = "barrier",
     [MC_HIER_BCAST] = "bcast",
     [MC_HIER_REDUCE] = "reduce",
@@ -18,6 +18,7 @@ const char *const mcm_coll_names[MC_HIER_NCOLL] = {
     [MC_HIER_REDUCE_SCATTER_BLOCK] = "reduce_scatter_block",
     [MC_HIER_GATHER] = "gather",
     [MC_HIER_SCATTER] = "scatter",
+    [MCM_REDUCE_SCATTER] = "reduce_scatter",
 };
 
 const char *const mcm_shape_why =
@@ -73,7 +74,7 @@ void mcm_report(const mcm_comm_t *s)
     if (!t || ((t->rank != 0 || t->size < 2) && mcm_cfg.verbose < 2))
         return;
     long any = 0;
-    for (int c = 0; c < MC_HIER_NCOLL; c++)
+    for (int c = 0; c < MCM_NCOLL; c++)
         any += s->stat[c].mc + s->stat[c].pmpi;
     if (!any)
         return;
@@ -87,7 +88,7 @@ void mcm_report(const mcm_comm_t *s)
     n += snprintf(line + n, sizeof line - (size_t)n, ": %s%s%s",
                   path_name(s), s->path == MCM_PMPI && t->why ? " - " : "",
                   s->path == MCM_PMPI && t->why ? t->why : "");
-    for (int c = 0; c < MC_HIER_NCOLL && n < (int)sizeof line; c++) {
+    for (int c = 0; c < MCM_NCOLL && n < (int)sizeof line; c++) {
         const mcm_stat_t *x = &s->stat[c];
         if (!x->mc && !x->pmpi)
             continue;

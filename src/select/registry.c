@@ -93,6 +93,24 @@ const mc_algo_t mc_algos[] = {
      .desc = "chain in rank order: each rank keeps the prefix from the "
              "rank before and passes on prefix op input; any op",
      .impl = &mc_scan_linear_algo},
+    {.coll = MC_COLL_ALLGATHERV, .name = "ring",
+     .desc = "ring: P-1 steps, each passes on one rank's block (any size), "
+             "two-sided",
+     .impl = &mc_allgatherv_ring_algo},
+    {.coll = MC_COLL_ALLTOALLV, .name = "pairwise",
+     .desc = "pairwise exchange: step i sends to rank+i, receives from "
+             "rank-i, blocks of any size, two-sided",
+     .impl = &mc_alltoallv_pairwise_algo},
+    {.coll = MC_COLL_GATHERV, .name = "linear",
+     .desc = "root receives every rank's block in turn, two-sided",
+     .impl = &mc_gatherv_linear_algo},
+    {.coll = MC_COLL_SCATTERV, .name = "linear",
+     .desc = "root sends every rank's block in turn, two-sided",
+     .impl = &mc_scatterv_linear_algo},
+    {.coll = MC_COLL_REDUCE_SCATTER, .name = "reduce-scatterv",
+     .desc = "binomial reduce of the whole vector to rank 0, then linear "
+             "scatterv; rank order for non-commutative ops",
+     .impl = &mc_reduce_scatter_reduce_algo},
     /* model-tuned cache-coherence algorithms (Ramos & Hoefler 2013, ch. 4;
      * src/coll/cc.h). Fan-outs: k1..k4 up to the first 0; k1 = 0 lets
      * the optimiser choose, from the built-in xeonphi60 model, once per

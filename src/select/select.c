@@ -78,6 +78,12 @@ static const struct default_rule {
     {MC_COLL_SCAN, ON_ANY, 0, SIZE_MAX, "recursive-doubling"},
     {MC_COLL_EXSCAN, ON_ANY, 4, SIZE_MAX, "linear"},
     {MC_COLL_EXSCAN, ON_ANY, 0, SIZE_MAX, "recursive-doubling"},
+    /* the v-variants: one algorithm each so far */
+    {MC_COLL_ALLGATHERV, ON_ANY, 0, SIZE_MAX, "ring"},
+    {MC_COLL_ALLTOALLV, ON_ANY, 0, SIZE_MAX, "pairwise"},
+    {MC_COLL_GATHERV, ON_ANY, 0, SIZE_MAX, "linear"},
+    {MC_COLL_SCATTERV, ON_ANY, 0, SIZE_MAX, "linear"},
+    {MC_COLL_REDUCE_SCATTER, ON_ANY, 0, SIZE_MAX, "reduce-scatterv"},
 };
 
 static const char *const env_names[MC_COLL_COUNT] = {
@@ -92,6 +98,11 @@ static const char *const env_names[MC_COLL_COUNT] = {
     [MC_COLL_SCATTER] = "MC_ALGO_SCATTER",
     [MC_COLL_SCAN] = "MC_ALGO_SCAN",
     [MC_COLL_EXSCAN] = "MC_ALGO_EXSCAN",
+    [MC_COLL_ALLGATHERV] = "MC_ALGO_ALLGATHERV",
+    [MC_COLL_ALLTOALLV] = "MC_ALGO_ALLTOALLV",
+    [MC_COLL_GATHERV] = "MC_ALGO_GATHERV",
+    [MC_COLL_SCATTERV] = "MC_ALGO_SCATTERV",
+    [MC_COLL_REDUCE_SCATTER] = "MC_ALGO_REDUCE_SCATTER",
 };
 
 static int env_rule(mc_coll_t coll, mc_ruleset_t *rs)

@@ -125,13 +125,54 @@ static void mpi_wrong(const tinfo_t *t, const char *on)
 /* compares MPI_'s result x with the reference: PMPI_'s y, or the local
  * one where the MPI cannot be trusted and the call went to manycoll
  * (`mc`: the library's count of such calls grew) */
+/* complex products may differ in the sign of a zero part, which depends
+ * on the order of combining (not an error): compared as values */
+static int cplx_equal(const void *a, const void *b, size_t bytes, int size)
+{
+    for (size_t i = 0; i < bytes / (size_t)(size / 2); i++) {
+        double x = size == 8 ? ((const float *)a)[i] : ((const double *)a)[i];
+        double y = size == 8 ? ((const float *)b)[i] : ((const double *)b)[i];
+        if (x != y)
+            return 0;
+    }
+    return 1;
+}
+
 static void check(const void *x, const void *y, const void *ref, int mc,
                   size_t b, const char *what, const tinfo_t *t,
                   const char *on, size_t n, int root)
 {
     if (ref && memcmp(y, ref, b))
         mpi_wrong(t, on);
-    same(x, ref && mc ? ref : y, b, what, t->name, on, n, root);
+    const void *want = ref && mc ? ref : y;
+    if (t->kind == K_CPLX && cplx_equal(x, want, b, t->size)) {
+        cases++;
+        return;
+    }
+    same(x, want, b, what, t->name, on, n, root);
+}
+
+/* MPI_Reduce_scatter with uneven counts (every odd rank one element
+ * short; even counts where the local reference ref is needed) */
+static void reduce_scatter(MPI_Comm c, const tinfo_t *t, MPI_Op op,
+                           const char *on, size_t n, int ip,
+                           const unsigned char *in, unsigned char *x,
+                           unsigned char *y, const unsigned char *ref)
+{
+    int P = csize(c), me = crank(c);
+    int *rc = xalloc((size_t)P * sizeof *rc);
+    for (int q = 0; q < P; q++)
+        rc[q] = (int)n - (!ref && n > 0 && q % 2);
+    size_t pb = n * (size_t)t->size * (size_t)P;
+    memcpy(x, in, pb);
+    memcpy(y, in, pb);
+    long m0 = mc_calls(c, "reduce_scatter");
+    MPI_Reduce_scatter(ip ? MPI_IN_PLACE : in, x, rc, t->dt, op, c);
+    int mc = mc_calls(c, "reduce_scatter") > m0;
+    PMPI_Reduce_scatter(ip ? MPI_IN_PLACE : in, y, rc, t->dt, op, c);
+    check(x, y, ref, mc, (size_t)rc[me] * (size_t)t->size,
+          ip ? "reduce_scatter in-place" : "reduce_scatter", t, on, n, -1);
+    free(rc);
 }
 
 /* allreduce, reduce (root P-1, or every root), reduce_scatter_block; in
@@ -188,6 +229,8 @@ static void reduce3(MPI_Comm c, const tinfo_t *t, MPI_Op op, const char *on,
         check(x, y, local ? ref + (size_t)me * b : NULL, mc, b,
               ip ? "reduce_scatter_block in-place" : "reduce_scatter_block",
               t, on, n, -1);
+        reduce_scatter(c, t, op, on, n, ip, in, x, y,
+                       local ? ref + (size_t)me * b : NULL);
     }
     free(in);
     free(x);
