@@ -102,11 +102,12 @@ chk_num_t chk_load_wide(mc_dtype_t dt, const void *p, size_t idx)
     return v;
 }
 
-#define PUT(T, ...)                                                          \
+#define PUT(T, value, index)                                                 \
     do {                                                                     \
         T e_;                                                                \
         memset(&e_, 0, sizeof e_); /* padding too: compared bytewise */      \
-        e_ = (T){__VA_ARGS__};                                               \
+        e_.v = (value);                                                      \
+        e_.i = (index);                                                      \
         memcpy((unsigned char *)p + idx * sizeof e_, &e_, sizeof e_);        \
     } while (0)
 
