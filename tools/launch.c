@@ -183,11 +183,19 @@ static int open_job(job_state_t *js)
     return 0;
 }
 
-/* the rank to name: the first found dead by a peer, else the first
- * failed one reaped; its exit code, 0 if none failed */
+/* the rank to name: the first found dead or gone by a peer that failed
+ * itself (a signal or a non-zero status), else the first found gone (it
+ * exited 0 before its peers were done), else the first failed one
+ * reaped; its exit code, 0 if none failed. A rank that finished and left
+ * may be noted before a killed one is: the killed one is the cause */
 static int report(job_state_t *js)
 {
     int r = js->nnoted ? js->noted[0] : js->nfailed ? js->failed[0] : -1;
+    for (int i = js->nnoted - 1; i >= 0; i--) {
+        int st = js->status[js->noted[i]];
+        if (!(WIFEXITED(st) && WEXITSTATUS(st) == 0))
+            r = js->noted[i];
+    }
     if (r < 0)
         return 0;
     char why[128];
