@@ -63,6 +63,10 @@ void mcm_topo_put(mcm_topo_t *t);
  * no hierarchical form (one node only: reduce_scatter.c) */
 enum {
     MCM_REDUCE_SCATTER = MC_HIER_NCOLL,
+    MCM_ALLGATHERV,
+    MCM_ALLTOALLV,
+    MCM_GATHERV,
+    MCM_SCATTERV,
     MCM_NCOLL
 };
 
@@ -86,7 +90,8 @@ typedef struct mcm_comm {
     mcm_topo_t *topo;
     void *scratch[2];       /* packing of non-contiguous datatypes */
     size_t scratch_len[2];
-    size_t *v;              /* reduce_scatter's counts, size entries */
+    size_t *v;              /* the v-variants' counts and displacements
+                               in bytes: 4 x size entries (stage_v.c) */
     mcm_stat_t stat[MCM_NCOLL];
     struct mcm_comm *next;  /* live list or free list */
 } mcm_comm_t;
@@ -216,6 +221,43 @@ int mcm_stage(mcm_comm_t *s, mcm_buf_t *b, void *buf, int count,
 void *mcm_scratch(mcm_comm_t *s, size_t n, int slot);
 /* Unpacks a staged output (no-op when it was in place). */
 int mcm_unstage(mcm_comm_t *s, mcm_buf_t *b);
+
+/* Offset of the data if count elements of dt are one contiguous run of
+ * bytes (size bytes per element), else -1. */
+MPI_Aint mcm_contiguous_at(MPI_Datatype dt, int count, long long size);
+
+/* ---- the v-variants' blocks (stage_v.c) ---- */
+/* n blocks of cnt[i] elements of dt at user + dsp[i] * extent, for
+ * manycoll: bytes from p, block i bc[i] bytes at p + bd[i] */
+typedef struct mcm_vbuf {
+    char *user;
+    const int *cnt, *dsp;
+    MPI_Datatype dt;
+    int n, packed;
+    MPI_Aint extent;
+    size_t *bc, *bd;
+    char *p;
+} mcm_vbuf_t;
+
+enum { MCM_V_OUT = -2, MCM_V_ALL = -1 }; /* mcm_vstage's `input` */
+
+/* 4 x size entries for the byte counts and displacements, or NULL */
+size_t *mcm_varrays(mcm_comm_t *s);
+/* Stages a side: in the user's buffer if dt is contiguous, else packed
+ * into scratch slot `slot`, packing every block (MCM_V_ALL), block
+ * `input` only (>= 0), or none (MCM_V_OUT). `arrays`: 2 x size entries.
+ * MPI_SUCCESS or an MPI error code. */
+int mcm_vstage(mcm_comm_t *s, mcm_vbuf_t *v, void *buf, const int *cnt,
+               const int *dsp, MPI_Datatype dt, int input, int slot,
+               size_t *arrays);
+/* Unpacks an output side's blocks (no-op when it was in place). */
+int mcm_vunstage(mcm_comm_t *s, const mcm_vbuf_t *v);
+/* 0 if every count of n is >= 0 */
+int mcm_negative(const int *cnt, int n);
+
+/* 1 if the call goes to MPI: a communicator not taken flat (several
+ * nodes: no hierarchical form), or !ok (with why); counted */
+int mcm_flat_only(mcm_comm_t *s, int coll, int ok, const char *why);
 
 /* ---- communicators (comm.c) ---- */
 int mcm_setup(MPI_Comm comm, mcm_comm_t **out);

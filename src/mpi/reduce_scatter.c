@@ -5,44 +5,15 @@
  * with the counts copied into the communicator's state (made at the
  * first call). Several nodes (no hierarchical form yet) and negative
  * counts go to the MPI library, which reports the latter.
- *
- * MPI_Allgatherv, MPI_Alltoallv, MPI_Gatherv and MPI_Scatterv are not
- * interposed yet: the ranks may describe their blocks with different
- * datatypes (only the type signatures must match), so taking them needs
- * a path chosen from the communicator alone, with blocks packed per rank
- * where a datatype has gaps, as coll_move.c does for the block
- * collectives; that packing per block is not written.
  */
-#include <stdlib.h>
-
 #include "mpi/mcmpi.h"
-
-static const char *const no_comm = "not a communicator manycoll takes";
-
-/* 1 if the call goes to MPI (counted, with why) */
-static int to_pmpi(mcm_comm_t *s, int coll, int ok, const char *why)
-{
-    if (!s || s->path != MCM_FLAT) {
-        mcm_count_pmpi(s, coll,
-                       s && s->path == MCM_HIER
-                           ? "several nodes (no hierarchical form)"
-                       : s && s->topo && s->topo->why ? s->topo->why
-                                                      : no_comm);
-        return 1;
-    }
-    if (!ok) {
-        mcm_count_pmpi(s, coll, why);
-        return 1;
-    }
-    return 0;
-}
 
 /* rcounts as size_t in the state's array; 0, or -1 on a negative entry
  * or no memory */
 static int counts(mcm_comm_t *s, const int *cnt)
 {
     size_t n = (size_t)s->topo->size;
-    if (!s->v && !(s->v = malloc(n * sizeof *s->v)))
+    if (!mcm_varrays(s))
         return -1;
     if (!cnt)
         return -1;
@@ -74,7 +45,7 @@ int MPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[],
     const char *why = types_why;
     int ok = s && s->path == MCM_FLAT && mcm_reduction(dt, op, &r, &why) == 0 &&
              counts(s, rcounts) == 0;
-    if (to_pmpi(s, MCM_REDUCE_SCATTER, ok, why))
+    if (mcm_flat_only(s, MCM_REDUCE_SCATTER, ok, why))
         return PMPI_Reduce_scatter(sbuf, rbuf, rcounts, dt, op, comm);
     s->stat[MCM_REDUCE_SCATTER].mc++;
     return result(s, "MPI_Reduce_scatter",

@@ -19,6 +19,10 @@ const char *const mcm_coll_names[MCM_NCOLL] = {
     [MC_HIER_GATHER] = "gather",
     [MC_HIER_SCATTER] = "scatter",
     [MCM_REDUCE_SCATTER] = "reduce_scatter",
+    [MCM_ALLGATHERV] = "allgatherv",
+    [MCM_ALLTOALLV] = "alltoallv",
+    [MCM_GATHERV] = "gatherv",
+    [MCM_SCATTERV] = "scatterv",
 };
 
 const char *const mcm_shape_why =

@@ -26,9 +26,7 @@ long long mcm_type_size(MPI_Datatype dt)
     return (long long)size;
 }
 
-/* Offset of the data if count elements of dt are one contiguous run of
- * bytes; -1 if not. */
-static MPI_Aint contiguous_at(MPI_Datatype dt, int count, long long size)
+MPI_Aint mcm_contiguous_at(MPI_Datatype dt, int count, long long size)
 {
     if (mcm_type(dt))
         return 0;
@@ -70,7 +68,7 @@ int mcm_stage(mcm_comm_t *s, mcm_buf_t *b, void *buf, int count,
     if (size < 0 || count < 0)
         return MPI_ERR_TYPE;
     b->bytes = (size_t)count * (size_t)size;
-    MPI_Aint at = contiguous_at(dt, count, size);
+    MPI_Aint at = mcm_contiguous_at(dt, count, size);
     if (at >= 0 || b->bytes == 0) {
         b->p = (char *)buf + (at > 0 ? at : 0);
         return MPI_SUCCESS;

@@ -207,6 +207,9 @@ static void on_comm(MPI_Comm c, const char *name, int full)
         movement(c, big, 0);
     }
     derived(c);
+    vcases(c, 1, 1);
+    if (full)
+        vcases(c, (int)big / 6, 0);
     if (rank == 0 && getenv("TEST_MPI_VERBOSE"))
         printf("test_mpi: %s done (%d cases so far)\n", name, cases);
 }
@@ -260,6 +263,15 @@ static void check_path(const char *expect, int uneven)
         q(MPI_COMM_WORLD, colls[i], &mc, &pm, &path);
         if (mc == 0)
             FAIL("no %s went to manycoll (%ld to MPI)", colls[i], pm);
+    }
+    /* the v-variants: on one node only */
+    static const char *vcolls[] = {"allgatherv", "alltoallv", "gatherv",
+                                   "scatterv", "reduce_scatter"};
+    for (int i = 0; want && i < 5; i++) {
+        q(MPI_COMM_WORLD, vcolls[i], &mc, &pm, &path);
+        if ((mc > 0) != (want == 1))
+            FAIL("%ld %s went to manycoll on path %s (%ld to MPI)", mc,
+                 vcolls[i], expect, pm);
     }
     q(MPI_COMM_SELF, NULL, &mc, &pm, &path);
     if (path > 0)

@@ -45,5 +45,7 @@ void reductions(MPI_Comm c, size_t count, int all_ops);
 void user_ops(MPI_Comm c, size_t count);
 void movement(MPI_Comm c, size_t count, int all_roots);
 void derived(MPI_Comm c);
+/* test_mpi_v.c: the v-variants, n units per block and more */
+void vcases(MPI_Comm c, int n, int all_roots);
 
 #endif
