@@ -208,6 +208,7 @@ typedef struct mcm_buf {
     char *p;                /* contiguous bytes: in the user's buffer or
                                the scratch */
     int packed;             /* p is scratch; unpack output afterwards */
+    int owned;              /* p was allocated for this buffer (slot -1) */
 } mcm_buf_t;
 
 /* bytes per element of any datatype (its type signature's size), or -1 */
@@ -217,6 +218,10 @@ long long mcm_type_size(MPI_Datatype dt);
  * `input`; MPI_SUCCESS or an MPI error code. */
 int mcm_stage(mcm_comm_t *s, mcm_buf_t *b, void *buf, int count,
               MPI_Datatype dt, int input, int slot);
+/* Packs a staged input again (a persistent call's start). */
+int mcm_repack(mcm_comm_t *s, mcm_buf_t *b);
+/* Frees an owned staging buffer (slot -1). */
+void mcm_buf_free(mcm_buf_t *b);
 /* n bytes of the state's scratch slot (0 or 1), or NULL */
 void *mcm_scratch(mcm_comm_t *s, size_t n, int slot);
 /* Unpacks a staged output (no-op when it was in place). */
@@ -258,6 +263,58 @@ int mcm_negative(const int *cnt, int n);
 /* 1 if the call goes to MPI: a communicator not taken flat (several
  * nodes: no hierarchical form), or !ok (with why); counted */
 int mcm_flat_only(mcm_comm_t *s, int coll, int ok, const char *why);
+
+/* ---- non-blocking and persistent calls (nbreq.c, complete.c) ----
+ * A call manycoll takes gets a generalized MPI request as its handle, so
+ * that the program (and any MPI call not interposed) holds a real one;
+ * the interposed completion calls find the record by the handle. */
+typedef struct mcm_nb {
+    uintptr_t key;          /* the handle's bits */
+    MPI_Request h;
+    mc_request_t *r;
+    mcm_comm_t *s;
+    const char *fn;         /* "MPI_Iallreduce", for errors */
+    int persistent, active, done, err;
+    int out_in;             /* out is read too (in place): packed at start */
+    mcm_buf_t in, out;      /* staged (packed) input and output */
+    char msg[200];          /* err's message, kept until the wait */
+    struct mcm_nb *next;
+} mcm_nb_t;
+
+extern int mcm_nb_live; /* active records */
+
+/* a record for a call on s, or NULL (no memory) */
+mcm_nb_t *mcm_nb_new(mcm_comm_t *s, const char *fn, int persistent);
+/* After mc_i<coll> / mc_<coll>_init returned rc into x->r: the handle in
+ * *req (MPI_SUCCESS), or the error through the error handler */
+int mcm_nb_started(mcm_nb_t *x, int rc, MPI_Request *req);
+/* frees a record that never started (and its staging) */
+void mcm_nb_drop(mcm_nb_t *x);
+/* the record of a handle, or NULL */
+mcm_nb_t *mcm_nb_find(MPI_Request h);
+/* Tests x (done: *flag = 1, status set, a non-persistent record freed and
+ * *hp set to MPI_REQUEST_NULL); MPI_SUCCESS or an MPI error code. */
+int mcm_nb_test(mcm_nb_t *x, MPI_Request *hp, int *flag, MPI_Status *st);
+/* 1 if x is inactive or its call is done (one mc_test if not known) */
+int mcm_nb_poll(mcm_nb_t *x);
+/* waits for x as mcm_nb_test completes it */
+int mcm_nb_wait(mcm_nb_t *x, MPI_Request *hp, MPI_Status *st);
+/* MPI_Wait: ours by manycoll; MPI's polled with ours while any is
+ * active (complete.c) */
+int mcm_wait_req(MPI_Request *req, MPI_Status *st);
+/* advances every active record (each one's mc_test) */
+void mcm_nb_progress(void);
+/* starts a persistent record; frees one (inactive) */
+int mcm_nb_start(mcm_nb_t *x);
+int mcm_nb_free(mcm_nb_t *x, MPI_Request *hp);
+
+/* coll_nb_*.c: what a non-blocking call returns when manycoll does not
+ * take it (the caller then calls its PMPI twin) */
+#define MCM_NOT_TAKEN (-0x4d43)
+/* a record for a call manycoll takes on s (counted), else NULL (counted
+ * as MPI's, with why); ok: the call's own conditions */
+mcm_nb_t *mcm_nb_take(mcm_comm_t *s, int coll, const char *fn,
+                      int persistent, int ok, const char *why);
 
 /* ---- communicators (comm.c) ---- */
 int mcm_setup(MPI_Comm comm, mcm_comm_t **out);

@@ -39,9 +39,13 @@ MPI_Aint mcm_contiguous_at(MPI_Datatype dt, int count, long long size)
     return tlb;
 }
 
-/* one buffer per slot, so staging the second never moves the first */
+/* one buffer per slot, so staging the second never moves the first;
+ * slot -1: a buffer of the caller's own (a non-blocking call's), freed
+ * by mcm_buf_free */
 static int scratch(mcm_comm_t *s, size_t n, int slot, char **out)
 {
+    if (slot < 0)
+        return (*out = malloc(n ? n : 1)) ? 0 : -1;
     if (n > s->scratch_len[slot]) {
         void *p = malloc(n);
         if (!p)
@@ -78,13 +82,28 @@ int mcm_stage(mcm_comm_t *s, mcm_buf_t *b, void *buf, int count,
     if (scratch(s, b->bytes, slot, &b->p))
         return MPI_ERR_NO_MEM;
     b->packed = 1;
-    if (!input)
-        return MPI_SUCCESS;
+    b->owned = slot < 0;
+    return input ? mcm_repack(s, b) : MPI_SUCCESS;
+}
+
+int mcm_repack(mcm_comm_t *s, mcm_buf_t *b)
+{
     int pos = 0;
-    int rc = PMPI_Pack(buf, count, dt, b->p, (int)b->bytes, &pos, s->comm);
+    if (!b->packed)
+        return MPI_SUCCESS;
+    int rc = PMPI_Pack(b->user, b->count, b->dt, b->p, (int)b->bytes, &pos,
+                       s->comm);
     if (rc == MPI_SUCCESS && (size_t)pos != b->bytes)
         rc = MPI_ERR_INTERN; /* packed form is not the plain bytes */
     return rc;
+}
+
+void mcm_buf_free(mcm_buf_t *b)
+{
+    if (b->owned)
+        free(b->p);
+    b->owned = b->packed = 0;
+    b->p = NULL;
 }
 
 int mcm_unstage(mcm_comm_t *s, mcm_buf_t *b)

@@ -208,6 +208,7 @@ static void on_comm(MPI_Comm c, const char *name, int full)
     }
     derived(c);
     vcases(c, 1, 1);
+    nbcases(c);
     if (full)
         vcases(c, (int)big / 6, 0);
     if (rank == 0 && getenv("TEST_MPI_VERBOSE"))

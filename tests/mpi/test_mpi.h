@@ -47,5 +47,7 @@ void movement(MPI_Comm c, size_t count, int all_roots);
 void derived(MPI_Comm c);
 /* test_mpi_v.c: the v-variants, n units per block and more */
 void vcases(MPI_Comm c, int n, int all_roots);
+/* test_mpi_nb.c: non-blocking and persistent calls */
+void nbcases(MPI_Comm c);
 
 #endif
