@@ -7,7 +7,7 @@
 foreach(v ${MC_MPI_VARIANTS})
   set(exe test_mpi_${v})
   add_executable(${exe} mpi/test_mpi.c mpi/test_mpi_cases.c mpi/test_mpi_v.c
-                 mpi/test_mpi_nb.c)
+                 mpi/test_mpi_nb.c mpi/test_mpi_scan.c)
   target_compile_options(${exe} PRIVATE ${MC_MPI_${v}_CFLAGS})
   # the library first, so its MPI_* come before the MPI library's
   target_link_libraries(${exe} PRIVATE manycoll_mpi_${v} ${MC_MPI_${v}_LIBS}
@@ -85,7 +85,8 @@ foreach(v ${MC_MPI_VARIANTS})
                        ENVIRONMENT "${env};MC_ALGO_BARRIER=bogus" TIMEOUT 90)
   if(NOT MC_SANITIZE)
     add_executable(test_mpi_plain_${v} mpi/test_mpi.c mpi/test_mpi_cases.c
-                   mpi/test_mpi_v.c mpi/test_mpi_nb.c)
+                   mpi/test_mpi_v.c mpi/test_mpi_nb.c
+                   mpi/test_mpi_scan.c)
     target_compile_options(test_mpi_plain_${v} PRIVATE
                            ${MC_MPI_${v}_CFLAGS})
     target_link_libraries(test_mpi_plain_${v} PRIVATE ${MC_MPI_${v}_LIBS}

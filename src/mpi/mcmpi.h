@@ -67,6 +67,8 @@ enum {
     MCM_ALLTOALLV,
     MCM_GATHERV,
     MCM_SCATTERV,
+    MCM_SCAN,
+    MCM_EXSCAN,
     MCM_NCOLL
 };
 

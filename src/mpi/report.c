@@ -23,6 +23,8 @@ const char *const mcm_coll_names[MCM_NCOLL] = {
     [MCM_ALLTOALLV] = "alltoallv",
     [MCM_GATHERV] = "gatherv",
     [MCM_SCATTERV] = "scatterv",
+    [MCM_SCAN] = "scan",
+    [MCM_EXSCAN] = "exscan",
 };
 
 const char *const mcm_shape_why =

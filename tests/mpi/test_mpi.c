@@ -209,6 +209,7 @@ static void on_comm(MPI_Comm c, const char *name, int full)
     derived(c);
     vcases(c, 1, 1);
     nbcases(c);
+    scans(c);
     if (full)
         vcases(c, (int)big / 6, 0);
     if (rank == 0 && getenv("TEST_MPI_VERBOSE"))
@@ -265,10 +266,11 @@ static void check_path(const char *expect, int uneven)
         if (mc == 0)
             FAIL("no %s went to manycoll (%ld to MPI)", colls[i], pm);
     }
-    /* the v-variants: on one node only */
+    /* the v-variants and scans: on one node only */
     static const char *vcolls[] = {"allgatherv", "alltoallv", "gatherv",
-                                   "scatterv", "reduce_scatter"};
-    for (int i = 0; want && i < 5; i++) {
+                                   "scatterv", "reduce_scatter", "scan",
+                                   "exscan"};
+    for (int i = 0; want && i < 7; i++) {
         q(MPI_COMM_WORLD, vcolls[i], &mc, &pm, &path);
         if ((mc > 0) != (want == 1))
             FAIL("%ld %s went to manycoll on path %s (%ld to MPI)", mc,

@@ -49,5 +49,7 @@ void derived(MPI_Comm c);
 void vcases(MPI_Comm c, int n, int all_roots);
 /* test_mpi_nb.c: non-blocking and persistent calls */
 void nbcases(MPI_Comm c);
+/* test_mpi_scan.c: scan and exscan */
+void scans(MPI_Comm c);
 
 #endif

@@ -1,0 +1,121 @@
+/*
+ * MPI_Scan and MPI_Exscan on one node, blocking, non-blocking and (MPI 4)
+ * persistent: manycoll's scans, which combine in rank order for any op,
+ * so user ops of either commutativity are taken by the blocking calls
+ * (mcm_reduction decides from the datatype and op, the same on every
+ * rank). The non-blocking and persistent forms take builtin ops only, as
+ * the other non-blocking reductions (coll_nb_red.c). Several nodes go to
+ * the MPI library (no hierarchical scan).
+ */
+#include "mpi/mcmpi.h"
+
+typedef int (*scan_fn)(mc_comm_t *, const void *, void *, size_t,
+                       mc_dtype_t, mc_op_t);
+typedef int (*iscan_fn)(mc_comm_t *, const void *, void *, size_t,
+                        mc_dtype_t, mc_op_t, mc_request_t **);
+
+static const void *mcin(const void *p)
+{
+    return p == MPI_IN_PLACE ? MC_IN_PLACE : p;
+}
+
+static const char *const names[2][3] = {
+    {"MPI_Scan", "MPI_Iscan", "MPI_Scan_init"},
+    {"MPI_Exscan", "MPI_Iexscan", "MPI_Exscan_init"}};
+
+/* blocking: MCM_NOT_TAKEN, or the MPI result */
+static int scan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
+                MPI_Op op, MPI_Comm comm, int ex)
+{
+    mcm_comm_t *s = mcm_comm(comm);
+    mcm_red_t r;
+    const char *why = "a negative count";
+    int coll = ex ? MCM_EXSCAN : MCM_SCAN;
+    int ok = s && count >= 0 && mcm_reduction(dt, op, &r, &why) == 0;
+    if (mcm_flat_only(s, coll, ok, why))
+        return MCM_NOT_TAKEN;
+    s->stat[coll].mc++;
+    scan_fn f = ex ? mc_exscan : mc_scan;
+    int rc = f(s->node, mcin(sbuf), rbuf, (size_t)count, r.dt, r.op);
+    return rc == MC_OK ? MPI_SUCCESS
+                       : mcm_fail(s, names[ex][0], rc, NULL);
+}
+
+/* non-blocking (pers 0) or persistent (1) */
+static int iscan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
+                 MPI_Op op, MPI_Comm comm, MPI_Request *req, int ex,
+                 int pers)
+{
+    mcm_comm_t *s = mcm_comm(comm);
+    const mcm_type_t *t = mcm_type(dt);
+    int b = mcm_builtin_op(op);
+    int ok = s && count >= 0 && t && b >= 0 && (t->ops >> b & 1);
+    mcm_nb_t *x = mcm_nb_take(s, ex ? MCM_EXSCAN : MCM_SCAN,
+                              names[ex][1 + pers], pers, ok,
+                              "a negative count, a derived type, or an op "
+                              "not builtin or not defined on the type "
+                              "(non-blocking)");
+    if (!x)
+        return MCM_NOT_TAKEN;
+    iscan_fn f = ex ? (pers ? mc_exscan_init : mc_iexscan)
+                    : (pers ? mc_scan_init : mc_iscan);
+    return mcm_nb_started(x, f(s->node, mcin(sbuf), rbuf, (size_t)count,
+                               (mc_dtype_t)t->mc, (mc_op_t)b, &x->r),
+                          req);
+}
+
+int MPI_Scan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
+             MPI_Op op, MPI_Comm comm)
+{
+    int rc = scan(sbuf, rbuf, count, dt, op, comm, 0);
+    return rc != MCM_NOT_TAKEN ? rc
+                               : PMPI_Scan(sbuf, rbuf, count, dt, op, comm);
+}
+
+int MPI_Exscan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
+               MPI_Op op, MPI_Comm comm)
+{
+    int rc = scan(sbuf, rbuf, count, dt, op, comm, 1);
+    return rc != MCM_NOT_TAKEN
+               ? rc
+               : PMPI_Exscan(sbuf, rbuf, count, dt, op, comm);
+}
+
+int MPI_Iscan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
+              MPI_Op op, MPI_Comm comm, MPI_Request *req)
+{
+    int rc = iscan(sbuf, rbuf, count, dt, op, comm, req, 0, 0);
+    return rc != MCM_NOT_TAKEN
+               ? rc
+               : PMPI_Iscan(sbuf, rbuf, count, dt, op, comm, req);
+}
+
+int MPI_Iexscan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
+                MPI_Op op, MPI_Comm comm, MPI_Request *req)
+{
+    int rc = iscan(sbuf, rbuf, count, dt, op, comm, req, 1, 0);
+    return rc != MCM_NOT_TAKEN
+               ? rc
+               : PMPI_Iexscan(sbuf, rbuf, count, dt, op, comm, req);
+}
+
+#if MPI_VERSION >= 4
+int MPI_Scan_init(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
+                  MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *req)
+{
+    int rc = iscan(sbuf, rbuf, count, dt, op, comm, req, 0, 1);
+    return rc != MCM_NOT_TAKEN ? rc
+                               : PMPI_Scan_init(sbuf, rbuf, count, dt, op,
+                                                comm, info, req);
+}
+
+int MPI_Exscan_init(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
+                    MPI_Op op, MPI_Comm comm, MPI_Info info,
+                    MPI_Request *req)
+{
+    int rc = iscan(sbuf, rbuf, count, dt, op, comm, req, 1, 1);
+    return rc != MCM_NOT_TAKEN ? rc
+                               : PMPI_Exscan_init(sbuf, rbuf, count, dt, op,
+                                                  comm, info, req);
+}
+#endif
