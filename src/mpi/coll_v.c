@@ -7,32 +7,19 @@
  * as cnt * size bytes; a rank whose datatype has gaps packs and unpacks
  * its blocks around the call (stage_v.c). Several nodes go to the MPI
  * library (no hierarchical v-variant), as do big-count (_c) calls, which
- * are not interposed.
+ * are not interposed, and the persistent forms (MPI_Allgatherv_init...).
+ * The non-blocking forms (MPI_Iallgatherv...) run the same code with a
+ * request record (nbreq.c) that owns the byte counts and the staging
+ * until completion, when its output blocks are unpacked.
  *
  *   MPI_Gatherv(sbuf, 3, MPI_INT, rbuf, {3,0,2}, {4,0,-2}, vec, root)
  *     sender: its 12 bytes (packed if MPI_INT were not contiguous)
  *     root:   mc_gatherv(node, sbuf', 12, p, {12,0,8}, bd, MC_UINT8, root)
  *             p = scratch; afterwards block i unpacked to rbuf + d[i]*ext
  */
+#include <stdlib.h>
+
 #include "mpi/mcmpi.h"
-
-static int result(mcm_comm_t *s, const char *fn, int rc)
-{
-    return rc == MC_OK ? MPI_SUCCESS : mcm_fail(s, fn, rc, NULL);
-}
-
-static int staged(mcm_comm_t *s, const char *fn, int rc)
-{
-    return rc == MPI_SUCCESS ? rc
-                             : mcm_fail(s, fn, MC_ERR_ARG,
-                                        "a datatype could not be packed");
-}
-
-static int mismatch(mcm_comm_t *s, const char *fn)
-{
-    return mcm_fail(s, fn, MC_ERR_ARG, "this rank's send and receive "
-                    "sizes differ (the type signatures do not match)");
-}
 
 static const char *const neg_why = "a negative count";
 
@@ -42,132 +29,320 @@ static int counts_ok(const int *cnt, int n)
     return cnt && !mcm_negative(cnt, n);
 }
 
+/* Where a call keeps its state: blocking (req NULL), the communicator's
+ * arrays and scratch slots; non-blocking, a record of its own with its
+ * own arrays and staging memory (slot -1). */
+typedef struct vctx {
+    mcm_comm_t *s;
+    mcm_nb_t *x;
+    size_t *a;
+    mcm_vbuf_t lin, lout; /* blocking: the sides, on the stack */
+    mcm_buf_t bin, bout;
+    mcm_vbuf_t *vin, *vout;
+    mcm_buf_t *in, *out;
+} vctx_t;
+
+/* 1 if manycoll takes the call (v ready), 0 if it goes to MPI */
+static int vbegin(vctx_t *v, mcm_comm_t *s, int coll, const char *fn,
+                  int ok, const char *why, MPI_Request *req)
+{
+    v->s = s;
+    v->x = NULL;
+    if (!req) {
+        if (mcm_flat_only(s, coll, ok && mcm_varrays(s), why))
+            return 0;
+        s->stat[coll].mc++;
+        v->a = s->v;
+        v->vin = &v->lin;
+        v->vout = &v->lout;
+        v->in = &v->bin;
+        v->out = &v->bout;
+        v->lin = v->lout = (mcm_vbuf_t){0};
+        v->bin = v->bout = (mcm_buf_t){0};
+        return 1;
+    }
+    if (!(v->x = mcm_nb_take(s, coll, fn, 0, ok, why)))
+        return 0;
+    v->a = v->x->v = malloc(4 * (size_t)s->topo->size * sizeof *v->a);
+    if (!v->a) {
+        mcm_nb_drop(v->x);
+        v->x = NULL;
+        mcm_count_pmpi(s, coll, "no memory for a request");
+        return 0;
+    }
+    v->vin = &v->x->vin;
+    v->vout = &v->x->vout;
+    v->in = &v->x->in;
+    v->out = &v->x->out;
+    return 1;
+}
+
+static int slot(const vctx_t *v, int k)
+{
+    return v->x ? -1 : k;
+}
+
+/* a failure before the call: the record (if any) dropped */
+static int vfail(vctx_t *v, const char *fn, const char *what)
+{
+    if (v->x)
+        mcm_nb_drop(v->x);
+    return mcm_fail(v->s, fn, MC_ERR_ARG, what);
+}
+
+static int staged(vctx_t *v, const char *fn, int rc)
+{
+    return rc == MPI_SUCCESS ? rc
+                             : vfail(v, fn, "a datatype could not be "
+                                            "packed");
+}
+
+static int mismatch(vctx_t *v, const char *fn)
+{
+    return vfail(v, fn, "this rank's send and receive sizes differ (the "
+                        "type signatures do not match)");
+}
+
+/* after the call (blocking: rc its result) or its start (non-blocking:
+ * rc of mc_i<coll>, the record in *req) */
+static int vend(vctx_t *v, const char *fn, int rc, MPI_Request *req)
+{
+    if (v->x)
+        return mcm_nb_started(v->x, rc, req);
+    if (rc != MC_OK)
+        return mcm_fail(v->s, fn, rc, NULL);
+    if (v->lout.packed)
+        rc = mcm_vunstage(v->s, &v->lout);
+    else if (v->bout.packed)
+        rc = mcm_unstage(v->s, &v->bout);
+    return rc == MPI_SUCCESS ? rc
+                             : mcm_fail(v->s, fn, MC_ERR_ARG,
+                                        "a datatype could not be unpacked");
+}
+
+static int allgatherv(const void *sbuf, int scount, MPI_Datatype stype,
+                      void *rbuf, const int rcounts[], const int displs[],
+                      MPI_Datatype rtype, MPI_Comm comm, MPI_Request *req)
+{
+    const char *fn = req ? "MPI_Iallgatherv" : "MPI_Allgatherv";
+    mcm_comm_t *s = mcm_comm(comm);
+    vctx_t v;
+    int ok = s && counts_ok(rcounts, s->topo->size) && displs && scount >= 0;
+    if (!vbegin(&v, s, MCM_ALLGATHERV, fn, ok, neg_why, req))
+        return MCM_NOT_TAKEN;
+    int me = s->topo->rank, ip = sbuf == MPI_IN_PLACE;
+    int rc = mcm_vstage(s, v.vout, rbuf, rcounts, displs, rtype,
+                        ip ? me : MCM_V_OUT, slot(&v, 1), v.a);
+    if (rc == MPI_SUCCESS && !ip)
+        rc = mcm_stage(s, v.in, (void *)sbuf, scount, stype, 1, slot(&v, 0));
+    if (rc != MPI_SUCCESS)
+        return staged(&v, fn, rc);
+    if (!ip && v.in->bytes != v.vout->bc[me])
+        return mismatch(&v, fn);
+    const void *sin = ip ? MC_IN_PLACE : v.in->p;
+    rc = req ? mc_iallgatherv(s->node, sin, v.vout->bc[me], v.vout->p,
+                              v.vout->bc, v.vout->bd, MC_UINT8, &v.x->r)
+             : mc_allgatherv(s->node, sin, v.vout->bc[me], v.vout->p,
+                             v.vout->bc, v.vout->bd, MC_UINT8);
+    return vend(&v, fn, rc, req);
+}
+
+static int alltoallv(const void *sbuf, const int scounts[],
+                     const int sdispls[], MPI_Datatype stype, void *rbuf,
+                     const int rcounts[], const int rdispls[],
+                     MPI_Datatype rtype, MPI_Comm comm, MPI_Request *req)
+{
+    const char *fn = req ? "MPI_Ialltoallv" : "MPI_Alltoallv";
+    mcm_comm_t *s = mcm_comm(comm);
+    vctx_t v;
+    int ip = sbuf == MPI_IN_PLACE, n = s ? s->topo->size : 0;
+    int ok = s && counts_ok(rcounts, n) && rdispls &&
+             (ip || (counts_ok(scounts, n) && sdispls));
+    if (!vbegin(&v, s, MCM_ALLTOALLV, fn, ok, neg_why, req))
+        return MCM_NOT_TAKEN;
+    int me = s->topo->rank;
+    int rc = mcm_vstage(s, v.vout, rbuf, rcounts, rdispls, rtype,
+                        ip ? MCM_V_ALL : MCM_V_OUT, slot(&v, 1), v.a);
+    if (rc == MPI_SUCCESS && !ip)
+        rc = mcm_vstage(s, v.vin, (void *)sbuf, scounts, sdispls, stype,
+                        MCM_V_ALL, slot(&v, 0), v.a + 2 * (size_t)n);
+    if (rc != MPI_SUCCESS)
+        return staged(&v, fn, rc);
+    if (!ip && v.vin->bc[me] != v.vout->bc[me])
+        return mismatch(&v, fn);
+    const void *sin = ip ? MC_IN_PLACE : v.vin->p;
+    const size_t *sc = ip ? NULL : v.vin->bc, *sd = ip ? NULL : v.vin->bd;
+    rc = req ? mc_ialltoallv(s->node, sin, sc, sd, v.vout->p, v.vout->bc,
+                             v.vout->bd, MC_UINT8, &v.x->r)
+             : mc_alltoallv(s->node, sin, sc, sd, v.vout->p, v.vout->bc,
+                            v.vout->bd, MC_UINT8);
+    return vend(&v, fn, rc, req);
+}
+
+static const char *const root_why = "a negative count or a root out of "
+                                    "range";
+
+static int gatherv(const void *sbuf, int scount, MPI_Datatype stype,
+                   void *rbuf, const int rcounts[], const int displs[],
+                   MPI_Datatype rtype, int root, MPI_Comm comm,
+                   MPI_Request *req)
+{
+    const char *fn = req ? "MPI_Igatherv" : "MPI_Gatherv";
+    mcm_comm_t *s = mcm_comm(comm);
+    vctx_t v;
+    int n = s ? s->topo->size : 0, r = s && s->topo->rank == root;
+    int ip = r && sbuf == MPI_IN_PLACE;
+    int ok = s && root >= 0 && root < n && (ip || scount >= 0) &&
+             (!r || (counts_ok(rcounts, n) && displs));
+    if (!vbegin(&v, s, MCM_GATHERV, fn, ok, root_why, req))
+        return MCM_NOT_TAKEN;
+    int rc = MPI_SUCCESS;
+    if (r)
+        rc = mcm_vstage(s, v.vout, rbuf, rcounts, displs, rtype,
+                        ip ? root : MCM_V_OUT, slot(&v, 1), v.a);
+    if (rc == MPI_SUCCESS && !ip)
+        rc = mcm_stage(s, v.in, (void *)sbuf, scount, stype, 1, slot(&v, 0));
+    if (rc != MPI_SUCCESS)
+        return staged(&v, fn, rc);
+    if (r && !ip && v.in->bytes != v.vout->bc[root])
+        return mismatch(&v, fn);
+    const void *sin = ip ? MC_IN_PLACE : v.in->p;
+    size_t own = ip ? v.vout->bc[root] : v.in->bytes;
+    rc = req ? mc_igatherv(s->node, sin, own, v.vout->p, v.vout->bc,
+                           v.vout->bd, MC_UINT8, root, &v.x->r)
+             : mc_gatherv(s->node, sin, own, v.vout->p, v.vout->bc,
+                          v.vout->bd, MC_UINT8, root);
+    return vend(&v, fn, rc, req);
+}
+
+static int scatterv(const void *sbuf, const int scounts[], const int displs[],
+                    MPI_Datatype stype, void *rbuf, int rcount,
+                    MPI_Datatype rtype, int root, MPI_Comm comm,
+                    MPI_Request *req)
+{
+    const char *fn = req ? "MPI_Iscatterv" : "MPI_Scatterv";
+    mcm_comm_t *s = mcm_comm(comm);
+    vctx_t v;
+    int n = s ? s->topo->size : 0, r = s && s->topo->rank == root;
+    int ip = r && rbuf == MPI_IN_PLACE;
+    int ok = s && root >= 0 && root < n && (ip || rcount >= 0) &&
+             (!r || (counts_ok(scounts, n) && displs));
+    if (!vbegin(&v, s, MCM_SCATTERV, fn, ok, root_why, req))
+        return MCM_NOT_TAKEN;
+    int rc = MPI_SUCCESS;
+    if (r)
+        rc = mcm_vstage(s, v.vin, (void *)sbuf, scounts, displs, stype,
+                        MCM_V_ALL, slot(&v, 0), v.a);
+    if (rc == MPI_SUCCESS && !ip)
+        rc = mcm_stage(s, v.out, rbuf, rcount, rtype, 0, slot(&v, 1));
+    if (rc != MPI_SUCCESS)
+        return staged(&v, fn, rc);
+    if (r && !ip && v.out->bytes != v.vin->bc[root])
+        return mismatch(&v, fn);
+    void *rout = ip ? MC_IN_PLACE : v.out->p;
+    size_t own = ip ? v.vin->bc[root] : v.out->bytes;
+    rc = req ? mc_iscatterv(s->node, v.vin->p, v.vin->bc, v.vin->bd, rout,
+                            own, MC_UINT8, root, &v.x->r)
+             : mc_scatterv(s->node, v.vin->p, v.vin->bc, v.vin->bd, rout,
+                           own, MC_UINT8, root);
+    return vend(&v, fn, rc, req);
+}
+
 int MPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype,
                    void *rbuf, const int rcounts[], const int displs[],
                    MPI_Datatype rtype, MPI_Comm comm)
 {
-    static const char fn[] = "MPI_Allgatherv";
-    mcm_comm_t *s = mcm_comm(comm);
-    int ok = s && counts_ok(rcounts, s->topo->size) && displs &&
-             scount >= 0 && mcm_varrays(s);
-    if (mcm_flat_only(s, MCM_ALLGATHERV, ok, neg_why))
-        return PMPI_Allgatherv(sbuf, scount, stype, rbuf, rcounts, displs,
-                               rtype, comm);
-    int me = s->topo->rank, ip = sbuf == MPI_IN_PLACE;
-    mcm_vbuf_t out;
-    mcm_buf_t in = {0};
-    int rc = mcm_vstage(s, &out, rbuf, rcounts, displs, rtype,
-                        ip ? me : MCM_V_OUT, 1, s->v);
-    if (rc == MPI_SUCCESS && !ip)
-        rc = mcm_stage(s, &in, (void *)sbuf, scount, stype, 1, 0);
-    if (rc != MPI_SUCCESS)
-        return staged(s, fn, rc);
-    if (!ip && in.bytes != out.bc[me])
-        return mismatch(s, fn);
-    s->stat[MCM_ALLGATHERV].mc++;
-    rc = mc_allgatherv(s->node, ip ? MC_IN_PLACE : in.p, out.bc[me], out.p,
-                       out.bc, out.bd, MC_UINT8);
-    if (rc != MC_OK)
-        return result(s, fn, rc);
-    return staged(s, fn, mcm_vunstage(s, &out));
+    int rc = allgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype,
+                        comm, NULL);
+    return rc != MCM_NOT_TAKEN ? rc
+                               : PMPI_Allgatherv(sbuf, scount, stype, rbuf,
+                                                 rcounts, displs, rtype,
+                                                 comm);
+}
+
+int MPI_Iallgatherv(const void *sbuf, int scount, MPI_Datatype stype,
+                    void *rbuf, const int rcounts[], const int displs[],
+                    MPI_Datatype rtype, MPI_Comm comm, MPI_Request *req)
+{
+    int rc = allgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype,
+                        comm, req);
+    return rc != MCM_NOT_TAKEN ? rc
+                               : PMPI_Iallgatherv(sbuf, scount, stype, rbuf,
+                                                  rcounts, displs, rtype,
+                                                  comm, req);
 }
 
 int MPI_Alltoallv(const void *sbuf, const int scounts[], const int sdispls[],
                   MPI_Datatype stype, void *rbuf, const int rcounts[],
                   const int rdispls[], MPI_Datatype rtype, MPI_Comm comm)
 {
-    static const char fn[] = "MPI_Alltoallv";
-    mcm_comm_t *s = mcm_comm(comm);
-    int ip = sbuf == MPI_IN_PLACE, n = s ? s->topo->size : 0;
-    int ok = s && counts_ok(rcounts, n) && rdispls &&
-             (ip || (counts_ok(scounts, n) && sdispls)) && mcm_varrays(s);
-    if (mcm_flat_only(s, MCM_ALLTOALLV, ok, neg_why))
-        return PMPI_Alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts,
-                              rdispls, rtype, comm);
-    int me = s->topo->rank;
-    mcm_vbuf_t in = {0}, out;
-    int rc = mcm_vstage(s, &out, rbuf, rcounts, rdispls, rtype,
-                        ip ? MCM_V_ALL : MCM_V_OUT, 1, s->v);
-    if (rc == MPI_SUCCESS && !ip)
-        rc = mcm_vstage(s, &in, (void *)sbuf, scounts, sdispls, stype,
-                        MCM_V_ALL, 0, s->v + 2 * (size_t)n);
-    if (rc != MPI_SUCCESS)
-        return staged(s, fn, rc);
-    if (!ip && in.bc[me] != out.bc[me])
-        return mismatch(s, fn);
-    s->stat[MCM_ALLTOALLV].mc++;
-    rc = mc_alltoallv(s->node, ip ? MC_IN_PLACE : in.p, ip ? NULL : in.bc,
-                      ip ? NULL : in.bd, out.p, out.bc, out.bd, MC_UINT8);
-    if (rc != MC_OK)
-        return result(s, fn, rc);
-    return staged(s, fn, mcm_vunstage(s, &out));
+    int rc = alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts,
+                       rdispls, rtype, comm, NULL);
+    return rc != MCM_NOT_TAKEN ? rc
+                               : PMPI_Alltoallv(sbuf, scounts, sdispls, stype,
+                                                rbuf, rcounts, rdispls, rtype,
+                                                comm);
+}
+
+int MPI_Ialltoallv(const void *sbuf, const int scounts[],
+                   const int sdispls[], MPI_Datatype stype, void *rbuf,
+                   const int rcounts[], const int rdispls[],
+                   MPI_Datatype rtype, MPI_Comm comm, MPI_Request *req)
+{
+    int rc = alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts,
+                       rdispls, rtype, comm, req);
+    return rc != MCM_NOT_TAKEN
+               ? rc
+               : PMPI_Ialltoallv(sbuf, scounts, sdispls, stype, rbuf,
+                                 rcounts, rdispls, rtype, comm, req);
 }
 
 int MPI_Gatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                 const int rcounts[], const int displs[], MPI_Datatype rtype,
                 int root, MPI_Comm comm)
 {
-    static const char fn[] = "MPI_Gatherv";
-    mcm_comm_t *s = mcm_comm(comm);
-    int n = s ? s->topo->size : 0, r = s && s->topo->rank == root;
-    int ip = r && sbuf == MPI_IN_PLACE;
-    int ok = s && root >= 0 && root < n && (ip || scount >= 0) &&
-             (!r || (counts_ok(rcounts, n) && displs)) && mcm_varrays(s);
-    if (mcm_flat_only(s, MCM_GATHERV, ok, "a negative count or a root "
-                                          "out of range"))
-        return PMPI_Gatherv(sbuf, scount, stype, rbuf, rcounts, displs,
-                            rtype, root, comm);
-    mcm_vbuf_t out = {0};
-    mcm_buf_t in = {0};
-    int rc = MPI_SUCCESS;
-    if (r)
-        rc = mcm_vstage(s, &out, rbuf, rcounts, displs, rtype,
-                        ip ? root : MCM_V_OUT, 1, s->v);
-    if (rc == MPI_SUCCESS && !ip)
-        rc = mcm_stage(s, &in, (void *)sbuf, scount, stype, 1, 0);
-    if (rc != MPI_SUCCESS)
-        return staged(s, fn, rc);
-    if (r && !ip && in.bytes != out.bc[root])
-        return mismatch(s, fn);
-    s->stat[MCM_GATHERV].mc++;
-    rc = mc_gatherv(s->node, ip ? MC_IN_PLACE : in.p,
-                    ip ? out.bc[root] : in.bytes, out.p, out.bc, out.bd,
-                    MC_UINT8, root);
-    if (rc != MC_OK)
-        return result(s, fn, rc);
-    return staged(s, fn, r ? mcm_vunstage(s, &out) : MPI_SUCCESS);
+    int rc = gatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, root,
+                     comm, NULL);
+    return rc != MCM_NOT_TAKEN ? rc
+                               : PMPI_Gatherv(sbuf, scount, stype, rbuf,
+                                              rcounts, displs, rtype, root,
+                                              comm);
+}
+
+int MPI_Igatherv(const void *sbuf, int scount, MPI_Datatype stype,
+                 void *rbuf, const int rcounts[], const int displs[],
+                 MPI_Datatype rtype, int root, MPI_Comm comm,
+                 MPI_Request *req)
+{
+    int rc = gatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, root,
+                     comm, req);
+    return rc != MCM_NOT_TAKEN ? rc
+                               : PMPI_Igatherv(sbuf, scount, stype, rbuf,
+                                               rcounts, displs, rtype, root,
+                                               comm, req);
 }
 
 int MPI_Scatterv(const void *sbuf, const int scounts[], const int displs[],
                  MPI_Datatype stype, void *rbuf, int rcount,
                  MPI_Datatype rtype, int root, MPI_Comm comm)
 {
-    static const char fn[] = "MPI_Scatterv";
-    mcm_comm_t *s = mcm_comm(comm);
-    int n = s ? s->topo->size : 0, r = s && s->topo->rank == root;
-    int ip = r && rbuf == MPI_IN_PLACE;
-    int ok = s && root >= 0 && root < n && (ip || rcount >= 0) &&
-             (!r || (counts_ok(scounts, n) && displs)) && mcm_varrays(s);
-    if (mcm_flat_only(s, MCM_SCATTERV, ok, "a negative count or a root "
-                                           "out of range"))
-        return PMPI_Scatterv(sbuf, scounts, displs, stype, rbuf, rcount,
-                             rtype, root, comm);
-    mcm_vbuf_t in = {0};
-    mcm_buf_t out = {0};
-    int rc = MPI_SUCCESS;
-    if (r)
-        rc = mcm_vstage(s, &in, (void *)sbuf, scounts, displs, stype,
-                        MCM_V_ALL, 0, s->v);
-    if (rc == MPI_SUCCESS && !ip)
-        rc = mcm_stage(s, &out, rbuf, rcount, rtype, 0, 1);
-    if (rc != MPI_SUCCESS)
-        return staged(s, fn, rc);
-    if (r && !ip && out.bytes != in.bc[root])
-        return mismatch(s, fn);
-    s->stat[MCM_SCATTERV].mc++;
-    rc = mc_scatterv(s->node, in.p, in.bc, in.bd, ip ? MC_IN_PLACE : out.p,
-                     ip ? in.bc[root] : out.bytes, MC_UINT8, root);
-    if (rc != MC_OK)
-        return result(s, fn, rc);
-    return staged(s, fn, ip ? MPI_SUCCESS : mcm_unstage(s, &out));
+    int rc = scatterv(sbuf, scounts, displs, stype, rbuf, rcount, rtype,
+                      root, comm, NULL);
+    return rc != MCM_NOT_TAKEN ? rc
+                               : PMPI_Scatterv(sbuf, scounts, displs, stype,
+                                               rbuf, rcount, rtype, root,
+                                               comm);
+}
+
+int MPI_Iscatterv(const void *sbuf, const int scounts[], const int displs[],
+                  MPI_Datatype stype, void *rbuf, int rcount,
+                  MPI_Datatype rtype, int root, MPI_Comm comm,
+                  MPI_Request *req)
+{
+    int rc = scatterv(sbuf, scounts, displs, stype, rbuf, rcount, rtype,
+                      root, comm, req);
+    return rc != MCM_NOT_TAKEN ? rc
+                               : PMPI_Iscatterv(sbuf, scounts, displs, stype,
+                                                rbuf, rcount, rtype, root,
+                                                comm, req);
 }

@@ -279,6 +279,8 @@ typedef struct mcm_nb {
     int persistent, active, done, err;
     int out_in;             /* out is read too (in place): packed at start */
     mcm_buf_t in, out;      /* staged (packed) input and output */
+    mcm_vbuf_t vin, vout;   /* the v-variants' sides (packed: owned) */
+    size_t *v;              /* their byte counts and displacements */
     char msg[200];          /* err's message, kept until the wait */
     struct mcm_nb *next;
 } mcm_nb_t;

@@ -75,6 +75,11 @@ void mcm_nb_drop(mcm_nb_t *x)
 {
     mcm_buf_free(&x->in);
     mcm_buf_free(&x->out);
+    if (x->vin.packed)
+        free(x->vin.p);
+    if (x->vout.packed)
+        free(x->vout.p);
+    free(x->v);
     free(x);
 }
 
@@ -140,8 +145,9 @@ static void empty_status(MPI_Status *st)
 static int finish(mcm_nb_t *x, MPI_Request *hp, MPI_Status *st)
 {
     int rc = x->err ? mcm_fail(x->s, x->fn, x->err, x->msg) : MPI_SUCCESS;
-    if (rc == MPI_SUCCESS && x->out.packed &&
-        mcm_unstage(x->s, &x->out) != MPI_SUCCESS)
+    if (rc == MPI_SUCCESS &&
+        ((x->out.packed && mcm_unstage(x->s, &x->out) != MPI_SUCCESS) ||
+         (x->vout.packed && mcm_vunstage(x->s, &x->vout) != MPI_SUCCESS)))
         rc = mcm_fail(x->s, x->fn, MC_ERR_ARG,
                       "a datatype could not be unpacked");
     x->active = x->done = x->err = 0;
