@@ -1,11 +1,14 @@
 /*
- * MPI_Reduce_scatter on one node (a communicator manycoll takes flat):
+ * MPI_Reduce_scatter and MPI_Ireduce_scatter on one node (a communicator
+ * manycoll takes flat):
  * what MPI_Reduce_scatter_block takes (mcm_reduction decides from the
  * datatype and op, which MPI requires to be the same on every rank),
  * with the counts copied into the communicator's state (made at the
  * first call). Several nodes (no hierarchical form yet) and negative
  * counts go to the MPI library, which reports the latter.
  */
+#include <stdlib.h>
+
 #include "mpi/mcmpi.h"
 
 /* rcounts as size_t in the state's array; 0, or -1 on a negative entry
@@ -51,4 +54,33 @@ int MPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[],
     return result(s, "MPI_Reduce_scatter",
                   mc_reduce_scatter(s->node, mcin(sbuf), rbuf, s->v,
                                     r.dt, r.op));
+}
+
+/* the non-blocking form: builtin ops only (coll_nb_red.c), the counts
+ * copied into the request, which MPI lets the program reuse at once */
+int MPI_Ireduce_scatter(const void *sbuf, void *rbuf, const int rcounts[],
+                        MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
+                        MPI_Request *req)
+{
+    mcm_comm_t *s = mcm_comm(comm);
+    const mcm_type_t *t = mcm_type(dt);
+    int b = mcm_builtin_op(op), n = s ? s->topo->size : 0;
+    int ok = s && rcounts && !mcm_negative(rcounts, n) && t && b >= 0 &&
+             (t->ops >> b & 1);
+    mcm_nb_t *x = mcm_nb_take(s, MCM_REDUCE_SCATTER, "MPI_Ireduce_scatter",
+                              0, ok, "a negative count, a derived type, or "
+                              "an op not builtin or not defined on the type "
+                              "(non-blocking)");
+    if (x && !(x->v = malloc((size_t)n * sizeof *x->v))) {
+        mcm_nb_drop(x);
+        return mcm_fail(s, "MPI_Ireduce_scatter", MC_ERR_NOMEM, NULL);
+    }
+    if (!x)
+        return PMPI_Ireduce_scatter(sbuf, rbuf, rcounts, dt, op, comm, req);
+    for (int q = 0; q < n; q++)
+        x->v[q] = (size_t)rcounts[q];
+    return mcm_nb_started(x, mc_ireduce_scatter(s->node, mcin(sbuf), rbuf,
+                                                x->v, (mc_dtype_t)t->mc,
+                                                (mc_op_t)b, &x->r),
+                          req);
 }
