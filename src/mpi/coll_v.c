@@ -7,10 +7,11 @@
  * as cnt * size bytes; a rank whose datatype has gaps packs and unpacks
  * its blocks around the call (stage_v.c). Several nodes go to the MPI
  * library (no hierarchical v-variant), as do big-count (_c) calls, which
- * are not interposed, and the persistent forms (MPI_Allgatherv_init...).
- * The non-blocking forms (MPI_Iallgatherv...) run the same code with a
- * request record (nbreq.c) that owns the byte counts and the staging
- * until completion, when its output blocks are unpacked.
+ * are not interposed. The non-blocking forms (MPI_Iallgatherv...) and,
+ * with MPI 4, the persistent ones (MPI_Allgatherv_init...) run the same
+ * code with a request record (nbreq.c) that owns the byte counts and the
+ * staging: input blocks packed at each start, output blocks unpacked at
+ * each completion.
  *
  *   MPI_Gatherv(sbuf, 3, MPI_INT, rbuf, {3,0,2}, {4,0,-2}, vec, root)
  *     sender: its 12 bytes (packed if MPI_INT were not contiguous)
@@ -35,6 +36,7 @@ static int counts_ok(const int *cnt, int n)
 typedef struct vctx {
     mcm_comm_t *s;
     mcm_nb_t *x;
+    int pers;
     size_t *a;
     mcm_vbuf_t lin, lout; /* blocking: the sides, on the stack */
     mcm_buf_t bin, bout;
@@ -44,10 +46,11 @@ typedef struct vctx {
 
 /* 1 if manycoll takes the call (v ready), 0 if it goes to MPI */
 static int vbegin(vctx_t *v, mcm_comm_t *s, int coll, const char *fn,
-                  int ok, const char *why, MPI_Request *req)
+                  int ok, const char *why, MPI_Request *req, int pers)
 {
     v->s = s;
     v->x = NULL;
+    v->pers = pers;
     if (!req) {
         if (mcm_flat_only(s, coll, ok && mcm_varrays(s), why))
             return 0;
@@ -61,7 +64,7 @@ static int vbegin(vctx_t *v, mcm_comm_t *s, int coll, const char *fn,
         v->bin = v->bout = (mcm_buf_t){0};
         return 1;
     }
-    if (!(v->x = mcm_nb_take(s, coll, fn, 0, ok, why)))
+    if (!(v->x = mcm_nb_take(s, coll, fn, pers, ok, why)))
         return 0;
     v->a = v->x->v = malloc(4 * (size_t)s->topo->size * sizeof *v->a);
     if (!v->a) {
@@ -80,6 +83,16 @@ static int vbegin(vctx_t *v, mcm_comm_t *s, int coll, const char *fn,
 static int slot(const vctx_t *v, int k)
 {
     return v->x ? -1 : k;
+}
+
+/* what a v-side (0: in, 1: out) packs now: all that `input` selects, or
+ * for a persistent call nothing, with `input` kept for every start */
+static int now(const vctx_t *v, int input, int out)
+{
+    if (!v->pers)
+        return input;
+    *(out ? &v->x->vout_pack : &v->x->vin_pack) = input;
+    return MCM_V_OUT;
 }
 
 /* a failure before the call: the record (if any) dropped */
@@ -122,26 +135,32 @@ static int vend(vctx_t *v, const char *fn, int rc, MPI_Request *req)
 
 static int allgatherv(const void *sbuf, int scount, MPI_Datatype stype,
                       void *rbuf, const int rcounts[], const int displs[],
-                      MPI_Datatype rtype, MPI_Comm comm, MPI_Request *req)
+                      MPI_Datatype rtype, MPI_Comm comm, MPI_Request *req,
+                      int pers)
 {
-    const char *fn = req ? "MPI_Iallgatherv" : "MPI_Allgatherv";
+    const char *fn = !req  ? "MPI_Allgatherv"
+                     : pers ? "MPI_Allgatherv_init"
+                            : "MPI_Iallgatherv";
     mcm_comm_t *s = mcm_comm(comm);
     vctx_t v;
     int ok = s && counts_ok(rcounts, s->topo->size) && displs && scount >= 0;
-    if (!vbegin(&v, s, MCM_ALLGATHERV, fn, ok, neg_why, req))
+    if (!vbegin(&v, s, MCM_ALLGATHERV, fn, ok, neg_why, req, pers))
         return MCM_NOT_TAKEN;
     int me = s->topo->rank, ip = sbuf == MPI_IN_PLACE;
     int rc = mcm_vstage(s, v.vout, rbuf, rcounts, displs, rtype,
-                        ip ? me : MCM_V_OUT, slot(&v, 1), v.a);
+                        now(&v, ip ? me : MCM_V_OUT, 1),
+                        slot(&v, 1), v.a);
     if (rc == MPI_SUCCESS && !ip)
-        rc = mcm_stage(s, v.in, (void *)sbuf, scount, stype, 1, slot(&v, 0));
+        rc = mcm_stage(s, v.in, (void *)sbuf, scount, stype, !pers,
+                       slot(&v, 0));
     if (rc != MPI_SUCCESS)
         return staged(&v, fn, rc);
     if (!ip && v.in->bytes != v.vout->bc[me])
         return mismatch(&v, fn);
     const void *sin = ip ? MC_IN_PLACE : v.in->p;
-    rc = req ? mc_iallgatherv(s->node, sin, v.vout->bc[me], v.vout->p,
-                              v.vout->bc, v.vout->bd, MC_UINT8, &v.x->r)
+    rc = req ? (pers ? mc_allgatherv_init : mc_iallgatherv)(
+                   s->node, sin, v.vout->bc[me], v.vout->p,
+                   v.vout->bc, v.vout->bd, MC_UINT8, &v.x->r)
              : mc_allgatherv(s->node, sin, v.vout->bc[me], v.vout->p,
                              v.vout->bc, v.vout->bd, MC_UINT8);
     return vend(&v, fn, rc, req);
@@ -150,30 +169,36 @@ static int allgatherv(const void *sbuf, int scount, MPI_Datatype stype,
 static int alltoallv(const void *sbuf, const int scounts[],
                      const int sdispls[], MPI_Datatype stype, void *rbuf,
                      const int rcounts[], const int rdispls[],
-                     MPI_Datatype rtype, MPI_Comm comm, MPI_Request *req)
+                     MPI_Datatype rtype, MPI_Comm comm, MPI_Request *req,
+                      int pers)
 {
-    const char *fn = req ? "MPI_Ialltoallv" : "MPI_Alltoallv";
+    const char *fn = !req  ? "MPI_Alltoallv"
+                     : pers ? "MPI_Alltoallv_init"
+                            : "MPI_Ialltoallv";
     mcm_comm_t *s = mcm_comm(comm);
     vctx_t v;
     int ip = sbuf == MPI_IN_PLACE, n = s ? s->topo->size : 0;
     int ok = s && counts_ok(rcounts, n) && rdispls &&
              (ip || (counts_ok(scounts, n) && sdispls));
-    if (!vbegin(&v, s, MCM_ALLTOALLV, fn, ok, neg_why, req))
+    if (!vbegin(&v, s, MCM_ALLTOALLV, fn, ok, neg_why, req, pers))
         return MCM_NOT_TAKEN;
     int me = s->topo->rank;
     int rc = mcm_vstage(s, v.vout, rbuf, rcounts, rdispls, rtype,
-                        ip ? MCM_V_ALL : MCM_V_OUT, slot(&v, 1), v.a);
+                        now(&v, ip ? MCM_V_ALL : MCM_V_OUT, 1),
+                        slot(&v, 1), v.a);
     if (rc == MPI_SUCCESS && !ip)
         rc = mcm_vstage(s, v.vin, (void *)sbuf, scounts, sdispls, stype,
-                        MCM_V_ALL, slot(&v, 0), v.a + 2 * (size_t)n);
+                        now(&v, MCM_V_ALL, 0), slot(&v, 0),
+                        v.a + 2 * (size_t)n);
     if (rc != MPI_SUCCESS)
         return staged(&v, fn, rc);
     if (!ip && v.vin->bc[me] != v.vout->bc[me])
         return mismatch(&v, fn);
     const void *sin = ip ? MC_IN_PLACE : v.vin->p;
     const size_t *sc = ip ? NULL : v.vin->bc, *sd = ip ? NULL : v.vin->bd;
-    rc = req ? mc_ialltoallv(s->node, sin, sc, sd, v.vout->p, v.vout->bc,
-                             v.vout->bd, MC_UINT8, &v.x->r)
+    rc = req ? (pers ? mc_alltoallv_init : mc_ialltoallv)(
+                   s->node, sin, sc, sd, v.vout->p, v.vout->bc,
+                   v.vout->bd, MC_UINT8, &v.x->r)
              : mc_alltoallv(s->node, sin, sc, sd, v.vout->p, v.vout->bc,
                             v.vout->bd, MC_UINT8);
     return vend(&v, fn, rc, req);
@@ -185,31 +210,36 @@ static const char *const root_why = "a negative count or a root out of "
 static int gatherv(const void *sbuf, int scount, MPI_Datatype stype,
                    void *rbuf, const int rcounts[], const int displs[],
                    MPI_Datatype rtype, int root, MPI_Comm comm,
-                   MPI_Request *req)
+                   MPI_Request *req, int pers)
 {
-    const char *fn = req ? "MPI_Igatherv" : "MPI_Gatherv";
+    const char *fn = !req  ? "MPI_Gatherv"
+                     : pers ? "MPI_Gatherv_init"
+                            : "MPI_Igatherv";
     mcm_comm_t *s = mcm_comm(comm);
     vctx_t v;
     int n = s ? s->topo->size : 0, r = s && s->topo->rank == root;
     int ip = r && sbuf == MPI_IN_PLACE;
     int ok = s && root >= 0 && root < n && (ip || scount >= 0) &&
              (!r || (counts_ok(rcounts, n) && displs));
-    if (!vbegin(&v, s, MCM_GATHERV, fn, ok, root_why, req))
+    if (!vbegin(&v, s, MCM_GATHERV, fn, ok, root_why, req, pers))
         return MCM_NOT_TAKEN;
     int rc = MPI_SUCCESS;
     if (r)
         rc = mcm_vstage(s, v.vout, rbuf, rcounts, displs, rtype,
-                        ip ? root : MCM_V_OUT, slot(&v, 1), v.a);
+                        now(&v, ip ? root : MCM_V_OUT, 1),
+                        slot(&v, 1), v.a);
     if (rc == MPI_SUCCESS && !ip)
-        rc = mcm_stage(s, v.in, (void *)sbuf, scount, stype, 1, slot(&v, 0));
+        rc = mcm_stage(s, v.in, (void *)sbuf, scount, stype, !pers,
+                       slot(&v, 0));
     if (rc != MPI_SUCCESS)
         return staged(&v, fn, rc);
     if (r && !ip && v.in->bytes != v.vout->bc[root])
         return mismatch(&v, fn);
     const void *sin = ip ? MC_IN_PLACE : v.in->p;
     size_t own = ip ? v.vout->bc[root] : v.in->bytes;
-    rc = req ? mc_igatherv(s->node, sin, own, v.vout->p, v.vout->bc,
-                           v.vout->bd, MC_UINT8, root, &v.x->r)
+    rc = req ? (pers ? mc_gatherv_init : mc_igatherv)(
+                   s->node, sin, own, v.vout->p, v.vout->bc,
+                   v.vout->bd, MC_UINT8, root, &v.x->r)
              : mc_gatherv(s->node, sin, own, v.vout->p, v.vout->bc,
                           v.vout->bd, MC_UINT8, root);
     return vend(&v, fn, rc, req);
@@ -218,21 +248,24 @@ static int gatherv(const void *sbuf, int scount, MPI_Datatype stype,
 static int scatterv(const void *sbuf, const int scounts[], const int displs[],
                     MPI_Datatype stype, void *rbuf, int rcount,
                     MPI_Datatype rtype, int root, MPI_Comm comm,
-                    MPI_Request *req)
+                    MPI_Request *req, int pers)
 {
-    const char *fn = req ? "MPI_Iscatterv" : "MPI_Scatterv";
+    const char *fn = !req  ? "MPI_Scatterv"
+                     : pers ? "MPI_Scatterv_init"
+                            : "MPI_Iscatterv";
     mcm_comm_t *s = mcm_comm(comm);
     vctx_t v;
     int n = s ? s->topo->size : 0, r = s && s->topo->rank == root;
     int ip = r && rbuf == MPI_IN_PLACE;
     int ok = s && root >= 0 && root < n && (ip || rcount >= 0) &&
              (!r || (counts_ok(scounts, n) && displs));
-    if (!vbegin(&v, s, MCM_SCATTERV, fn, ok, root_why, req))
+    if (!vbegin(&v, s, MCM_SCATTERV, fn, ok, root_why, req, pers))
         return MCM_NOT_TAKEN;
     int rc = MPI_SUCCESS;
     if (r)
         rc = mcm_vstage(s, v.vin, (void *)sbuf, scounts, displs, stype,
-                        MCM_V_ALL, slot(&v, 0), v.a);
+                        now(&v, MCM_V_ALL, 0), slot(&v, 0),
+                        v.a);
     if (rc == MPI_SUCCESS && !ip)
         rc = mcm_stage(s, v.out, rbuf, rcount, rtype, 0, slot(&v, 1));
     if (rc != MPI_SUCCESS)
@@ -241,8 +274,9 @@ static int scatterv(const void *sbuf, const int scounts[], const int displs[],
         return mismatch(&v, fn);
     void *rout = ip ? MC_IN_PLACE : v.out->p;
     size_t own = ip ? v.vin->bc[root] : v.out->bytes;
-    rc = req ? mc_iscatterv(s->node, v.vin->p, v.vin->bc, v.vin->bd, rout,
-                            own, MC_UINT8, root, &v.x->r)
+    rc = req ? (pers ? mc_scatterv_init : mc_iscatterv)(
+                   s->node, v.vin->p, v.vin->bc, v.vin->bd, rout,
+                   own, MC_UINT8, root, &v.x->r)
              : mc_scatterv(s->node, v.vin->p, v.vin->bc, v.vin->bd, rout,
                            own, MC_UINT8, root);
     return vend(&v, fn, rc, req);
@@ -253,7 +287,7 @@ int MPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype,
                    MPI_Datatype rtype, MPI_Comm comm)
 {
     int rc = allgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype,
-                        comm, NULL);
+                        comm, NULL, 0);
     return rc != MCM_NOT_TAKEN ? rc
                                : PMPI_Allgatherv(sbuf, scount, stype, rbuf,
                                                  rcounts, displs, rtype,
@@ -265,7 +299,7 @@ int MPI_Iallgatherv(const void *sbuf, int scount, MPI_Datatype stype,
                     MPI_Datatype rtype, MPI_Comm comm, MPI_Request *req)
 {
     int rc = allgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype,
-                        comm, req);
+                        comm, req, 0);
     return rc != MCM_NOT_TAKEN ? rc
                                : PMPI_Iallgatherv(sbuf, scount, stype, rbuf,
                                                   rcounts, displs, rtype,
@@ -277,7 +311,7 @@ int MPI_Alltoallv(const void *sbuf, const int scounts[], const int sdispls[],
                   const int rdispls[], MPI_Datatype rtype, MPI_Comm comm)
 {
     int rc = alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts,
-                       rdispls, rtype, comm, NULL);
+                       rdispls, rtype, comm, NULL, 0);
     return rc != MCM_NOT_TAKEN ? rc
                                : PMPI_Alltoallv(sbuf, scounts, sdispls, stype,
                                                 rbuf, rcounts, rdispls, rtype,
@@ -290,7 +324,7 @@ int MPI_Ialltoallv(const void *sbuf, const int scounts[],
                    MPI_Datatype rtype, MPI_Comm comm, MPI_Request *req)
 {
     int rc = alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts,
-                       rdispls, rtype, comm, req);
+                       rdispls, rtype, comm, req, 0);
     return rc != MCM_NOT_TAKEN
                ? rc
                : PMPI_Ialltoallv(sbuf, scounts, sdispls, stype, rbuf,
@@ -302,7 +336,7 @@ int MPI_Gatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                 int root, MPI_Comm comm)
 {
     int rc = gatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, root,
-                     comm, NULL);
+                     comm, NULL, 0);
     return rc != MCM_NOT_TAKEN ? rc
                                : PMPI_Gatherv(sbuf, scount, stype, rbuf,
                                               rcounts, displs, rtype, root,
@@ -315,7 +349,7 @@ int MPI_Igatherv(const void *sbuf, int scount, MPI_Datatype stype,
                  MPI_Request *req)
 {
     int rc = gatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, root,
-                     comm, req);
+                     comm, req, 0);
     return rc != MCM_NOT_TAKEN ? rc
                                : PMPI_Igatherv(sbuf, scount, stype, rbuf,
                                                rcounts, displs, rtype, root,
@@ -327,7 +361,7 @@ int MPI_Scatterv(const void *sbuf, const int scounts[], const int displs[],
                  MPI_Datatype rtype, int root, MPI_Comm comm)
 {
     int rc = scatterv(sbuf, scounts, displs, stype, rbuf, rcount, rtype,
-                      root, comm, NULL);
+                      root, comm, NULL, 0);
     return rc != MCM_NOT_TAKEN ? rc
                                : PMPI_Scatterv(sbuf, scounts, displs, stype,
                                                rbuf, rcount, rtype, root,
@@ -340,9 +374,65 @@ int MPI_Iscatterv(const void *sbuf, const int scounts[], const int displs[],
                   MPI_Request *req)
 {
     int rc = scatterv(sbuf, scounts, displs, stype, rbuf, rcount, rtype,
-                      root, comm, req);
+                      root, comm, req, 0);
     return rc != MCM_NOT_TAKEN ? rc
                                : PMPI_Iscatterv(sbuf, scounts, displs, stype,
                                                 rbuf, rcount, rtype, root,
                                                 comm, req);
 }
+
+#if MPI_VERSION >= 4
+int MPI_Allgatherv_init(const void *sbuf, int scount, MPI_Datatype stype,
+                        void *rbuf, const int rcounts[], const int displs[],
+                        MPI_Datatype rtype, MPI_Comm comm, MPI_Info info,
+                        MPI_Request *req)
+{
+    int rc = allgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype,
+                        comm, req, 1);
+    return rc != MCM_NOT_TAKEN
+               ? rc
+               : PMPI_Allgatherv_init(sbuf, scount, stype, rbuf, rcounts,
+                                      displs, rtype, comm, info, req);
+}
+
+int MPI_Alltoallv_init(const void *sbuf, const int scounts[],
+                       const int sdispls[], MPI_Datatype stype, void *rbuf,
+                       const int rcounts[], const int rdispls[],
+                       MPI_Datatype rtype, MPI_Comm comm, MPI_Info info,
+                       MPI_Request *req)
+{
+    int rc = alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts,
+                       rdispls, rtype, comm, req, 1);
+    return rc != MCM_NOT_TAKEN
+               ? rc
+               : PMPI_Alltoallv_init(sbuf, scounts, sdispls, stype, rbuf,
+                                     rcounts, rdispls, rtype, comm, info,
+                                     req);
+}
+
+int MPI_Gatherv_init(const void *sbuf, int scount, MPI_Datatype stype,
+                     void *rbuf, const int rcounts[], const int displs[],
+                     MPI_Datatype rtype, int root, MPI_Comm comm,
+                     MPI_Info info, MPI_Request *req)
+{
+    int rc = gatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, root,
+                     comm, req, 1);
+    return rc != MCM_NOT_TAKEN
+               ? rc
+               : PMPI_Gatherv_init(sbuf, scount, stype, rbuf, rcounts, displs,
+                                   rtype, root, comm, info, req);
+}
+
+int MPI_Scatterv_init(const void *sbuf, const int scounts[],
+                      const int displs[], MPI_Datatype stype, void *rbuf,
+                      int rcount, MPI_Datatype rtype, int root, MPI_Comm comm,
+                      MPI_Info info, MPI_Request *req)
+{
+    int rc = scatterv(sbuf, scounts, displs, stype, rbuf, rcount, rtype,
+                      root, comm, req, 1);
+    return rc != MCM_NOT_TAKEN
+               ? rc
+               : PMPI_Scatterv_init(sbuf, scounts, displs, stype, rbuf,
+                                    rcount, rtype, root, comm, info, req);
+}
+#endif

@@ -257,6 +257,8 @@ size_t *mcm_varrays(mcm_comm_t *s);
 int mcm_vstage(mcm_comm_t *s, mcm_vbuf_t *v, void *buf, const int *cnt,
                const int *dsp, MPI_Datatype dt, int input, int slot,
                size_t *arrays);
+/* Packs the blocks `input` selects (as mcm_vstage) of a packed side. */
+int mcm_vpack(mcm_comm_t *s, const mcm_vbuf_t *v, int input);
 /* Unpacks an output side's blocks (no-op when it was in place). */
 int mcm_vunstage(mcm_comm_t *s, const mcm_vbuf_t *v);
 /* 0 if every count of n is >= 0 */
@@ -280,6 +282,7 @@ typedef struct mcm_nb {
     int out_in;             /* out is read too (in place): packed at start */
     mcm_buf_t in, out;      /* staged (packed) input and output */
     mcm_vbuf_t vin, vout;   /* the v-variants' sides (packed: owned) */
+    int vin_pack, vout_pack; /* what each start packs (mcm_vstage's input) */
     size_t *v;              /* their byte counts and displacements */
     char msg[200];          /* err's message, kept until the wait */
     struct mcm_nb *next;

@@ -54,6 +54,7 @@ mcm_nb_t *mcm_nb_new(mcm_comm_t *s, const char *fn, int persistent)
         x->s = s;
         x->fn = fn;
         x->persistent = persistent;
+        x->vin_pack = x->vout_pack = MCM_V_OUT;
     }
     return x;
 }
@@ -240,6 +241,10 @@ int mcm_nb_start(mcm_nb_t *x)
     int rc = mcm_repack(x->s, &x->in);
     if (rc == MPI_SUCCESS && x->out_in)
         rc = mcm_repack(x->s, &x->out);
+    if (rc == MPI_SUCCESS)
+        rc = mcm_vpack(x->s, &x->vin, x->vin_pack);
+    if (rc == MPI_SUCCESS)
+        rc = mcm_vpack(x->s, &x->vout, x->vout_pack);
     if (rc != MPI_SUCCESS)
         return mcm_fail(x->s, "MPI_Start", MC_ERR_ARG,
                         "a datatype could not be packed");

@@ -46,8 +46,8 @@ int MPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[],
     mcm_comm_t *s = mcm_comm(comm);
     mcm_red_t r;
     const char *why = types_why;
-    int ok = s && s->path == MCM_FLAT && mcm_reduction(dt, op, &r, &why) == 0 &&
-             counts(s, rcounts) == 0;
+    int ok = s && s->path == MCM_FLAT &&
+             mcm_reduction(dt, op, &r, &why) == 0 && counts(s, rcounts) == 0;
     if (mcm_flat_only(s, MCM_REDUCE_SCATTER, ok, why))
         return PMPI_Reduce_scatter(sbuf, rbuf, rcounts, dt, op, comm);
     s->stat[MCM_REDUCE_SCATTER].mc++;

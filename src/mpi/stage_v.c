@@ -117,8 +117,13 @@ int mcm_vstage(mcm_comm_t *s, mcm_vbuf_t *v, void *buf, const int *cnt,
     if (!(v->p = mcm_scratch(s, total ? total : 1, slot)))
         return MPI_ERR_NO_MEM;
     v->packed = 1;
+    return mcm_vpack(s, v, input);
+}
+
+int mcm_vpack(mcm_comm_t *s, const mcm_vbuf_t *v, int input)
+{
     int rc = MPI_SUCCESS;
-    for (int i = 0; i < n && rc == MPI_SUCCESS; i++)
+    for (int i = 0; i < v->n && rc == MPI_SUCCESS && v->packed; i++)
         if (input == MCM_V_ALL || input == i)
             rc = pack(s, v, i);
     return rc;

@@ -13,7 +13,8 @@
  * allocation and the displacements are negative for the first half.
  * Rank q's block is empty when q % 3 == 1 (alltoallv: pair counts).
  * Variants 3 to 5 repeat 0 to 2 with the non-blocking forms, each
- * completed by MPI_Wait (staging then lives in the request).
+ * completed by MPI_Wait (staging then lives in the request), and with an
+ * MPI 4 library 6 to 8 with the persistent forms, started twice.
  */
 #include <dlfcn.h>
 #include <stdint.h>
@@ -30,12 +31,32 @@ typedef struct side {
 
 static side_t sides[3];
 
-/* 1: the non-blocking forms, each completed by MPI_Wait */
-static int nb;
+/* 1: the non-blocking forms, each completed by MPI_Wait; 2: the
+ * persistent ones (MPI 4), started twice (inputs are packed at starts) */
+static int nb, vstarts = 2; /* starts of a persistent call */
 
-#define VCALL(blocking, nonblocking)                                        \
+#if MPI_VERSION >= 4
+#define PERSISTENT(init)                                                     \
     do {                                                                     \
-        if (nb) {                                                            \
+        MPI_Request q_;                                                      \
+        init;                                                                \
+        for (int s_ = 0; s_ < vstarts; s_++) {                               \
+            MPI_Start(&q_);                                                  \
+            MPI_Wait(&q_, MPI_STATUS_IGNORE);                                \
+        }                                                                    \
+        MPI_Request_free(&q_);                                               \
+    } while (0)
+#define NVARIANTS 9
+#else
+#define PERSISTENT(init) (void)0
+#define NVARIANTS 6
+#endif
+
+#define VCALL(blocking, nonblocking, init)                                   \
+    do {                                                                     \
+        if (nb == 2) {                                                       \
+            PERSISTENT(init);                                                \
+        } else if (nb) {                                                     \
             MPI_Request q_;                                                  \
             nonblocking;                                                     \
             MPI_Wait(&q_, MPI_STATUS_IGNORE);                                \
@@ -133,7 +154,9 @@ static void allgatherv(vcase_t *k)
         VCALL(MPI_Allgatherv(s, sc, st->dt, x + l->shift, l->cnt, l->dsp,
                              rt->dt, k->c),
               MPI_Iallgatherv(s, sc, st->dt, x + l->shift, l->cnt, l->dsp,
-                              rt->dt, k->c, &q_));
+                              rt->dt, k->c, &q_),
+              MPI_Allgatherv_init(s, sc, st->dt, x + l->shift, l->cnt,
+                                  l->dsp, rt->dt, k->c, MPI_INFO_NULL, &q_));
         PMPI_Allgatherv(s, sc, st->dt, y + l->shift, l->cnt, l->dsp, rt->dt,
                         k->c);
         compare(x, y, l->ints, ip ? "allgatherv in-place" : "allgatherv",
@@ -175,12 +198,17 @@ static void alltoallv(vcase_t *k)
         fill_ints(x, lr->ints, k->me, 4);
         fill_ints(y, lr->ints, k->me, 4);
         const void *s = ip ? MPI_IN_PLACE : in + ls->shift;
+        vstarts = ip ? 1 : 2; /* in place, a second start reads output */
         VCALL(MPI_Alltoallv(s, ls->cnt, ls->dsp, st->dt, x + lr->shift,
                             lr->cnt, lr->dsp, rs->dt, k->c),
               MPI_Ialltoallv(s, ls->cnt, ls->dsp, st->dt, x + lr->shift,
-                             lr->cnt, lr->dsp, rs->dt, k->c, &q_));
+                             lr->cnt, lr->dsp, rs->dt, k->c, &q_),
+              MPI_Alltoallv_init(s, ls->cnt, ls->dsp, st->dt, x + lr->shift,
+                                 lr->cnt, lr->dsp, rs->dt, k->c,
+                                 MPI_INFO_NULL, &q_));
         PMPI_Alltoallv(s, ls->cnt, ls->dsp, st->dt, y + lr->shift, lr->cnt,
                        lr->dsp, rs->dt, k->c);
+        vstarts = 2;
         compare(x, y, lr->ints, ip ? "alltoallv in-place" : "alltoallv", st,
                 rs, k->n, -1);
         free(in);
@@ -212,7 +240,9 @@ static void gatherv(vcase_t *k, int root)
         VCALL(MPI_Gatherv(s, sc, st->dt, x + l->shift, l->cnt, l->dsp,
                           rt->dt, root, k->c),
               MPI_Igatherv(s, sc, st->dt, x + l->shift, l->cnt, l->dsp,
-                           rt->dt, root, k->c, &q_));
+                           rt->dt, root, k->c, &q_),
+              MPI_Gatherv_init(s, sc, st->dt, x + l->shift, l->cnt, l->dsp,
+                               rt->dt, root, k->c, MPI_INFO_NULL, &q_));
         PMPI_Gatherv(s, sc, st->dt, y + l->shift, l->cnt, l->dsp, rt->dt,
                      root, k->c);
         if (r)
@@ -224,7 +254,9 @@ static void gatherv(vcase_t *k, int root)
         VCALL(MPI_Scatterv(all + l->shift, l->cnt, l->dsp, rt->dt, rx, sc,
                            st->dt, root, k->c),
               MPI_Iscatterv(all + l->shift, l->cnt, l->dsp, rt->dt, rx, sc,
-                            st->dt, root, k->c, &q_));
+                            st->dt, root, k->c, &q_),
+              MPI_Scatterv_init(all + l->shift, l->cnt, l->dsp, rt->dt, rx,
+                                sc, st->dt, root, k->c, MPI_INFO_NULL, &q_));
         PMPI_Scatterv(all + l->shift, l->cnt, l->dsp, rt->dt, ry, sc,
                       st->dt, root, k->c);
         compare(x, y, own, ip ? "scatterv in-place" : "scatterv", rt, st,
@@ -257,8 +289,8 @@ void vcases(MPI_Comm c, int n, int all_roots)
     int path = 0;
     if (q)
         q(c, NULL, &mc, &pm, &path);
-    for (k.v = 0; k.v < (path == 1 ? 6 : 3); k.v++) {
-        nb = k.v >= 3;
+    for (k.v = 0; k.v < (path == 1 ? NVARIANTS : 3); k.v++) {
+        nb = k.v / 3;
         allgatherv(&k);
         alltoallv(&k);
         for (int root = all_roots ? 0 : k.P - 1; root < k.P; root++)
