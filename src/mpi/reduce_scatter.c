@@ -56,31 +56,59 @@ int MPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[],
                                     r.dt, r.op));
 }
 
-/* the non-blocking form: builtin ops only (coll_nb_red.c), the counts
- * copied into the request, which MPI lets the program reuse at once */
-int MPI_Ireduce_scatter(const void *sbuf, void *rbuf, const int rcounts[],
-                        MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
-                        MPI_Request *req)
+/* the non-blocking (pers 0) and persistent (1) forms: builtin ops only
+ * (coll_nb_red.c), the counts copied into the request, which MPI lets
+ * the program reuse at once; MCM_NOT_TAKEN if MPI takes it */
+static int ireduce_scatter(const void *sbuf, void *rbuf, const int *rcounts,
+                           MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
+                           MPI_Request *req, int pers)
 {
+    static const char *const fns[2] = {"MPI_Ireduce_scatter",
+                                       "MPI_Reduce_scatter_init"};
     mcm_comm_t *s = mcm_comm(comm);
     const mcm_type_t *t = mcm_type(dt);
     int b = mcm_builtin_op(op), n = s ? s->topo->size : 0;
     int ok = s && rcounts && !mcm_negative(rcounts, n) && t && b >= 0 &&
              (t->ops >> b & 1);
-    mcm_nb_t *x = mcm_nb_take(s, MCM_REDUCE_SCATTER, "MPI_Ireduce_scatter",
-                              0, ok, "a negative count, a derived type, or "
-                              "an op not builtin or not defined on the type "
+    mcm_nb_t *x = mcm_nb_take(s, MCM_REDUCE_SCATTER, fns[pers], pers, ok,
+                              "a negative count, a derived type, or an op "
+                              "not builtin or not defined on the type "
                               "(non-blocking)");
-    if (x && !(x->v = malloc((size_t)n * sizeof *x->v))) {
-        mcm_nb_drop(x);
-        return mcm_fail(s, "MPI_Ireduce_scatter", MC_ERR_NOMEM, NULL);
-    }
     if (!x)
-        return PMPI_Ireduce_scatter(sbuf, rbuf, rcounts, dt, op, comm, req);
+        return MCM_NOT_TAKEN;
+    if (!(x->v = malloc((size_t)n * sizeof *x->v))) {
+        mcm_nb_drop(x);
+        return mcm_fail(s, fns[pers], MC_ERR_NOMEM, NULL);
+    }
     for (int q = 0; q < n; q++)
         x->v[q] = (size_t)rcounts[q];
-    return mcm_nb_started(x, mc_ireduce_scatter(s->node, mcin(sbuf), rbuf,
-                                                x->v, (mc_dtype_t)t->mc,
-                                                (mc_op_t)b, &x->r),
-                          req);
+    int rc = pers ? mc_reduce_scatter_init(s->node, mcin(sbuf), rbuf, x->v,
+                                           (mc_dtype_t)t->mc, (mc_op_t)b,
+                                           &x->r)
+                  : mc_ireduce_scatter(s->node, mcin(sbuf), rbuf, x->v,
+                                       (mc_dtype_t)t->mc, (mc_op_t)b, &x->r);
+    return mcm_nb_started(x, rc, req);
 }
+
+int MPI_Ireduce_scatter(const void *sbuf, void *rbuf, const int rcounts[],
+                        MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
+                        MPI_Request *req)
+{
+    int rc = ireduce_scatter(sbuf, rbuf, rcounts, dt, op, comm, req, 0);
+    return rc != MCM_NOT_TAKEN
+               ? rc
+               : PMPI_Ireduce_scatter(sbuf, rbuf, rcounts, dt, op, comm, req);
+}
+
+#if MPI_VERSION >= 4
+int MPI_Reduce_scatter_init(const void *sbuf, void *rbuf,
+                            const int rcounts[], MPI_Datatype dt, MPI_Op op,
+                            MPI_Comm comm, MPI_Info info, MPI_Request *req)
+{
+    int rc = ireduce_scatter(sbuf, rbuf, rcounts, dt, op, comm, req, 1);
+    return rc != MCM_NOT_TAKEN ? rc
+                               : PMPI_Reduce_scatter_init(sbuf, rbuf, rcounts,
+                                                          dt, op, comm, info,
+                                                          req);
+}
+#endif

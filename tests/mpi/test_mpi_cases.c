@@ -167,10 +167,19 @@ static void reduce_scatter(MPI_Comm c, const tinfo_t *t, MPI_Op op,
     memcpy(x, in, pb);
     memcpy(y, in, pb);
     long m0 = mc_calls(c, "reduce_scatter");
-    if ((n + (size_t)ip) % 2) { /* every other case: the non-blocking form */
-        MPI_Request r;
+    int form = (int)((n + (size_t)ip + (size_t)t->size) % 3);
+    MPI_Request r;
+    if (form == 1) { /* a third of the cases: the non-blocking form */
         MPI_Ireduce_scatter(ip ? MPI_IN_PLACE : in, x, rc, t->dt, op, c, &r);
         MPI_Wait(&r, MPI_STATUS_IGNORE);
+#if MPI_VERSION >= 4
+    } else if (form == 2) { /* and the persistent one (MPI 4) */
+        MPI_Reduce_scatter_init(ip ? MPI_IN_PLACE : in, x, rc, t->dt, op, c,
+                                MPI_INFO_NULL, &r);
+        MPI_Start(&r);
+        MPI_Wait(&r, MPI_STATUS_IGNORE);
+        MPI_Request_free(&r);
+#endif
     } else {
         MPI_Reduce_scatter(ip ? MPI_IN_PLACE : in, x, rc, t->dt, op, c);
     }
