@@ -53,6 +53,7 @@ static mcm_comm_t *state_new(mcm_topo_t *topo)
         s->in_use = 1;
         s->topo = topo;
         s->path = MCM_PMPI;
+        s->group = MPI_GROUP_NULL;
     }
     pthread_mutex_unlock(&pool_lock);
     return s;
@@ -194,6 +195,31 @@ int mcm_setup(MPI_Comm comm, mcm_comm_t **out)
     return MPI_SUCCESS;
 }
 
+/* A state MPI copied to comm (copy_fn) describes the parent's group. MPI
+ * copies attributes on MPI_Comm_dup, where the groups are the same, but
+ * Open MPI 4.1 also does so on MPI_Comm_create_group (a subset of the
+ * parent): the copy is kept only if comm's group is the parent's, which
+ * every rank finds alike. NULL: set comm up from scratch. */
+static mcm_comm_t *adopt(mcm_comm_t *s, MPI_Comm comm)
+{
+    MPI_Group g = MPI_GROUP_NULL;
+    int same = MPI_UNEQUAL;
+    if (s->group != MPI_GROUP_NULL &&
+        PMPI_Comm_group(comm, &g) == MPI_SUCCESS) {
+        PMPI_Group_compare(g, s->group, &same);
+        PMPI_Group_free(&g);
+    }
+    if (s->group != MPI_GROUP_NULL)
+        PMPI_Group_free(&s->group);
+    if (same != MPI_IDENT) {
+        PMPI_Comm_delete_attr(comm, keyval); /* releases s */
+        return NULL;
+    }
+    s->key = mcm_key(&comm, sizeof comm);
+    s->comm = comm;
+    return s;
+}
+
 mcm_comm_t *mcm_comm_slow(MPI_Comm comm)
 {
     if (!mcm_inited)
@@ -205,10 +231,8 @@ mcm_comm_t *mcm_comm_slow(MPI_Comm comm)
     if (PMPI_Comm_get_attr(comm, keyval, &v, &flag) != MPI_SUCCESS)
         return NULL;
     mcm_comm_t *s = flag ? v : NULL;
-    if (s && !s->key) { /* a duplicate's state, first seen */
-        s->key = mcm_key(&comm, sizeof comm);
-        s->comm = comm;
-    }
+    if (s && !s->key) /* a copied state, first seen */
+        s = adopt(s, comm);
     if (s && !s->ready)
         build(s);
     if (!s && mcm_setup(comm, &s) != MPI_SUCCESS)
@@ -231,6 +255,8 @@ static int copy_fn(MPI_Comm old, int kv, void *extra, void *in, void *out,
         return MPI_SUCCESS; /* the duplicate is set up from scratch */
     }
     n->ready = o->topo->path == MCM_PMPI;
+    if (PMPI_Comm_group(old, &n->group) != MPI_SUCCESS)
+        n->group = MPI_GROUP_NULL; /* then comm is set up from scratch */
     *(void **)out = n;
     *flag = 1;
     return MPI_SUCCESS;
@@ -251,6 +277,8 @@ static void release(mcm_comm_t *s)
     free(s->scratch[1]);
     free(s->v);
     mcm_topo_put(s->topo);
+    if (s->group != MPI_GROUP_NULL)
+        PMPI_Group_free(&s->group);
     state_free(s);
 }
 

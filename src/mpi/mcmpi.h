@@ -90,6 +90,8 @@ typedef struct mcm_comm {
     MPI_Comm slice;         /* hier: my slice (MPI_COMM_NULL if none) */
     MPI_Request req[MC_HIER_MAX_INFLIGHT];
     mcm_topo_t *topo;
+    MPI_Group group;        /* a copy's parent group, until first seen
+                               (MPI_GROUP_NULL otherwise) */
     void *scratch[2];       /* packing of non-contiguous datatypes */
     size_t scratch_len[2];
     size_t *v;              /* the v-variants' counts and displacements

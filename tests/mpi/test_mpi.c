@@ -240,6 +240,35 @@ static void intercomm(void)
     MPI_Comm_free(&half);
 }
 
+/* Communicators made from a group of a set-up communicator: Open MPI 4.1
+ * copies attributes on MPI_Comm_create_group, so the library must not take
+ * the parent's state for a subset (the even ranks) or a reordering (all
+ * ranks, reversed); found by MPICH's coll tests (allred2 hung) */
+static void from_groups(void)
+{
+    int size;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Group world, even, rev;
+    MPI_Comm_group(MPI_COMM_WORLD, &world);
+    int range[1][3] = {{0, size - 1, 2}}, back[1][3] = {{size - 1, 0, -1}};
+    MPI_Group_range_incl(world, 1, range, &even);
+    MPI_Group_range_incl(world, 1, back, &rev);
+    MPI_Comm c;
+    if (rank % 2 == 0) {
+        MPI_Comm_create_group(MPI_COMM_WORLD, even, 5, &c);
+        reductions(c, 7, 0);
+        movement(c, 7, 1);
+        MPI_Comm_free(&c);
+    }
+    MPI_Comm_create_group(MPI_COMM_WORLD, rev, 6, &c);
+    reductions(c, 7, 0);
+    movement(c, 7, 1);
+    MPI_Comm_free(&c);
+    MPI_Group_free(&rev);
+    MPI_Group_free(&even);
+    MPI_Group_free(&world);
+}
+
 /* did the calls go where the shape says? */
 static void check_path(const char *expect, int uneven)
 {
@@ -319,6 +348,7 @@ int main(int argc, char **argv)
     MPI_Comm_free(&split);
     on_comm(MPI_COMM_SELF, "MPI_COMM_SELF", 0);
     intercomm();
+    from_groups();
     for (int i = 0; i < (quick ? 5 : 20); i++) { /* nothing may pile up */
         MPI_Comm d;
         MPI_Comm_dup(dup, &d);
