@@ -99,6 +99,21 @@ foreach(v ${MC_MPI_VARIANTS})
   endif()
 endforeach()
 
+# two real nodes on this machine (network, UTS and mount namespaces joined
+# by a veth pair; tests/mpi/two_nodes.sh): MPI itself sees two hosts and
+# the hierarchy's inter-node phase goes over TCP. Needs root: skipped
+# (status 77) with the reason elsewhere.
+if(TARGET manycoll_mpi_openmpi AND MC_MPI_openmpi_RUN)
+  add_test(NAME mpi_openmpi_two_nodes
+           COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/mpi/two_nodes.sh
+                   ${MC_MPI_openmpi_RUN} -x MC_MPI_SEGMENT -x MC_MPI_ML_MIN
+                   -x MC_TUNING -x MC_MPI_VERBOSE --mca mpi_yield_when_idle 1
+                   $<TARGET_FILE:test_mpi_openmpi> --expect hier --quick)
+  set_tests_properties(mpi_openmpi_two_nodes PROPERTIES TIMEOUT 300
+    SKIP_RETURN_CODE 77 RUN_SERIAL TRUE
+    ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;MC_MPI_SEGMENT=1K;MC_MPI_ML_MIN=512;MC_TUNING=none;MC_MPI_VERBOSE=1;ASAN_OPTIONS=detect_leaks=0")
+endif()
+
 # Open MPI's predefined handles must stay weak references (src/mpi/abi.h):
 # a strong one stops mpirun and shells at load under LD_PRELOAD
 if(TARGET manycoll_mpi_openmpi)
