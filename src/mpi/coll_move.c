@@ -120,12 +120,12 @@ int MPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype,
 {
     static const char fn[] = "MPI_Allgather";
     mcm_comm_t *s = mcm_comm(comm);
-    if (pmpi_comm(s, MC_HIER_ALLGATHER) || rcount < 0 || scount < 0)
-        return PMPI_Allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm);
-    int P = s->topo->size, ip = sbuf == MPI_IN_PLACE;
+    int ip = sbuf == MPI_IN_PLACE;
     long long rsize = mcm_type_size(rtype);
-    if (rsize < 0 || (long long)rcount * P > 0x7fffffff)
+    if (pmpi_comm(s, MC_HIER_ALLGATHER) || rsize < 0 ||
+        !mcm_counts_ok(MCM_ALLGATHER, 0, s->topo->size, ip, scount, rcount))
         return PMPI_Allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm);
+    int P = s->topo->size;
     sides_t x;
     int rc = stage_both(s, &x, sbuf, scount, stype, rbuf, rcount * P, rtype,
                         ip);
@@ -148,13 +148,12 @@ int MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype,
 {
     static const char fn[] = "MPI_Alltoall";
     mcm_comm_t *s = mcm_comm(comm);
-    if (pmpi_comm(s, MC_HIER_ALLTOALL) || rcount < 0 || scount < 0)
-        return PMPI_Alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm);
-    int P = s->topo->size, ip = sbuf == MPI_IN_PLACE;
+    int ip = sbuf == MPI_IN_PLACE;
     long long rsize = mcm_type_size(rtype);
-    if (rsize < 0 || (long long)rcount * P > 0x7fffffff ||
-        (long long)scount * P > 0x7fffffff)
+    if (pmpi_comm(s, MC_HIER_ALLTOALL) || rsize < 0 ||
+        !mcm_counts_ok(MCM_ALLTOALL, 0, s->topo->size, ip, scount, rcount))
         return PMPI_Alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm);
+    int P = s->topo->size;
     sides_t x;
     int rc = stage_both(s, &x, sbuf, scount * P, stype, rbuf, rcount * P,
                         rtype, ip);

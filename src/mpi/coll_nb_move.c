@@ -80,9 +80,9 @@ static int iall(const void *sbuf, int scount, MPI_Datatype stype,
     mcm_comm_t *s = mcm_comm(comm);
     int P = s ? s->topo->size : 1, ip = sbuf == MPI_IN_PLACE;
     long long rsize = mcm_type_size(rtype);
-    int ok = s && rcount >= 0 && scount >= 0 && rsize >= 0 &&
-             (long long)rcount * P <= INT_MAX &&
-             (long long)scount * P <= INT_MAX;
+    int ok = s && rsize >= 0 &&
+             mcm_counts_ok(kind == AG ? MCM_ALLGATHER : MCM_ALLTOALL, 0, P,
+                           ip, scount, rcount);
     mcm_nb_t *x = mcm_nb_take(s, kind == AG ? MC_HIER_ALLGATHER
                                             : MC_HIER_ALLTOALL,
                               fns[kind][pers], pers, ok, move_why);
@@ -116,9 +116,9 @@ static int irooted(const void *sbuf, int scount, MPI_Datatype stype,
     mcm_comm_t *s = mcm_comm(comm);
     int P = s ? s->topo->size : 1, r = s && s->topo->rank == root;
     int ip = r && (kind == GA ? sbuf : rbuf) == MPI_IN_PLACE;
-    int ok = s && root >= 0 && root < P && scount >= 0 && rcount >= 0 &&
-             (long long)rcount * P <= INT_MAX &&
-             (long long)scount * P <= INT_MAX;
+    int ok = s && root >= 0 && root < P &&
+             mcm_counts_ok(kind == GA ? MCM_GATHER : MCM_SCATTER, r, P, ip,
+                           scount, rcount);
     mcm_nb_t *x = mcm_nb_take(s, kind == GA ? MC_HIER_GATHER
                                             : MC_HIER_SCATTER,
                               fns[kind][pers], pers, ok, move_why);

@@ -19,8 +19,10 @@ static int done(mcm_comm_t *s, const char *fn, int rc)
     return fail(s, fn, rc, s->path == MCM_HIER ? mc_hier_last_error() : NULL);
 }
 
-/* 1 if the call goes to MPI: communicator, counts or root */
-static int to_pmpi(mcm_comm_t *s, int coll, int scount, int rcount, int root)
+/* 1 if the call goes to MPI: communicator, root or the counts significant
+ * here (ip: the root's side is MPI_IN_PLACE) */
+static int to_pmpi(mcm_comm_t *s, int coll, int scount, int rcount, int root,
+                   const void *ip)
 {
     const char *why = NULL;
     if (!s || s->path == MCM_PMPI)
@@ -31,8 +33,11 @@ static int to_pmpi(mcm_comm_t *s, int coll, int scount, int rcount, int root)
         why = mcm_shape_why;
     else if (root < 0 || root >= s->topo->size)
         why = "root out of range";
-    else if (scount < 0 || rcount < 0)
-        why = "negative count";
+    else if (!mcm_counts_ok(coll == MC_HIER_GATHER ? MCM_GATHER : MCM_SCATTER,
+                            s->topo->rank == root, s->topo->size,
+                            s->topo->rank == root && ip == MPI_IN_PLACE,
+                            scount, rcount))
+        why = "a negative count, or more than INT_MAX elements";
     if (why)
         mcm_count_pmpi(s, coll, why);
     return why != NULL;
@@ -43,16 +48,14 @@ int MPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
 {
     static const char fn[] = "MPI_Gather";
     mcm_comm_t *s = mcm_comm(comm);
-    if (to_pmpi(s, MC_HIER_GATHER, scount, rcount, root))
+    if (to_pmpi(s, MC_HIER_GATHER, scount, rcount, root, sbuf))
         return PMPI_Gather(sbuf, scount, stype, rbuf, rcount, rtype, root,
                            comm);
     int me = s->topo->rank == root, P = s->topo->size;
     int ip = me && sbuf == MPI_IN_PLACE;
     mcm_buf_t in = {0}, out = {0};
     int rc = MPI_SUCCESS;
-    if (me && (long long)rcount * P > 0x7fffffff)
-        rc = MPI_ERR_COUNT;
-    if (rc == MPI_SUCCESS && me)
+    if (me)
         rc = mcm_stage(s, &out, rbuf, rcount * P, rtype, ip, 1);
     if (rc == MPI_SUCCESS && !ip)
         rc = mcm_stage(s, &in, (void *)sbuf, scount, stype, 1, 0);
@@ -78,16 +81,14 @@ int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
 {
     static const char fn[] = "MPI_Scatter";
     mcm_comm_t *s = mcm_comm(comm);
-    if (to_pmpi(s, MC_HIER_SCATTER, scount, rcount, root))
+    if (to_pmpi(s, MC_HIER_SCATTER, scount, rcount, root, rbuf))
         return PMPI_Scatter(sbuf, scount, stype, rbuf, rcount, rtype, root,
                             comm);
     int me = s->topo->rank == root, P = s->topo->size;
     int ip = me && rbuf == MPI_IN_PLACE;
     mcm_buf_t in = {0}, out = {0};
     int rc = MPI_SUCCESS;
-    if (me && (long long)scount * P > 0x7fffffff)
-        rc = MPI_ERR_COUNT;
-    if (rc == MPI_SUCCESS && me)
+    if (me)
         rc = mcm_stage(s, &in, (void *)sbuf, scount * P, stype, 1, 0);
     if (rc == MPI_SUCCESS && !ip)
         rc = mcm_stage(s, &out, rbuf, rcount, rtype, 0, 1);

@@ -220,6 +220,15 @@ long long mcm_type_size(MPI_Datatype dt);
 /* Sets b->p to count elements of dt at buf as contiguous bytes: in place
  * for contiguous layouts, else packed into scratch slot `slot` (0 or 1) if
  * `input`; MPI_SUCCESS or an MPI error code. */
+/* The counts of a block collective that are significant on this rank are
+ * usable: none negative, and the P blocks of a side that has P (the root's
+ * of a gather or scatter, the receive side of an allgather or alltoall,
+ * alltoall's send side) at most INT_MAX elements. A count that is not
+ * significant (a non-root's root side, the send count beside MPI_IN_PLACE)
+ * is not looked at: programs pass -1 there, and a rank that went to MPI
+ * on it while its peers took manycoll would hang the job. */
+enum { MCM_GATHER, MCM_SCATTER, MCM_ALLGATHER, MCM_ALLTOALL };
+int mcm_counts_ok(int kind, int root, int P, int ip, int scount, int rcount);
 int mcm_stage(mcm_comm_t *s, mcm_buf_t *b, void *buf, int count,
               MPI_Datatype dt, int input, int slot);
 /* Packs a staged input again (a persistent call's start). */
