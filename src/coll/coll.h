@@ -122,6 +122,8 @@ MC_ALGO_DECL(mc_allreduce_direct);
 MC_ALGO_DECL(mc_reduce_scatter_block_direct);
 MC_ALGO_DECL(mc_allgather_direct);
 MC_ALGO_DECL(mc_alltoall_direct);
+MC_ALGO_DECL(mc_gather_direct);
+MC_ALGO_DECL(mc_scatter_direct);
 /* the model-tuned cache-coherence algorithms (Ramos & Hoefler, cc.h) */
 MC_ALGO_DECL(mc_bcast_cc_tree);
 MC_ALGO_DECL(mc_bcast_cc_flat);

@@ -29,6 +29,11 @@ static void extent(const mc_team_t *c, const mc_args_t *a, size_t *s,
     if (a->coll == MC_COLL_ALLTOALL ||
         a->coll == MC_COLL_REDUCE_SCATTER_BLOCK)
         *s = a->bytes * p;
+    /* the root's P blocks (the other side is absent or one block) */
+    if (a->coll == MC_COLL_GATHER && c->rank == a->root)
+        *r = a->bytes * p;
+    if (a->coll == MC_COLL_SCATTER && c->rank == a->root)
+        *s = a->bytes * p;
 }
 
 int mc_direct_begin(mc_team_t *c, const mc_args_t *a, mc_direct_t *d)

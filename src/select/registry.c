@@ -211,6 +211,16 @@ const mc_algo_t mc_algos[] = {
      .desc = "single copy: rank r reads block r straight from every rank's "
              "buffer (process_vm_readv); pairwise where single copy is off",
      .impl = &mc_alltoall_direct_algo},
+    {.coll = MC_COLL_GATHER, .name = "direct",
+     .desc = "single copy: the root reads every rank's block straight from "
+             "its buffer (process_vm_readv); linear where single copy is "
+             "off",
+     .impl = &mc_gather_direct_algo},
+    {.coll = MC_COLL_SCATTER, .name = "direct",
+     .desc = "single copy: every rank reads its block straight from the "
+             "root's buffer (process_vm_readv); linear where single copy is "
+             "off",
+     .impl = &mc_scatter_direct_algo},
     /* NoCMsg (Yagna, Patil, Mueller): contention-free on a full grid of a
      * mesh chip (tp->topo), the contention-oblivious algorithm elsewhere */
     {.coll = MC_COLL_BARRIER, .name = "mesh-tree",
