@@ -320,8 +320,11 @@ int mcm_nb_wait(mcm_nb_t *x, MPI_Request *hp, MPI_Status *st);
 /* MPI_Wait: ours by manycoll; MPI's polled with ours while any is
  * active (complete.c) */
 int mcm_wait_req(MPI_Request *req, MPI_Status *st);
-/* advances every active record (each one's mc_test) */
+/* advances MPI (a probe) and every active record (each one's mc_test):
+ * every wait loop calls it, so that neither library's requests starve */
 void mcm_nb_progress(void);
+/* advances the MPI library's own requests (PMPI_Iprobe on MPI_COMM_SELF) */
+void mcm_mpi_progress(void);
 /* starts a persistent record; frees one (inactive) */
 int mcm_nb_start(mcm_nb_t *x);
 int mcm_nb_free(mcm_nb_t *x, MPI_Request *hp);

@@ -90,10 +90,13 @@ void mcm_nb_drop(mcm_nb_t *x)
 {
     mcm_buf_free(&x->in);
     mcm_buf_free(&x->out);
-    if (x->vin.packed)
-        free(x->vin.p);
-    if (x->vout.packed)
-        free(x->vout.p);
+    for (int i = 0; i < 2; i++) {
+        mcm_vbuf_t *v = i ? &x->vout : &x->vin;
+        if (v->packed) {
+            free(v->p);
+            PMPI_Type_free(&v->dt);
+        }
+    }
     free(x->v);
     free(x);
 }
@@ -209,15 +212,13 @@ int mcm_nb_wait(mcm_nb_t *x, MPI_Request *hp, MPI_Status *st)
         empty_status(st);
         return MPI_SUCCESS;
     }
-    if (!x->done) {
-        int rc = mc_wait(x->r); /* progresses the others too */
-        if (rc != MC_OK) {
-            x->err = rc;
-            snprintf(x->msg, sizeof x->msg, "%s", mc_last_error());
-        }
-        x->done = 1;
-        if (!x->persistent)
-            x->r = NULL;
+    /* not mc_wait, which would wait inside manycoll: a peer may first need
+     * this rank's MPI progress (a message, or a collective MPI runs, that
+     * it waits for before it starts the call this rank waits for) */
+    while (!x->done) {
+        poll1(x); /* progresses manycoll's other calls too */
+        if (!x->done)
+            mcm_mpi_progress();
     }
     return finish(x, hp, st);
 }
@@ -238,8 +239,16 @@ int mcm_nb_test(mcm_nb_t *x, MPI_Request *hp, int *flag, MPI_Status *st)
     return finish(x, hp, st);
 }
 
+void mcm_mpi_progress(void)
+{
+    int flag = 0;
+    PMPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_SELF, &flag,
+                MPI_STATUS_IGNORE);
+}
+
 void mcm_nb_progress(void)
 {
+    mcm_mpi_progress();
     for (int b = 0; b < (1 << NB_BITS) && mcm_nb_live; b++)
         for (mcm_nb_t *x = table[b]; x; x = x->next)
             if (x->active && !x->done)

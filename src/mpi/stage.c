@@ -83,6 +83,13 @@ int mcm_stage(mcm_comm_t *s, mcm_buf_t *b, void *buf, int count,
         return MPI_ERR_NO_MEM;
     b->packed = 1;
     b->owned = slot < 0;
+    /* a request's: the program may free its datatype before the call
+     * completes (MPI keeps it alive; so do we, with a duplicate) */
+    if (b->owned && PMPI_Type_dup(dt, &b->dt) != MPI_SUCCESS) {
+        free(b->p);
+        *b = (mcm_buf_t){0};
+        return MPI_ERR_TYPE;
+    }
     return input ? mcm_repack(s, b) : MPI_SUCCESS;
 }
 
@@ -100,8 +107,10 @@ int mcm_repack(mcm_comm_t *s, mcm_buf_t *b)
 
 void mcm_buf_free(mcm_buf_t *b)
 {
-    if (b->owned)
+    if (b->owned) {
         free(b->p);
+        PMPI_Type_free(&b->dt);
+    }
     b->owned = b->packed = 0;
     b->p = NULL;
 }

@@ -116,6 +116,13 @@ int mcm_vstage(mcm_comm_t *s, mcm_vbuf_t *v, void *buf, const int *cnt,
         return MPI_ERR_TYPE;
     if (!(v->p = mcm_scratch(s, total ? total : 1, slot)))
         return MPI_ERR_NO_MEM;
+    /* a request's (slot < 0): its own datatype, as in mcm_stage; freed
+     * with v->p by mcm_nb_drop */
+    if (slot < 0 && PMPI_Type_dup(dt, &v->dt) != MPI_SUCCESS) {
+        free(v->p);
+        v->p = NULL;
+        return MPI_ERR_TYPE;
+    }
     v->packed = 1;
     return mcm_vpack(s, v, input);
 }

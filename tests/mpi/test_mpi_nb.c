@@ -21,6 +21,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "test_mpi.h"
 
@@ -241,6 +242,77 @@ static void persistent(MPI_Comm c, int me, int P)
 }
 #endif
 
+/* the program frees its datatypes right after starting the calls (MPI
+ * keeps them alive until completion; MPICH's coll/nonblocking2 does this):
+ * an igather and an iallgatherv whose receive type has gaps */
+static void freed_types(MPI_Comm c, int me, int P)
+{
+    /* B elements of vec2 (2 ints over an extent of 4) per rank */
+    enum { B = 3, R = 4 * B };
+    size_t all = (size_t)R * (size_t)P;
+    int in[2 * B], *x = calloc(2 * all, sizeof(int));
+    int *y = calloc(2 * all, sizeof(int));
+    int *cnt = malloc(sizeof(int) * (size_t)P);
+    int *dsp = malloc(sizeof(int) * (size_t)P);
+    for (int i = 0; i < 2 * B; i++)
+        in[i] = me * 100 + i;
+    for (int q = 0; q < P; q++) {
+        cnt[q] = B;
+        dsp[q] = q * B;
+    }
+    MPI_Request r[2];
+    MPI_Datatype t[2];
+    for (int i = 0; i < 2; i++) {
+        MPI_Type_dup(vec2, &t[i]);
+        MPI_Type_commit(&t[i]);
+    }
+    MPI_Igather(in, 2 * B, MPI_INT, x, B, t[0], 0, c, &r[0]);
+    MPI_Iallgatherv(in, 2 * B, MPI_INT, x + all, cnt, dsp, t[1], c, &r[1]);
+    MPI_Type_free(&t[0]);
+    MPI_Type_free(&t[1]);
+    MPI_Status st[2];
+    MPI_Waitall(2, r, st);
+    PMPI_Gather(in, 2 * B, MPI_INT, y, B, vec2, 0, c);
+    PMPI_Allgatherv(in, 2 * B, MPI_INT, y + all, cnt, dsp, vec2, c);
+    cases++;
+    if (memcmp(me ? x + all : x, me ? y + all : y,
+               (me ? 1 : 2) * all * sizeof(int)))
+        FAIL("igather/iallgatherv with datatypes freed before the wait: "
+             "MPI_ and PMPI_ results differ");
+    free(x);
+    free(y);
+    free(cnt);
+    free(dsp);
+}
+
+/* a wait on one of manycoll's calls must progress the MPI library's
+ * requests: rank 0 waits for a bcast from rank `root`, which first waits
+ * for an MPI barrier (a dissemination: its second round needs rank 0's
+ * MPI progress at root 1 or at root 2, depending on the direction) that
+ * rank 0 entered before the others. MPICH's coll/nonblocking3 hung so. */
+static void mpi_progress(MPI_Comm c, MPI_Comm dup, int me, int P)
+{
+    for (int root = 1; root <= 2 && P >= 3; root++) {
+        int x = me == root ? 42 : 0;
+        MPI_Request b, a;
+        if (me != 0) /* rank 0 first: its barrier cannot finish at once */
+            usleep(20000);
+        PMPI_Ibarrier(c, &b);
+        if (me == 0) {
+            MPI_Ibcast(&x, 1, MPI_INT, root, dup, &a);
+            MPI_Wait(&a, MPI_STATUS_IGNORE);
+            MPI_Wait(&b, MPI_STATUS_IGNORE);
+        } else {
+            MPI_Wait(&b, MPI_STATUS_IGNORE);
+            MPI_Ibcast(&x, 1, MPI_INT, root, dup, &a);
+            MPI_Wait(&a, MPI_STATUS_IGNORE);
+        }
+        cases++;
+        if (x != 42)
+            FAIL("ibcast waited beside an MPI barrier: got %d, want 42", x);
+    }
+}
+
 void nbcases(MPI_Comm c)
 {
     nbset_t k = {.c = c};
@@ -279,6 +351,8 @@ void nbcases(MPI_Comm c)
              pm);
     progress(c, k.me, k.P, 0);
     progress(c, k.me, k.P, 1);
+    freed_types(c, k.me, k.P);
+    mpi_progress(c, k.dup, k.me, k.P);
 #if MPI_VERSION >= 4
     persistent(c, k.me, k.P);
 #endif
