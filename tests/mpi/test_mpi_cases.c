@@ -356,7 +356,8 @@ void movement(MPI_Comm c, size_t count, int all_roots)
  * type, the others with plain MPI_INT. */
 /* the arguments MPI ignores on a rank (a non-root's root side, the count
  * beside MPI_IN_PLACE) are -1 and MPI_DATATYPE_NULL, as MPICH's tests pass
- * them: every rank must still take the same path (a hang otherwise) */
+ * them (coll/scatter3: the root's counts are real, the others' -1): every
+ * rank must still take the same path (a hang otherwise) */
 static void insignificant(MPI_Comm c, const int *in, int *x, int *y,
                           size_t all)
 {
@@ -370,16 +371,13 @@ static void insignificant(MPI_Comm c, const int *in, int *x, int *y,
             memcpy(y, in, all);
             if (nb)
                 MPI_Iscatter(r ? in : NULL, r ? 6 : -1, r ? MPI_INT : no,
-                             r ? MPI_IN_PLACE : x, r ? -1 : 6,
-                             r ? no : MPI_INT, root, c, &q);
+                             x, 6, MPI_INT, root, c, &q);
             else
                 MPI_Scatter(r ? in : NULL, r ? 6 : -1, r ? MPI_INT : no,
-                            r ? MPI_IN_PLACE : x, r ? -1 : 6,
-                            r ? no : MPI_INT, root, c);
+                            x, 6, MPI_INT, root, c);
             MPI_Wait(&q, MPI_STATUS_IGNORE);
-            PMPI_Scatter(r ? in : NULL, r ? 6 : -1, r ? MPI_INT : no,
-                         r ? MPI_IN_PLACE : y, r ? -1 : 6, r ? no : MPI_INT,
-                         root, c);
+            PMPI_Scatter(r ? in : NULL, r ? 6 : -1, r ? MPI_INT : no, y, 6,
+                         MPI_INT, root, c);
             same(x, y, all, nb ? "iscatter, -1 where ignored"
                                : "scatter, -1 where ignored",
                  "int", NULL, 6, root);
