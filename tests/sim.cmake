@@ -68,3 +68,11 @@ add_test(NAME comm_bytes_shm
          COMMAND $<TARGET_FILE:manycoll_cmd> info --comm-bytes --shm 2,8
                  --sim "" --bound 16384)
 set_tests_properties(comm_bytes_sim PROPERTIES LABELS no-asan)
+
+# several chips behind one host (platforms/vscc240.json, docs/papers/vscc.md)
+add_executable(test_vscc test_vscc.c)
+target_link_libraries(test_vscc PRIVATE manycoll_static)
+mc_include_view(test_vscc util plat sim tp)
+foreach(t layout formulas ratio host)
+  add_test(NAME vscc_${t} COMMAND test_vscc ${t})
+endforeach()

@@ -80,7 +80,17 @@ static int parse_value(sim_opts_t *o, const char *a, const char *v)
         if (mc_opt_int("sim", a, v, 0, 1LL << 31, &x))
             return 2;
         o->jitter = (uint64_t)x | 1u << 31;
+    } else if (!strcmp(a, "--coll") && !strcmp(v, "pingpong")) {
+        o->pingpong = 1; /* sim_pingpong.c */
+        o->k.coll = MC_COLL_BCAST;
+    } else if (!strcmp(a, "--pair")) {
+        char tail;
+        if (sscanf(v, "%d,%d%c", &o->pair[0], &o->pair[1], &tail) != 2 ||
+            o->pair[0] < 0 || o->pair[1] < 0)
+            return mc_usage_error("sim", "--pair: '%s' is not two cores A,B",
+                                  v);
     } else if (!strcmp(a, "--coll")) {
+        o->pingpong = 0;
         if (mc_coll_from_name(v, &o->k.coll) != MC_OK)
             return mc_usage_error("sim", "%s", mc_last_error());
     } else if (!strcmp(a, "--dtype")) {
@@ -118,7 +128,7 @@ int mc_sim_parse(int argc, char **argv, sim_opts_t *o)
         static const char *const valued[] = {"--platform", "--algo",
             "--ranks", "--runs", "--iters", "--warmup", "--app", "--grid",
             "--root", "--trace", "--jitter", "--coll", "--dtype", "--op",
-            "--sizes", "--contention", "--compute", NULL};
+            "--sizes", "--contention", "--compute", "--pair", NULL};
         if (i + 1 >= argc)
             return mc_opt_no_value("sim", a, valued);
         coll_seen |= !strcmp(a, "--coll");
@@ -137,6 +147,11 @@ int mc_sim_parse(int argc, char **argv, sim_opts_t *o)
               o->k.coll == MC_COLL_SCAN || o->k.coll == MC_COLL_EXSCAN;
     if (red && !dt_seen)
         o->k.dt = MC_FLOAT64;
+    if (o->pingpong && !o->pair[0] && !o->pair[1])
+        o->pair[1] = 1; /* cores 0 and 1 by default */
+    if (o->pingpong && o->algo)
+        return mc_usage_error("sim", "--algo: the pingpong is the two-sided "
+                                     "layer's send and receive");
     if (o->algo) {
         mc_sel_t s;
         if (mc_algo_parse(o->k.coll, o->algo, "--algo", &s) != MC_OK)
@@ -293,8 +308,8 @@ int cmd_sim(int argc, char **argv)
     char desc[768];
     mc_platform_describe(p, desc, sizeof desc);
     fprintf(stderr, "manycoll sim: %s\n", desc);
-    if (o.app) {
-        rc = mc_sim_run_app(&o, p);
+    if (o.app || o.pingpong) {
+        rc = o.app ? mc_sim_run_app(&o, p) : mc_sim_run_pingpong(&o, p);
         mc_platform_free(p);
         return rc;
     }

@@ -109,6 +109,8 @@ static int derive(mc_platform_t *p)
 
 static int check(mc_platform_t *p)
 {
+    if (p->host.nchips > 1)
+        return MC_OK; /* copies of a chip checked when it was loaded */
     if (p->mesh_x < 1 || p->mesh_y < 1 || p->cores_per_tile < 1)
         return mc_error(MC_ERR_ARG, "platform %s: bad mesh size", p->name);
     if (p->used_x < 1 || p->used_x > p->mesh_x || p->used_y < 1 ||
@@ -467,15 +469,15 @@ static int load_json(const char *path, mc_platform_t *p)
     if (!root)
         return MC_ERR_ARG;
     jctx_t j = {path, MC_OK};
-    if (json_object_get(root, "chips"))
-        j.rc = mc_error(MC_ERR_UNSUPPORTED,
-                        "%s: multi-chip platforms are described in "
-                        "docs/platforms.md but not simulated yet",
-                        path);
     const char *name = json_string_value(json_object_get(root, "name"));
     const char *desc = json_string_value(json_object_get(root, "description"));
     snprintf(p->name, sizeof p->name, "%s", name ? name : "unnamed");
     snprintf(p->description, sizeof p->description, "%s", desc ? desc : "");
+    if (json_object_get(root, "chips")) { /* platform_multi.c */
+        j.rc = mc_platform_load_multi(path, root, p);
+        json_decref(root);
+        return j.rc;
+    }
     if (j.rc == MC_OK)
         load_topology(&j, json_object_get(root, "topology"), p);
     p->line = jint(&j, root, "", "line_bytes", 0, 1, 16, 4096);
@@ -551,6 +553,7 @@ void mc_platform_free(mc_platform_t *p)
     free(p->tile_y);
     free(p->mc_of);
     free(p->d_mem);
+    free(p->failed);
     free(p);
 }
 
@@ -567,4 +570,14 @@ void mc_platform_describe(const mc_platform_t *p, char *buf, size_t len)
                                         : ", message network")
                        : "", p->cont.mpb ? "on" : "off", p->cont.link ? "on" : "off",
              p->cont.mc ? "on" : "off");
+    size_t used = strlen(buf);
+    if (p->host.nchips > 1 && used < len)
+        snprintf(buf + used, len - used,
+                 "; %d chips of %d cores behind one host (port tile "
+                 "(%d,%d), writes acknowledged by the %s)",
+                 p->host.nchips, p->host.chip_cores, p->host.port_x,
+                 p->host.port_y,
+                 p->host.write_ack == MC_ACK_HOST   ? "host"
+                 : p->host.write_ack == MC_ACK_PORT ? "device port"
+                                                    : "target");
 }

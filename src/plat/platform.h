@@ -71,6 +71,35 @@ typedef struct mc_cache_cfg {
     mc_ps_t l1_hit, l2_hit; /* one line read or written from a hit */
 } mc_cache_cfg_t;
 
+/* Several chips behind one host (the vSCC of Reble et al., "chips" in the
+ * platform file, docs/platforms.md): copies of one chip, core c on chip
+ * c / chip_cores at the tile of core c % chip_cores. An access to another
+ * chip's MPB leaves its chip at the port router, crosses the device's PCIe
+ * link to the host, is handled by the host thread of that device (one
+ * request at a time, in order), crosses the other device's link and its
+ * mesh to the target (sim/cost_host.c). */
+enum {
+    MC_ACK_TARGET = 0, /* a write completes when the target acknowledges:
+                          the transparent routing of the first prototype */
+    MC_ACK_HOST = 1,   /* the host's communication task acknowledges a
+                          remote write at once (posted writes) */
+    MC_ACK_PORT = 2    /* the device's FPGA acknowledges it at the port
+                          ("fast write acknowledge", the paper's bound) */
+};
+typedef struct mc_hostlink {
+    int nchips;            /* 1: a single chip; the rest is unused */
+    int chip_cores;        /* cores per chip */
+    int chip_mc;           /* memory controllers per chip */
+    int port_x, port_y;    /* router of every chip's host link */
+    mc_ps_t pcie;          /* one way between a device port and the host */
+    mc_ps_t host_service;  /* a host thread handles one request */
+    mc_ps_t link_line;     /* a line on a device's PCIe link (line/rate) */
+    mc_ps_t dma_setup;     /* host DMA: programming one copy */
+    mc_ps_t dma_line;      /* ... and one line of it (line/rate) */
+    int write_ack;         /* MC_ACK_* */
+    size_t vdma_threshold; /* below it a direct remote put (bytes) */
+} mc_hostlink_t;
+
 typedef struct mc_platform {
     char name[64];
     char description[512];
@@ -89,6 +118,7 @@ typedef struct mc_platform {
     mc_contention_t cont;
     mc_msgnet_t net;
     mc_cache_cfg_t cache;
+    mc_hostlink_t host;
     /* a cache-coherent chip (Ramos & Hoefler's model) instead of a mesh
      * with MPBs: a line costs R_L in the local cache, R_R from another
      * core's cache, R_I from memory; `cont.mpb_service` is then the
@@ -101,6 +131,8 @@ typedef struct mc_platform {
     int *tile_x, *tile_y;  /* router of the core */
     int *mc_of;            /* its memory controller */
     int *d_mem;            /* routers between it and its controller */
+    unsigned char *failed; /* per core: 1 if it does not start (ranks skip
+                              it, as RCCE's start script does), or NULL */
 } mc_platform_t;
 
 /* A rectangle of tiles with the same number of cores on each (sim/grid.h) */
@@ -112,14 +144,40 @@ typedef struct mc_plat_grid {
 
 /* Loads platform `name` (a file name, a path, or mesh<X>x<Y>). */
 int mc_platform_load(const char *name, mc_platform_t **out);
+/* platform_multi.c: a multi-chip file (root holds "chips") into p */
+struct json_t;
+int mc_platform_load_multi(const char *path, struct json_t *root,
+                           mc_platform_t *p);
 void mc_platform_free(mc_platform_t *p);
 
 /* Routers a packet traverses from core a to the MPB of core b: the hops
  * of XY routing plus one (the local router; the other core of the same
- * tile is at distance 1, as on the SCC). */
+ * tile is at distance 1, as on the SCC). Within a chip: on several chips,
+ * a pair on two chips goes through the host (mc_plat_remote). */
 static inline int mc_plat_dist(const mc_platform_t *p, int a, int b)
 {
     int dx = p->tile_x[a] - p->tile_x[b], dy = p->tile_y[a] - p->tile_y[b];
+    return (dx < 0 ? -dx : dx) + (dy < 0 ? -dy : dy) + 1;
+}
+
+/* chip of a core (0 on a single chip) */
+static inline int mc_plat_chip(const mc_platform_t *p, int core)
+{
+    return p->host.nchips > 1 ? core / p->host.chip_cores : 0;
+}
+
+/* 1 if core a reaching core b crosses the host link */
+static inline int mc_plat_remote(const mc_platform_t *p, int a, int b)
+{
+    return p->host.nchips > 1 &&
+           a / p->host.chip_cores != b / p->host.chip_cores;
+}
+
+/* Routers from core a to its chip's host port, counted as mc_plat_dist
+ * counts them (the local router included) */
+static inline int mc_plat_port_dist(const mc_platform_t *p, int a)
+{
+    int dx = p->tile_x[a] - p->host.port_x, dy = p->tile_y[a] - p->host.port_y;
     return (dx < 0 ? -dx : dx) + (dy < 0 ? -dy : dy) + 1;
 }
 

@@ -49,7 +49,7 @@
 #define LINK_SLOTS 512u
 
 static int acc_dist(const mc_platform_t *p, int core, int kind, int target)
-{
+{ /* on one chip (several chips: cost_host.c) */
     return kind == MC_ACC_MEM ? p->d_mem[core] : mc_plat_dist(p, core, target);
 }
 
@@ -64,7 +64,14 @@ static mc_ps_t acc_overhead(const mc_platform_t *p, int kind, int write)
 static int local_mpb(const mc_platform_t *p, int core, int kind, int target)
 {
     return p->c.local_mpb >= 0 && kind == MC_ACC_MPB &&
+           !mc_plat_remote(p, core, target) &&
            mc_plat_dist(p, core, target) == 1;
+}
+
+/* an MPB on another chip: through the host (cost_host.c) */
+static int remote(const mc_platform_t *p, int core, int kind, int target)
+{
+    return kind == MC_ACC_MPB && mc_plat_remote(p, core, target);
 }
 
 mc_ps_t mc_sim_access_cost(const mc_sim_t *s, int core, int kind, int write,
@@ -73,8 +80,10 @@ mc_ps_t mc_sim_access_cost(const mc_sim_t *s, int core, int kind, int write,
     const mc_platform_t *p = s->p;
     if (local_mpb(p, core, kind, target))
         return p->c.local_mpb;
-    mc_ps_t d = acc_dist(p, core, kind, target);
     mc_ps_t o = acc_overhead(p, kind, write);
+    if (remote(p, core, kind, target))
+        return o + mc_host_line(p, core, target, write, latency_only);
+    mc_ps_t d = acc_dist(p, core, kind, target);
     return o + (latency_only && write ? 1 : 2) * d * p->c.L_hop;
 }
 
@@ -109,6 +118,8 @@ void mc_sim_flag_costs(mc_sim_t *s, int core, int owner, uint64_t *addr,
         fixed = p->c.o_put_mem + flag_mem_cost(s, core, 0);
     *lat = fixed + mc_sim_access_cost(s, core, MC_ACC_MPB, 1, owner, 1);
     *done = fixed + mc_sim_access_cost(s, core, MC_ACC_MPB, 1, owner, 0);
+    if ((s->c_mpb || s->c_link || s->c_mc) && mc_plat_remote(p, core, owner))
+        mc_host_flag(s, core, owner, lat, done);
 }
 
 mc_ps_t mc_sim_poll_cost(mc_sim_t *s, int core, int owner, uint64_t *addr)
@@ -162,7 +173,9 @@ mc_ps_t mc_sim_closed_form(mc_sim_t *s, int core, const mc_sim_op_t *op)
             continue;
         }
         per_o += acc_overhead(p, a->kind, a->write);
-        per_rtt += 2 * acc_dist(p, core, a->kind, a->core) * p->c.L_hop;
+        per_rtt += remote(p, core, a->kind, a->core)
+                       ? mc_host_line(p, core, a->core, a->write, 0)
+                       : 2 * acc_dist(p, core, a->kind, a->core) * p->c.L_hop;
     }
     int64_t m = op->lines, k = p->outstanding;
     return mc_ps_cap((__int128)op->fixed + (__int128)m * (per_o + local) +
@@ -187,7 +200,7 @@ static inline uint64_t slot_of(mc_ps_t t, mc_ps_t slot, double inv)
 /* delay until a free slot at or after t (0 if the slot of t is free).
  * Slot j lives at index j % nslots with tag (j / nslots) + 1, so stale
  * reservations of earlier laps read as free without any cleanup. */
-static mc_ps_t reserve(cal_t *c, uint32_t nslots, mc_ps_t slot, mc_ps_t t)
+mc_ps_t mc_sim_reserve(cal_t *c, uint32_t nslots, mc_ps_t slot, mc_ps_t t)
 {
     if (slot <= 0)
         return 0;
@@ -212,20 +225,19 @@ static mc_ps_t reserve(cal_t *c, uint32_t nslots, mc_ps_t slot, mc_ps_t t)
 mc_ps_t mc_sim_port_delay(mc_sim_t *s, int owner, mc_ps_t t)
 {
     mc_ps_t d =
-        reserve(&s->cal_port[owner], PORT_SLOTS, s->p->cont.mpb_service, t);
+        mc_sim_reserve(&s->cal_port[owner], PORT_SLOTS, s->p->cont.mpb_service, t);
     s->st.port_wait_ps += d;
     return d;
 }
 
 static mc_ps_t mc_delay(mc_sim_t *s, int core, mc_ps_t t)
 {
-    return reserve(&s->cal_mc[s->p->mc_of[core]], MC_SLOTS,
+    return mc_sim_reserve(&s->cal_mc[s->p->mc_of[core]], MC_SLOTS,
                    s->p->cont.mc_service, t);
 }
 
-/* a data packet from router (x0,y0) to (x1,y1) leaving at t: the time it
- * reaches the target router, XY routing, link by link */
-static mc_ps_t route(mc_sim_t *s, int x0, int y0, int x1, int y1, mc_ps_t t)
+mc_ps_t mc_sim_route(mc_sim_t *s, int chip, int x0, int y0, int x1, int y1,
+                     mc_ps_t t)
 {
     const mc_platform_t *p = s->p;
     mc_ps_t hop = p->c.L_hop;
@@ -235,8 +247,9 @@ static mc_ps_t route(mc_sim_t *s, int x0, int y0, int x1, int y1, mc_ps_t t)
     int x = x0, y = y0;
     while (x != x1 || y != y1) {
         int dir = x != x1 ? (x1 > x ? 0 : 1) : (y1 > y ? 2 : 3);
-        cal_t *c = &s->cal_link[(y * p->mesh_x + x) * 4 + dir];
-        mc_ps_t w = reserve(c, LINK_SLOTS, p->cont.link_time, t);
+        cal_t *c = &s->cal_link[((chip * p->mesh_y + y) * p->mesh_x + x) * 4 +
+                                dir];
+        mc_ps_t w = mc_sim_reserve(c, LINK_SLOTS, p->cont.link_time, t);
         if (w) { /* contention accounting (--json) */
             s->st.link_waits++;
             s->st.link_wait_ps += w;
@@ -272,13 +285,18 @@ mc_ps_t mc_sim_line_step(mc_sim_t *s, int core, mc_ps_t t)
             t += hit;
             continue;
         }
+        if (remote(p, core, a->kind, a->core)) { /* another chip */
+            t = mc_host_step(s, core, a, t) + p->c.o_mpb;
+            continue;
+        }
+        int chip = mc_plat_chip(p, core);
         int tx = mem ? p->mc_x[p->mc_of[core]] : p->tile_x[a->core];
         int ty = mem ? p->mc_y[p->mc_of[core]] : p->tile_y[a->core];
         mc_ps_t d = acc_dist(p, core, a->kind, a->core) * p->c.L_hop;
         mc_ps_t o = acc_overhead(p, a->kind, a->write);
         if (a->write) {
             /* data out to the target, served there, acknowledged */
-            mc_ps_t arrive = route(s, cx, cy, tx, ty, t);
+            mc_ps_t arrive = mc_sim_route(s, chip, cx, cy, tx, ty, t);
             if (mem && s->c_mc)
                 arrive += mc_delay(s, core, arrive);
             else if (!mem && s->c_mpb)
@@ -291,7 +309,7 @@ mc_ps_t mc_sim_line_step(mc_sim_t *s, int core, mc_ps_t t)
                 at += mc_delay(s, core, at);
             else if (!mem && s->c_mpb)
                 at += mc_sim_port_delay(s, a->core, at);
-            t = route(s, tx, ty, cx, cy, at) + o;
+            t = mc_sim_route(s, chip, tx, ty, cx, cy, at) + o;
         }
     }
     return t;
@@ -305,7 +323,10 @@ void mc_sim_cal_free(mc_sim_t *s)
         free(s->cal_port[i].tag);
     for (int i = 0; s->cal_mc && i < p->nmc; i++)
         free(s->cal_mc[i].tag);
-    for (int i = 0; s->cal_link && i < p->mesh_x * p->mesh_y * 4; i++)
+    mc_host_free(s);
+    int nchips = p->host.nchips > 1 ? p->host.nchips : 1;
+    for (int i = 0; s->cal_link && i < p->mesh_x * p->mesh_y * 4 * nchips;
+         i++)
         free(s->cal_link[i].tag);
     free(s->cal_port);
     free(s->cal_mc);

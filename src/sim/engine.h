@@ -114,6 +114,7 @@ typedef struct mc_sim_stats {
                              waited for a link */
     mc_ps_t flag_wait_ps;
     mc_ps_t port_wait_ps; /* time lines waited for MPB ports, summed */
+    mc_ps_t host_wait_ps; /* ... for host threads and PCIe links */
     double wall_s;     /* wall-clock time of mc_sim_run */
 } mc_sim_stats_t;
 

@@ -63,6 +63,8 @@ struct mc_sim {
     uint32_t bucket_mask;
     int c_mpb, c_link, c_mc;
     cal_t *cal_port, *cal_mc, *cal_link;
+    cal_t *cal_host;      /* per chip: host thread, PCIe up, PCIe down
+                             (several chips only; cost_host.c) */
     uint64_t rng;         /* jitter (0 = off) */
     mc_sim_stats_t st;
     size_t stack_size;
@@ -104,9 +106,28 @@ mc_ps_t mc_sim_line_step(mc_sim_t *s, int core, mc_ps_t t);
 mc_ps_t mc_sim_access_cost(const mc_sim_t *s, int core, int kind, int write,
                            int target, int latency_only);
 mc_ps_t mc_sim_port_delay(mc_sim_t *s, int owner, mc_ps_t t);
+/* delay until a free slot of calendar c at or after t (0 if free) */
+mc_ps_t mc_sim_reserve(cal_t *c, uint32_t nslots, mc_ps_t slot, mc_ps_t t);
+/* a data packet from router (x0,y0) to (x1,y1) of `chip`, leaving at t:
+ * when it reaches the target router (XY routing, link by link) */
+mc_ps_t mc_sim_route(mc_sim_t *s, int chip, int x0, int y0, int x1, int y1,
+                     mc_ps_t t);
 void mc_sim_flag_costs(mc_sim_t *s, int core, int owner, uint64_t *addr,
                        mc_ps_t *lat, mc_ps_t *done);
 mc_ps_t mc_sim_poll_cost(mc_sim_t *s, int core, int owner, uint64_t *addr);
+
+/* cost_host.c: platforms of several chips behind one host */
+mc_ps_t mc_host_way(const mc_platform_t *p, int a, int b);
+mc_ps_t mc_host_line(const mc_platform_t *p, int core, int target, int write,
+                     int latency_only);
+mc_ps_t mc_host_step(mc_sim_t *s, int core, const mc_sim_acc_t *a,
+                     mc_ps_t t);
+/* a flag line to another chip: adds the waits for the host link to the
+ * contention-free latency and completion */
+void mc_host_flag(mc_sim_t *s, int core, int owner, mc_ps_t *lat,
+                  mc_ps_t *done);
+int mc_host_create(mc_sim_t *s);
+void mc_host_free(mc_sim_t *s);
 
 /* cost_msg.c: platforms with a message network ("network") */
 int mc_msg_create(mc_sim_t *s);

@@ -62,6 +62,8 @@ int mc_plat_grid_of(const mc_platform_t *p, const int *cores, int n,
         /* cores of a tile in increasing order: no core twice */
         if (r % cpt && c <= cores[r - 1])
             return 0;
+        if (mc_plat_chip(p, c) != mc_plat_chip(p, cores[0]))
+            return 0; /* several chips are not one mesh */
     }
     *g = (mc_plat_grid_t){w, tiles / w, cpt, x0, y0};
     return 1;

@@ -336,6 +336,20 @@ static size_t shm_footprint(const mc_tp_t *t, size_t *shared)
     return sizeof *s;
 }
 
+/* with bound ranks (MC_TOPO_HIER): the same L3 is a tile, another
+ * package another chip; unbound, every other rank is on the chip */
+static int shm_locality(mc_tp_t *tp, int rank)
+{
+    const mc_topo_t *h = &tp->topo;
+    if (h->kind != MC_TOPO_HIER || h->levels < 1)
+        return MC_LOC_CHIP;
+    const int *a = h->ids + (size_t)tp->rank * (size_t)h->levels;
+    const int *b = h->ids + (size_t)rank * (size_t)h->levels;
+    if (a[0] != b[0])
+        return MC_LOC_OTHER;
+    return h->levels > 2 && a[2] == b[2] ? MC_LOC_TILE : MC_LOC_CHIP;
+}
+
 const mc_tp_ops_t mc_shm_ops = {
     .name = "shm",
     .put = shm_put,
@@ -357,5 +371,6 @@ const mc_tp_ops_t mc_shm_ops = {
     .fail = mc_shm_fail,
     .footprint = shm_footprint,
     .idle = shm_idle,
+    .locality = shm_locality,
     .destroy = mc_shm_destroy,
 };

@@ -422,6 +422,19 @@ static size_t sim_footprint(const mc_tp_t *tp, size_t *shared)
     return sizeof *t;
 }
 
+static int sim_locality(mc_tp_t *tp, int rank)
+{
+    const mc_platform_t *p = mc_sim_platform(st(tp)->sim);
+    int a = st(tp)->core, b = core_of(st(tp), rank);
+    if (a == b)
+        return MC_LOC_SELF;
+    if (mc_plat_remote(p, a, b))
+        return MC_LOC_OTHER;
+    return p->tile_x[a] == p->tile_x[b] && p->tile_y[a] == p->tile_y[b]
+               ? MC_LOC_TILE
+               : MC_LOC_CHIP;
+}
+
 static void sim_destroy(mc_tp_t *tp)
 {
     free(tp); /* the domain's memory belongs to the simulator */
@@ -448,6 +461,7 @@ static const mc_tp_ops_t sim_ops = {
     .sub = sim_sub,
     .footprint = sim_footprint,
     .idle = sim_idle,
+    .locality = sim_locality,
     .destroy = sim_destroy,
 };
 

@@ -69,6 +69,14 @@ typedef struct mc_topo {
     const int *pus; /*       [size] PU of each rank */
 } mc_topo_t;
 
+/* How close a peer is (tp_locality): the same rank; a core that shares
+ * the tile (the simulator) or the last-level cache (a real machine with
+ * bound ranks); the same chip (or socket); another chip behind a slower
+ * link (the simulator's multi-chip platforms, another socket). Algorithms
+ * and the two-sided layer choose per peer from it; every rank sees the
+ * same answer for a pair. */
+enum { MC_LOC_SELF = 0, MC_LOC_TILE = 1, MC_LOC_CHIP = 2, MC_LOC_OTHER = 3 };
+
 /* What tp->charge charges (the simulator's optional cost keys, 0 unless a
  * platform sets them; docs/platforms.md). */
 typedef enum {
@@ -153,6 +161,9 @@ typedef struct mc_tp_ops {
      * other cores run), shm pauses and yields the CPU now and then (at
      * once when oversubscribed); optional */
     int (*idle)(mc_tp_t *tp);
+    /* how close `rank` is (MC_LOC_*); optional: without it every other
+     * rank is MC_LOC_CHIP */
+    int (*locality)(mc_tp_t *tp, int rank);
     void (*destroy)(mc_tp_t *tp);
 } mc_tp_ops_t;
 
@@ -287,6 +298,13 @@ static inline int tp_get_direct(mc_tp_t *t, void *dst, int src,
 {
     /* callers check t->single_copy first */
     return t->ops->get_direct(t, dst, src, addr, n);
+}
+
+static inline int tp_locality(mc_tp_t *t, int rank)
+{
+    if (rank == t->rank)
+        return MC_LOC_SELF;
+    return t->ops->locality ? t->ops->locality(t, rank) : MC_LOC_CHIP;
 }
 
 static inline int tp_mcast(mc_tp_t *t, int root, void *buf, size_t n)

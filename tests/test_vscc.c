@@ -1,0 +1,361 @@
+/*
+ * Several chips behind one host (platforms/vscc240.json, the vSCC of Reble
+ * et al., PMAM'15), computed here from the platform's numbers and the
+ * SCC's layout, independently of the simulator's code:
+ *
+ *   test_vscc layout     cores numbered chip by chip, each chip a copy of
+ *       scc48 (tiles, controllers), tp_locality per pair, and bad files
+ *       refused with a message naming the field
+ *   test_vscc formulas   puts and gets of 1-3 lines from three cores of
+ *       chip 0 to every core of chips 1 and 4 take the host path's
+ *       formula to the picosecond, without contention (closed form) and
+ *       with it (line-stepped, one pair at a time), for writes acknowledged
+ *       by the host (vscc240) and by the target (vscc240-routing)
+ *   test_vscc ratio      the fit: a one-line read from another chip takes
+ *       120 times a one-line read on the chip, both over every pair of
+ *       cores (Reble et al., section 5), and about 10^4 cycles of the
+ *       533 MHz core (section 3)
+ *   test_vscc host       47 cores of chip 0 write one line each to chip 1
+ *       at once: the host thread of chip 0 takes them one after the other,
+ *       so the last completes 46 host services after the first
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sim/engine.h"
+#include "tp/sim.h"
+#include "tp/tp.h"
+
+/* Table 1 of Petrovic et al. (scc48), and vscc240.json, in picoseconds */
+enum {
+    L_HOP = 5000, O_MPB = 126000, O_MEM_W = 461000, O_MEM_R = 208000,
+    O_PUT_MEM = 190000, O_GET_MEM = 95000, PCIE = 3341000, HOST = 3341000
+};
+
+/* SCC layout within a chip: core c on tile (c % 48) / 2 at (tile % 6,
+ * tile / 6); controllers at (0,0) (5,0) (0,2) (5,2); distances count
+ * routers (hops + 1); the host link at router (3,0) */
+static int tx(int c) { return (c % 48 / 2) % 6; }
+static int ty(int c) { return (c % 48 / 2) / 6; }
+static int dport(int c) { return abs(tx(c) - 3) + ty(c) + 1; }
+static int dist(int a, int b)
+{
+    return abs(tx(a) - tx(b)) + abs(ty(a) - ty(b)) + 1;
+}
+static int dmem(int c)
+{
+    static const int mx[4] = {0, 5, 0, 5}, my[4] = {0, 0, 2, 2};
+    int best = 1 << 30;
+    for (int i = 0; i < 4; i++) {
+        int d = abs(tx(c) - mx[i]) + abs(ty(c) - my[i]);
+        best = d < best ? d : best;
+    }
+    return best + 1;
+}
+
+/* one line between chips: one way, a read, a write's acknowledgement */
+static long way(int a, int b)
+{
+    return (long)(dport(a) + dport(b)) * L_HOP + 2L * PCIE + HOST;
+}
+static long rd(int a, int b) { return O_MPB + 2 * way(a, b); }
+static long wr(int a, int b, int routing)
+{
+    return O_MPB + (routing ? 2 * way(a, b)
+                            : 2L * dport(a) * L_HOP + 2L * PCIE + HOST);
+}
+
+static int fails;
+#define CHECK(cond, ...)                                                      \
+    do {                                                                      \
+        if (!(cond) && fails++ < 20) {                                        \
+            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);              \
+            fprintf(stderr, __VA_ARGS__);                                     \
+            fputc('\n', stderr);                                              \
+        }                                                                     \
+    } while (0)
+
+typedef struct probe {
+    mc_sim_t *sim;
+    mc_sim_domain_t *dom;
+    int core, routing, checked;
+    int targets[96], ntargets;
+    mc_ps_t start, end;
+} probe_t;
+
+static mc_sim_t *make(mc_platform_t *pl, int cont, int n, int *cores,
+                      mc_sim_domain_t **dom)
+{
+    mc_sim_opts_t o = {cont, cont, cont, 0, 0, 0, NULL, NULL};
+    mc_sim_t *sim;
+    if (mc_sim_create(pl, pl->ncores, &o, &sim) != MC_OK ||
+        mc_sim_tp_domain(sim, NULL, 0, cores, n, dom) != MC_OK) {
+        fprintf(stderr, "setup: %s\n", mc_last_error());
+        exit(1);
+    }
+    return sim;
+}
+
+static mc_platform_t *load(const char *name)
+{
+    mc_platform_t *pl;
+    if (mc_platform_load(name, &pl) != MC_OK) {
+        fprintf(stderr, "%s: %s\n", name, mc_last_error());
+        exit(1);
+    }
+    return pl;
+}
+
+/* ---- layout ---- */
+
+static void bad_file(const char *json, const char *want)
+{
+    char path[] = "/tmp/manycoll-vscc-XXXXXX";
+    int fd = mkstemp(path);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f) {
+        CHECK(0, "cannot write a temporary file");
+        return;
+    }
+    fputs(json, f);
+    fclose(f);
+    mc_platform_t *pl = NULL;
+    int rc = mc_platform_load(path, &pl);
+    CHECK(rc != MC_OK && strstr(mc_last_error(), want),
+          "%s: wanted an error naming \"%s\", got %s", json, want,
+          rc == MC_OK ? "success" : mc_last_error());
+    mc_platform_free(pl);
+    unlink(path);
+}
+
+#define LINK "\"interconnect\": {\"kind\": \"host\", \"port_tile\": [3, 0], " \
+             "\"pcie_latency_us\": 1, \"host_service_us\": 1, \"link_MBps\": 10"
+
+static void locality_main(void *arg)
+{
+    probe_t *p = arg;
+    mc_tp_t *tp;
+    if (mc_sim_tp_create(p->sim, p->dom, 0, &tp) != MC_OK)
+        return;
+    /* ranks 0..4 on cores 0, 1, 2, 47, 48 */
+    static const int want[5] = {MC_LOC_SELF, MC_LOC_TILE, MC_LOC_CHIP,
+                                MC_LOC_CHIP, MC_LOC_OTHER};
+    for (int r = 0; r < 5; r++, p->checked++)
+        CHECK(tp_locality(tp, r) == want[r], "locality of rank %d: %d, not "
+              "%d", r, tp_locality(tp, r), want[r]);
+    tp->ops->destroy(tp);
+}
+
+static int layout(void)
+{
+    mc_platform_t *pl = load("vscc240"), *chip = load("scc48");
+    CHECK(pl->ncores == 240 && pl->host.nchips == 5 &&
+              pl->host.chip_cores == 48 && pl->nmc == 20,
+          "vscc240: %d cores, %d chips", pl->ncores, pl->host.nchips);
+    for (int c = 0; c < pl->ncores; c++) {
+        int k = c % 48;
+        CHECK(mc_plat_chip(pl, c) == c / 48 &&
+                  pl->tile_x[c] == chip->tile_x[k] &&
+                  pl->tile_y[c] == chip->tile_y[k] &&
+                  pl->mc_of[c] == chip->mc_of[k] + 4 * (c / 48) &&
+                  pl->d_mem[c] == chip->d_mem[k] && tx(c) == pl->tile_x[c],
+              "core %d is not core %d of scc48 on chip %d", c, k, c / 48);
+    }
+    int cores[5] = {0, 1, 2, 47, 48};
+    mc_sim_domain_t *dom;
+    mc_sim_t *sim = make(pl, 0, 5, cores, &dom);
+    probe_t p = {.sim = sim, .dom = dom};
+    mc_sim_spawn(sim, 0, locality_main, &p);
+    mc_sim_run(sim);
+    CHECK(p.checked == 5, "locality: %d checked", p.checked);
+    mc_sim_destroy(sim);
+    mc_platform_free(pl);
+    mc_platform_free(chip);
+    bad_file("{\"chips\": [{\"platform\": \"scc48\", \"count\": 1}], " LINK
+             "}}", "count");
+    bad_file("{\"chips\": [{\"platform\": \"vscc240\", \"count\": 2}], " LINK
+             "}}", "platform");
+    bad_file("{\"chips\": [{\"platform\": \"xeonphi60\", \"count\": 2}], " LINK
+             "}}", "platform");
+    bad_file("{\"chips\": [{\"platform\": \"scc48\", \"count\": 2}]}",
+             "interconnect");
+    bad_file("{\"chips\": [{\"platform\": \"scc48\", \"count\": 2}], "
+             "\"interconnect\": {\"kind\": \"host\", \"port_tile\": [6, 0]}}",
+             "port_tile");
+    bad_file("{\"chips\": [{\"platform\": \"scc48\", \"count\": 2}], " LINK
+             ", \"write_ack\": \"never\"}}", "write_ack");
+    bad_file("{\"chips\": [{\"platform\": \"scc48\", \"count\": 2}], " LINK
+             ", \"pcie_latency_us\": -1}}", "pcie_latency_us");
+    bad_file("{\"chips\": [{\"platform\": \"scc48\", \"count\": 2}], " LINK
+             "}, \"failed_cores\": [96]}", "failed_cores");
+    bad_file("{\"chips\": [{\"platform\": \"scc48\", \"count\": 2}], " LINK
+             ", \"speed\": 1}}", "speed");
+    printf("layout: 240 cores as 5 copies of scc48, localities, %s\n",
+           fails ? "FAILED" : "bad files refused by name");
+    return fails != 0;
+}
+
+/* ---- formulas ---- */
+
+static void formulas_main(void *arg)
+{
+    probe_t *p = arg;
+    mc_tp_t *tp;
+    if (mc_sim_tp_create(p->sim, p->dom, p->core, &tp) != MC_OK)
+        return;
+    static unsigned char buf[3 * 32];
+    int me = p->core, dm = dmem(me);
+    for (int i = 0; i < p->ntargets; i++) {
+        int d = p->targets[i]; /* rank d - 48 of the domain is core d */
+        for (int m = 1; m <= 3; m++, p->checked += 2) {
+            mc_ps_t t0 = mc_sim_now(p->sim);
+            tp_put(tp, d - 48, 0, buf, (size_t)m * 32);
+            mc_ps_t t1 = mc_sim_now(p->sim);
+            tp_get(tp, buf, d - 48, 0, (size_t)m * 32);
+            mc_ps_t t2 = mc_sim_now(p->sim);
+            long put = O_PUT_MEM +
+                       m * (O_MEM_R + 2L * dm * L_HOP + wr(me, d, p->routing));
+            long get = O_GET_MEM +
+                       m * (rd(me, d) + O_MEM_W + 2L * dm * L_HOP);
+            CHECK(t1 - t0 == put, "put %d lines %d -> %d: %lld ps, formula "
+                  "%ld", m, me, d, (long long)(t1 - t0), put);
+            CHECK(t2 - t1 == get, "get %d lines %d <- %d: %lld ps, formula "
+                  "%ld", m, me, d, (long long)(t2 - t1), get);
+        }
+    }
+    tp->ops->destroy(tp);
+}
+
+/* the domain: cores 48..239 as ranks 0..191, the probe on chip 0 */
+static int formulas_on(const char *name, int cont)
+{
+    mc_platform_t *pl = load(name);
+    int routing = !strcmp(name, "vscc240-routing"), checked = 0;
+    static const int from[3] = {0, 21, 46};
+    for (int i = 0; i < 3; i++) { /* one probe at a time: no waiting */
+        int cores[193];
+        for (int c = 0; c < 192; c++)
+            cores[c] = c + 48;
+        cores[192] = from[i];
+        mc_sim_domain_t *dom;
+        mc_sim_t *sim = make(pl, cont, 193, cores, &dom);
+        probe_t p = {.sim = sim, .dom = dom, .core = from[i],
+                     .routing = routing};
+        for (int d = 48; d < 96; d++)
+            p.targets[p.ntargets++] = d;
+        for (int d = 192; d < 240; d++)
+            p.targets[p.ntargets++] = d;
+        mc_sim_spawn(sim, from[i], formulas_main, &p);
+        mc_sim_run(sim);
+        checked += p.checked;
+        mc_sim_destroy(sim);
+    }
+    mc_platform_free(pl);
+    printf("formulas %s, contention %s: %d put/get times checked, %s\n",
+           name, cont ? "on" : "off", checked, fails ? "FAILED" : "exact");
+    return fails != 0;
+}
+
+static int formulas(void)
+{
+    int bad = formulas_on("vscc240", 0);
+    bad |= formulas_on("vscc240", 1);
+    bad |= formulas_on("vscc240-routing", 0);
+    bad |= formulas_on("vscc240-routing", 1);
+    return bad;
+}
+
+/* ---- the fit ---- */
+
+static int ratio(void)
+{
+    double on = 0, off = 0;
+    long n_on = 0, n_off = 0;
+    for (int a = 0; a < 96; a++)
+        for (int b = 0; b < 96; b++) {
+            if (a == b)
+                continue;
+            if (a / 48 == b / 48)
+                on += O_MPB + 2.0 * dist(a, b) * L_HOP, n_on++;
+            else
+                off += rd(a, b), n_off++;
+        }
+    on /= n_on, off /= n_off;
+    double cycles = off / 1e6 * 533;
+    printf("ratio: a one-line read takes %.3f us on a chip and %.3f us "
+           "from another chip (transparent routing): %.1f times, %.0f "
+           "cycles of 533 MHz (the paper: 120 times, ~10^4 cycles)\n",
+           on / 1e6, off / 1e6, off / on, cycles);
+    CHECK(fabs(off / on / 120 - 1) < 0.01, "the fit: %.2f, not 120",
+          off / on);
+    CHECK(fabs(cycles / 1e4 - 1) < 0.15, "%.0f cycles, not ~10^4", cycles);
+    return fails != 0;
+}
+
+/* ---- the host thread, first come first served ---- */
+
+static void writer_main(void *arg)
+{
+    probe_t *p = arg;
+    mc_tp_t *tp;
+    if (mc_sim_tp_create(p->sim, p->dom, p->core, &tp) != MC_OK)
+        return;
+    static unsigned char line[32];
+    p->start = mc_sim_now(p->sim);
+    tp_put_mpb(tp, 48 + p->core, 0, 0, sizeof line);
+    p->end = mc_sim_now(p->sim);
+    tp->ops->destroy(tp);
+}
+
+static int host(void)
+{
+    mc_platform_t *pl = load("vscc240");
+    int cores[96];
+    for (int c = 0; c < 96; c++)
+        cores[c] = c;
+    double spread[2];
+    for (int cont = 0; cont < 2; cont++) {
+        mc_sim_domain_t *dom;
+        mc_sim_t *sim = make(pl, cont, 96, cores, &dom);
+        probe_t p[47];
+        for (int i = 0; i < 47; i++) {
+            p[i] = (probe_t){.sim = sim, .dom = dom, .core = i + 1};
+            mc_sim_spawn(sim, i + 1, writer_main, &p[i]);
+        }
+        mc_sim_run(sim);
+        mc_ps_t lo = p[0].end, hi = p[0].end;
+        for (int i = 0; i < 47; i++) {
+            lo = p[i].end < lo ? p[i].end : lo;
+            hi = p[i].end > hi ? p[i].end : hi;
+        }
+        spread[cont] = (double)(hi - lo);
+        mc_sim_destroy(sim);
+    }
+    mc_platform_free(pl);
+    printf("host: 47 one-line writes to chip 1 at once complete within "
+           "%.2f us of each other without contention, %.2f us with it "
+           "(46 host services: %.2f us)\n",
+           spread[0] / 1e6, spread[1] / 1e6, 46.0 * HOST / 1e6);
+    CHECK(spread[0] < HOST, "without contention: %.0f ps apart", spread[0]);
+    CHECK(spread[1] >= 45.5 * HOST && spread[1] < 47.0 * HOST,
+          "with contention: %.0f ps apart", spread[1]);
+    return fails != 0;
+}
+
+int main(int argc, char **argv)
+{
+    const char *what = argc >= 2 ? argv[1] : "";
+    if (!strcmp(what, "layout"))
+        return layout();
+    if (!strcmp(what, "formulas"))
+        return formulas();
+    if (!strcmp(what, "ratio"))
+        return ratio();
+    if (!strcmp(what, "host"))
+        return host();
+    fprintf(stderr, "usage: test_vscc layout|formulas|ratio|host\n");
+    return 2;
+}

@@ -1,0 +1,175 @@
+/*
+ * manycoll sim --coll pingpong --pair A,B: the ping-pong of RCCE and of
+ * Reble et al.'s Fig. 6 between two cores of a simulated chip (or of two
+ * chips): rank 0 on core A sends n bytes to rank 1 on core B with the
+ * two-sided layer (coll/p2p.c, RCCE's local put / remote get), which sends
+ * them back; --warmup W rounds, then --iters N measured.
+ *
+ *   core A:  [send n ......][recv n ......]   x (W + N)
+ *   core B:  [recv n ......][send n ......]
+ *
+ * Reported per size: the half round trip (measured time on core A / 2N)
+ * and the throughput n / half round trip in MB/s (bytes per us), the
+ * definition of RCCE's and iRCCE's ping-pong benchmarks. Every message is
+ * checked on arrival.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/api.h"
+#include "api/comm.h"
+#include "coll/p2p.h"
+#include "sim_cmd.h"
+#include "tools.h"
+#include "tp/sim.h"
+
+typedef struct pp_core {
+    mc_sim_t *sim;
+    mc_sim_domain_t *dom;
+    const sim_opts_t *o;
+    int rank, rc, bad;
+    size_t n;
+    mc_ps_t t0, t1;
+    unsigned char *buf;
+} pp_core_t;
+
+static unsigned char pattern(int round, size_t i)
+{
+    return (unsigned char)(round * 131 + i * 7 + 1);
+}
+
+static void fill(unsigned char *b, size_t n, int round)
+{
+    for (size_t i = 0; i < n; i++)
+        b[i] = pattern(round, i);
+}
+
+static int same(const unsigned char *b, size_t n, int round)
+{
+    for (size_t i = 0; i < n; i++)
+        if (b[i] != pattern(round, i))
+            return 0;
+    return 1;
+}
+
+/* one round from the side of `rank`: 0 sends first */
+static int round_trip(mc_team_t *t, pp_core_t *c, int round)
+{
+    int peer = 1 - c->rank, rc;
+    if (c->rank == 0) {
+        fill(c->buf, c->n, round);
+        if ((rc = mc_p2p_send(t, peer, c->buf, c->n)) != MC_OK)
+            return rc;
+        memset(c->buf, 0, c->n);
+        rc = mc_p2p_recv(t, peer, c->buf, c->n, NULL);
+    } else {
+        memset(c->buf, 0, c->n);
+        if ((rc = mc_p2p_recv(t, peer, c->buf, c->n, NULL)) != MC_OK)
+            return rc;
+        c->bad |= !same(c->buf, c->n, round);
+        rc = mc_p2p_send(t, peer, c->buf, c->n);
+    }
+    c->bad |= c->rank == 0 && !same(c->buf, c->n, round);
+    return rc;
+}
+
+static void pp_main(void *arg)
+{
+    pp_core_t *c = arg;
+    mc_comm_t *comm;
+    c->rc = mc_sim_comm_create(c->sim, c->dom, c->rank, &comm);
+    if (c->rc != MC_OK)
+        return;
+    int rounds = c->o->warmup + (c->o->iters > 0 ? c->o->iters : 1);
+    for (int i = 0; i < rounds && c->rc == MC_OK; i++) {
+        if (i == c->o->warmup)
+            c->t0 = mc_sim_now(c->sim);
+        c->rc = round_trip(&comm->team, c, i);
+    }
+    c->t1 = mc_sim_now(c->sim);
+    mc_comm_free(comm);
+}
+
+static const char *const loc_names[] = {"self", "tile", "chip",
+                                        "other-chip"};
+
+/* one size: 0, or 1 after saying what failed */
+static int run_size(const sim_opts_t *o, const mc_platform_t *p, size_t n,
+                    int first)
+{
+    mc_sim_opts_t so = {o->cont_mpb, o->cont_link, o->cont_mc, o->jitter, 0,
+                        0, NULL, NULL};
+    int cores[2] = {o->pair[0], o->pair[1]}, rc, loc = MC_LOC_CHIP;
+    int ncores = (cores[0] > cores[1] ? cores[0] : cores[1]) + 1;
+    pp_core_t pc[2] = {{0}, {0}};
+    mc_sim_t *sim = NULL;
+    mc_sim_domain_t *dom;
+    rc = mc_sim_create(p, ncores, &so, &sim);
+    if (rc == MC_OK)
+        rc = mc_sim_tp_domain(sim, NULL, 0, cores, 2, &dom);
+    for (int i = 0; i < 2 && rc == MC_OK; i++) {
+        pc[i] = (pp_core_t){.sim = sim, .dom = dom, .o = o, .rank = i,
+                            .n = n, .buf = malloc(n ? n : 1)};
+        rc = pc[i].buf ? mc_sim_spawn(sim, cores[i], pp_main, &pc[i])
+                       : MC_ERR_NOMEM;
+    }
+    if (rc == MC_OK) {
+        mc_sim_run(sim);
+        loc = mc_plat_remote(p, cores[0], cores[1]) ? MC_LOC_OTHER
+              : p->tile_x[cores[0]] == p->tile_x[cores[1]] &&
+                      p->tile_y[cores[0]] == p->tile_y[cores[1]]
+                  ? MC_LOC_TILE
+                  : MC_LOC_CHIP;
+    }
+    for (int i = 0; i < 2 && rc == MC_OK; i++)
+        if (pc[i].rc != MC_OK || pc[i].bad)
+            rc = mc_error(MC_ERR_INTERNAL, "pingpong %zu bytes: rank %d %s",
+                          n, i, pc[i].bad ? "received wrong data"
+                                          : mc_last_error());
+    if (rc == MC_OK) {
+        int iters = o->iters > 0 ? o->iters : 1;
+        double half = (double)(pc[0].t1 - pc[0].t0) / MC_PS_PER_US / 2 /
+                      iters;
+        double mbps = half > 0 ? (double)n / half : 0;
+        if (o->json)
+            printf("{\"platform\":\"%s\",\"coll\":\"pingpong\",\"pair\":[%d,"
+                   "%d],\"locality\":\"%s\",\"bytes\":%zu,\"iters\":%d,"
+                   "\"warmup\":%d,\"half_rtt_us\":%.4f,\"MBps\":%.4f}\n",
+                   p->name, cores[0], cores[1], loc_names[loc], n, iters,
+                   o->warmup, half, mbps);
+        else {
+            if (first)
+                printf("# pingpong, cores %d and %d (%s), %d rounds after %d"
+                       "\n%-10s %14s %12s\n", cores[0], cores[1],
+                       loc_names[loc], iters, o->warmup, "bytes",
+                       "half_rtt_us", "MB/s");
+            printf("%-10zu %14.3f %12.3f\n", n, half, mbps);
+        }
+        fflush(stdout);
+    }
+    for (int i = 0; i < 2; i++)
+        free(pc[i].buf);
+    if (sim)
+        mc_sim_destroy(sim);
+    if (rc != MC_OK)
+        fprintf(stderr, "manycoll sim: %s\n", mc_last_error());
+    return rc != MC_OK;
+}
+
+int mc_sim_run_pingpong(const sim_opts_t *o, const mc_platform_t *p)
+{
+    if (o->pair[0] == o->pair[1] || o->pair[0] >= p->ncores ||
+        o->pair[1] >= p->ncores)
+        return mc_usage_error("sim", "--pair %d,%d: two different cores of "
+                                     "%s's %d", o->pair[0], o->pair[1],
+                              p->name, p->ncores);
+    for (int i = 0; i < 2; i++)
+        if (p->failed && p->failed[o->pair[i]])
+            return mc_usage_error("sim", "--pair: core %d is listed in %s's "
+                                         "failed_cores", o->pair[i], p->name);
+    int bad = 0;
+    for (int i = 0; i < o->nsizes && !bad; i++)
+        bad = run_size(o, p, o->sizes[i], i == 0);
+    return bad;
+}
