@@ -23,6 +23,14 @@ add_test(NAME sim_walk_odd_ranks_jitter COMMAND test_sim scc48 --ranks 13
 add_test(NAME sim_walk_mesh32x32 COMMAND test_sim mesh32x32 --level tiny
          --contention none --jitter 5)
 set_tests_properties(sim_walk_mesh32x32 PROPERTIES LABELS no-asan)
+# several chips behind one host: every algorithm across the host link,
+# writes acknowledged by the host (240 ranks) and by the target (53 ranks:
+# chips 0 and 1 whole, 5 cores of chip 2)
+add_test(NAME sim_walk_vscc240_jitter COMMAND test_sim vscc240 --level tiny
+         --jitter 3)
+set_tests_properties(sim_walk_vscc240_jitter PROPERTIES LABELS no-asan)
+add_test(NAME sim_walk_vscc240_routing_odd COMMAND test_sim vscc240-routing
+         --ranks 53 --level light --jitter 9)
 
 add_executable(test_sim_model test_sim_model.c)
 target_link_libraries(test_sim_model PRIVATE manycoll_static)

@@ -233,8 +233,10 @@ int mc_sim_run_size(const sim_opts_t *o, const mc_platform_t *p,
         free(cores), free(j.cores), free(j.slots), free(j.r0_call);
         return mc_error(MC_ERR_NOMEM, "out of memory for %d cores", n);
     }
-    for (int i = 0; i < n; i++)
-        cores[i] = i;
+    for (int i = 0; i < n; i++) { /* --map (sim_map.c), else rank = core */
+        cores[i] = o->cores ? o->cores[i] : i;
+        ncores = cores[i] >= ncores ? cores[i] + 1 : ncores;
+    }
     if (o->grid) { /* rank i on cores[i]; the simulator has them all */
         mc_plat_grid_t g = o->g;
         mc_plat_grid_cores(p, &g, "--grid", cores); /* checked: sim_main.c */

@@ -60,14 +60,17 @@ int mc_sim_run_app(const sim_opts_t *o, const mc_platform_t *p)
     app_core_t *ac = calloc((size_t)n, sizeof *ac);
     if (!cores || !ac)
         return mc_usage_error("sim", "out of memory");
-    for (int i = 0; i < n; i++)
-        cores[i] = i;
-    rc = mc_sim_create(p, n, &so, &sim);
+    int ncores = n;
+    for (int i = 0; i < n; i++) { /* --map (sim_map.c), else rank = core */
+        cores[i] = o->cores ? o->cores[i] : i;
+        ncores = cores[i] >= ncores ? cores[i] + 1 : ncores;
+    }
+    rc = mc_sim_create(p, ncores, &so, &sim);
     if (rc == MC_OK)
         rc = mc_sim_tp_domain(sim, NULL, 0, cores, n, &dom);
     for (int i = 0; i < n && rc == MC_OK; i++) {
         ac[i] = (app_core_t){.sim = sim, .dom = dom, .o = &g, .rank = i};
-        rc = mc_sim_spawn(sim, i, app_main, &ac[i]);
+        rc = mc_sim_spawn(sim, cores[i], app_main, &ac[i]);
     }
     if (rc == MC_OK) {
         mc_sim_run(sim);

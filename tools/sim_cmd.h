@@ -26,6 +26,8 @@ typedef struct sim_opts {
     int nb;               /* --compute given: the non-blocking call, */
     double compute_us;    /* with this long a computation between its
                              start and its wait */
+    const char *map;      /* --map linear|FILE (sim_map.c) */
+    int *cores;           /* rank -> core, from --map (owned), or NULL */
     int pingpong;         /* --coll pingpong: between the cores of --pair */
     int pair[2];
 
@@ -57,6 +59,8 @@ int mc_sim_run_runs(const sim_opts_t *o, const mc_platform_t *p,
                     size_t bytes, sim_result_t *r, const char *trace_file);
 /* --app: the application proxy on every core (sim_app.c) */
 int mc_sim_run_app(const sim_opts_t *o, const mc_platform_t *p);
+/* o->cores from --map (and o->ranks if 0): 0, or a usage error */
+int mc_sim_map(sim_opts_t *o, const mc_platform_t *p);
 /* --coll pingpong (sim_pingpong.c) */
 int mc_sim_run_pingpong(const sim_opts_t *o, const mc_platform_t *p);
 /* Chrome/Perfetto trace of a finished simulation */

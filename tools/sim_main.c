@@ -64,6 +64,8 @@ static int parse_value(sim_opts_t *o, const char *a, const char *v)
             return mc_usage_error("sim", "--compute: '%s' is not a number "
                                          "of microseconds >= 0", v);
         o->nb = 1;
+    } else if (!strcmp(a, "--map")) {
+        o->map = v;
     } else if (!strcmp(a, "--app")) {
         o->app = v;
     } else if (!strcmp(a, "--grid")) {
@@ -128,7 +130,7 @@ int mc_sim_parse(int argc, char **argv, sim_opts_t *o)
         static const char *const valued[] = {"--platform", "--algo",
             "--ranks", "--runs", "--iters", "--warmup", "--app", "--grid",
             "--root", "--trace", "--jitter", "--coll", "--dtype", "--op",
-            "--sizes", "--contention", "--compute", "--pair", NULL};
+            "--sizes", "--contention", "--compute", "--pair", "--map", NULL};
         if (i + 1 >= argc)
             return mc_opt_no_value("sim", a, valued);
         coll_seen |= !strcmp(a, "--coll");
@@ -288,6 +290,15 @@ int cmd_sim(int argc, char **argv)
         }
         o.ranks = n;
     }
+    if (o.grid && o.map)
+        rc = mc_usage_error("sim", "--grid and --map both place the ranks; "
+                                   "give one");
+    else if (!o.grid && o.ranks <= p->ncores)
+        rc = mc_sim_map(&o, p); /* sim_map.c */
+    if (rc) {
+        mc_platform_free(p);
+        return rc;
+    }
     if (o.ranks <= 0)
         o.ranks = p->ncores;
     if (o.ranks > p->ncores || o.k.root < 0 || o.k.root >= o.ranks) {
@@ -311,6 +322,7 @@ int cmd_sim(int argc, char **argv)
     if (o.app || o.pingpong) {
         rc = o.app ? mc_sim_run_app(&o, p) : mc_sim_run_pingpong(&o, p);
         mc_platform_free(p);
+        free(o.cores);
         return rc;
     }
     if (o.check)
@@ -338,5 +350,6 @@ int cmd_sim(int argc, char **argv)
                     "events/s\n",
             (unsigned long long)events, wall, wall > 0 ? events / wall : 0.0);
     mc_platform_free(p);
+    free(o.cores);
     return failed ? 1 : 0;
 }

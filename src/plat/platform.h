@@ -144,6 +144,11 @@ typedef struct mc_plat_grid {
 
 /* Loads platform `name` (a file name, a path, or mesh<X>x<Y>). */
 int mc_platform_load(const char *name, mc_platform_t **out);
+/* cores[0..n) = the first n cores that are not in the platform's
+ * failed_cores, in order (RCCE's start script); an error if fewer work */
+int mc_plat_map_linear(const mc_platform_t *p, int n, int *cores);
+/* cores that work */
+int mc_plat_working(const mc_platform_t *p);
 /* platform_multi.c: a multi-chip file (root holds "chips") into p */
 struct json_t;
 int mc_platform_load_multi(const char *path, struct json_t *root,

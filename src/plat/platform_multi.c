@@ -216,3 +216,24 @@ int mc_platform_load_multi(const char *path, json_t *root, mc_platform_t *p)
         rc = load_failed(path, json_object_get(root, "failed_cores"), p);
     return rc;
 }
+
+int mc_plat_working(const mc_platform_t *p)
+{
+    int n = 0;
+    for (int c = 0; c < p->ncores; c++)
+        n += !(p->failed && p->failed[c]);
+    return n;
+}
+
+int mc_plat_map_linear(const mc_platform_t *p, int n, int *cores)
+{
+    int r = 0;
+    for (int c = 0; c < p->ncores && r < n; c++)
+        if (!(p->failed && p->failed[c]))
+            cores[r++] = c;
+    if (r < n)
+        return mc_error(MC_ERR_ARG, "%d ranks: platform %s has %d cores that "
+                        "work (%d in failed_cores)", n, p->name, r,
+                        p->ncores - r);
+    return MC_OK;
+}
