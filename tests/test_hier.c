@@ -15,8 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
-#include "hier/hier.h"
+#include "hier_case.h"
 
 #define TRYV(expr)                                                           \
     do {                                                                     \
@@ -38,47 +37,21 @@ static int local_of(const shape_t *s, int r)
     return s->k ? r % s->k : r / s->nnodes_rr;
 }
 
-/* Builds h for this rank; the tables are always filled (the hierarchy
- * only reads them when the shape is not uniform blocks). */
+/* Builds h for this rank (tools/hier_case.c); the tables are always
+ * filled (the hierarchy only reads them when the shape is not uniform
+ * blocks). */
 static int build(mc_comm_t *w, const shape_t *s, mc_hier_t *h, int *tabs)
 {
     int P = mc_comm_size(w), me = mc_comm_rank(w);
-    int *no = tabs, *lo = tabs + P, nn = 0;
-    int count[4096] = {0};
+    int *no = tabs, *lo = tabs + P;
     for (int r = 0; r < P; r++) {
         no[r] = node_of(s, r);
         lo[r] = local_of(s, r);
-        count[no[r]]++;
-        nn = no[r] + 1 > nn ? no[r] + 1 : nn;
     }
-    memset(h, 0, sizeof *h);
-    h->rank = me;
-    h->size = P;
-    h->nodeid = no[me];
-    h->local = lo[me];
-    h->nnodes = nn;
-    h->uniform = 1;
-    for (int n = 0; n < nn; n++)
-        h->uniform &= count[n] == count[0];
-    h->block = 1;
-    for (int r = 1; r < P; r++)
-        h->block &= no[r] == no[r - 1] ? lo[r] == lo[r - 1] + 1
-                                       : (no[r] == no[r - 1] + 1 && !lo[r]);
-    h->ppn = h->uniform ? count[0] : count[no[me]];
-    h->node_of = no;
-    h->local_of = lo;
-    h->prov = &mc_hier_provider_manycoll;
-    mc_hier_default_params(&h->par);
+    int rc = mc_hier_case_setup(w, no, lo, h);
     /* small segments and thresholds, so short test vectors cross them */
     h->par.seg_bytes = 1024;
     h->par.ml_min_bytes = 512;
-    int rc = mc_comm_split(w, h->nodeid, me, &h->node);
-    if (rc == MC_OK) {
-        int color = h->uniform ? h->local : (h->local ? MC_UNDEFINED : 0);
-        rc = mc_comm_split(w, color, h->nodeid, (mc_comm_t **)&h->peers);
-    }
-    if (rc == MC_OK)
-        rc = mc_hier_check(h);
     if (rc != MC_OK)
         fprintf(stderr, "test_hier: rank %d: setup: %s %s\n", me,
                 mc_last_error(), mc_hier_last_error());
@@ -89,40 +62,9 @@ static int build(mc_comm_t *w, const shape_t *s, mc_hier_t *h, int *tabs)
  * (tools/arrivals.c), entered after a random pause */
 static mc_arrivals_t arrivals;
 
-static int hier_barrier(mc_hier_t *h)
-{
-    mc_arrivals_enter(&arrivals);
-    int rc = mc_hier_barrier(h);
-    mc_arrivals_exit(&arrivals);
-    return rc;
-}
-
 static int run(mc_hier_t *h, const mc_case_t *k, mc_case_bufs_t *b)
 {
-    const void *s = k->in_place ? MC_IN_PLACE : b->sbuf;
-    int root = h->rank == k->root;
-    mc_op_t op = mc_case_op(k);
-    size_t n = k->count;
-    switch (k->coll) {
-    case MC_COLL_BARRIER: return hier_barrier(h);
-    case MC_COLL_BCAST: return mc_hier_bcast(h, b->rbuf, n, k->dt, k->root);
-    case MC_COLL_REDUCE:
-        return mc_hier_reduce(h, root ? s : b->sbuf, b->rbuf, n, k->dt, op,
-                              k->root);
-    case MC_COLL_ALLREDUCE:
-        return mc_hier_allreduce(h, s, b->rbuf, n, k->dt, op);
-    case MC_COLL_ALLGATHER: return mc_hier_allgather(h, s, b->rbuf, n, k->dt);
-    case MC_COLL_REDUCE_SCATTER_BLOCK:
-        return mc_hier_reduce_scatter_block(h, s, b->rbuf, n, k->dt, op);
-    case MC_COLL_GATHER:
-        return mc_hier_gather(h, root ? s : b->sbuf, b->rbuf, n, k->dt,
-                              k->root);
-    case MC_COLL_SCATTER:
-        return mc_hier_scatter(h, b->sbuf,
-                               (root && k->in_place) ? MC_IN_PLACE : b->rbuf,
-                               n, k->dt, k->root);
-    default: return MC_ERR_ARG;
-    }
+    return mc_hier_case_run(h, k, b); /* b->arrivals: the barrier's */
 }
 
 static const mc_coll_t colls[] = {
@@ -351,10 +293,7 @@ int main(int argc, char **argv)
                P, h.nnodes, h.uniform ? "uniform" : "uneven",
                h.block ? ", blocks" : ", round robin", st.cases, st.failures,
                st.unsupported);
-    mc_hier_release(&h);
-    mc_comm_free(h.node);
-    if (h.peers)
-        mc_comm_free(h.peers);
+    mc_hier_case_free(&h);
     free(tabs);
     mc_arrivals_close(&arrivals);
     mc_finalize();

@@ -88,7 +88,7 @@ static const help_t helps[] = {
     {"sim", "simulate collectives on a many-core chip",
      "usage: manycoll sim --platform P --coll C [--algo A[:k=v,...]] [--sizes LIST]\n"
      "                    [--ranks N] [--grid WxH[@X,Y] | --map linear|FILE]\n"
-     "                    [--root R] [--check]\n"
+     "                    [--root R] [--check] [--hier]\n"
      "                    [--json] [--trace FILE] [--runs N] [--jitter SEED]\n"
      "                    [--contention all|none|LIST] [--dtype T] [--op O]\n"
      "                    [--iters N] [--warmup W] [--compute US]\n"
@@ -116,6 +116,9 @@ static const help_t helps[] = {
      "  --coll pingpong  two ranks send each message back and forth with\n"
      "                   the two-sided layer: half round trip and MB/s\n"
      "  --pair A,B       the pingpong's two cores (default 0,1)\n"
+     "  --hier           the hierarchical collective (src/hier): the ranks\n"
+     "                   of each chip a node, manycoll between chips (one\n"
+     "                   leader per chip, or per slice of a long vector)\n"
      "  --root R         root of rooted collectives (default 0)\n"
      "  --dtype T, --op O  as bench (default uint8; float64 sum for\n"
      "                   reductions)\n"

@@ -29,6 +29,7 @@
 
 #include "api/api.h"
 #include "check.h"
+#include "hier_case.h"
 #include "select/select.h"
 #include "sim/engine.h"
 #include "sim/grid.h"
@@ -56,6 +57,7 @@ typedef struct sim_job {
     char algo[128];
     core_job_t *cores;
     mc_arrival_slot_t *slots; /* the barrier's arrival record */
+    int *node_of, *local_of;  /* --hier: chip and index on it per rank */
 } sim_job_t;
 
 /* virtual time, for the barrier's arrival record */
@@ -91,6 +93,40 @@ static int nb_call(mc_comm_t *c, const mc_case_t *k, mc_case_bufs_t *b,
     return rc;
 }
 
+/* --hier: the hierarchy of chips (tools/hier_case.c); *hp = h if the
+ * collective runs hierarchically here, NULL for the flat one. Rank 0 says
+ * which in the algorithm column. */
+static int hier_open(sim_job_t *j, core_job_t *cj, mc_comm_t *c,
+                     mc_hier_t *h, mc_hier_t **hp)
+{
+    int rc = mc_hier_case_setup(c, j->node_of, j->local_of, h);
+    if (rc != MC_OK) {
+        set_msg(cj, mc_last_error());
+        return rc;
+    }
+    int on = mc_hier_supports(h, (mc_hier_coll_t)j->k.coll, 1);
+    *hp = on ? h : NULL;
+    if (cj->rank == 0) {
+        char in[128] = "", out[128] = "";
+        size_t bytes = j->k.count * mc_dtype_size(j->k.dt);
+        mc_comm_describe(h->node, j->k.coll, bytes, mc_case_op(&j->k), in,
+                         sizeof in);
+        if (h->peers)
+            mc_comm_describe(h->peers, j->k.coll, bytes, mc_case_op(&j->k),
+                             out, sizeof out);
+        char flat[128];
+        memcpy(flat, j->algo, sizeof flat);
+        if (on)
+            snprintf(j->algo, sizeof j->algo, "hier:%dx%d%s (chip %s; "
+                     "leaders %s)", h->nnodes, h->ppn,
+                     h->uniform ? "" : "(uneven)", in, out);
+        else
+            snprintf(j->algo, sizeof j->algo, "%s (flat: no hierarchical "
+                     "%s)", flat, mc_coll_name(j->k.coll));
+    }
+    return MC_OK;
+}
+
 static void core_main(void *arg)
 {
     core_job_t *cj = arg;
@@ -123,13 +159,17 @@ static void core_main(void *arg)
                          &cj->arr);
         b->arrivals = &cj->arr;
     }
+    mc_hier_t h, *hp = NULL;
+    if (j->o->hier)
+        cj->rc = hier_open(j, cj, c, &h, &hp);
     int calls = j->o->warmup + (j->o->iters > 0 ? j->o->iters : 1);
     for (int i = 0; i < calls && cj->rc == MC_OK; i++) {
         mc_ps_t t0 = mc_sim_now(j->sim);
         if (i == j->o->warmup)
             cj->start = t0;
-        cj->rc = j->o->nb ? nb_call(c, &j->k, b, j->o->compute_us)
-                          : mc_case_run(c, &j->k, b);
+        cj->rc = hp          ? mc_hier_case_run(hp, &j->k, b)
+                 : j->o->nb ? nb_call(c, &j->k, b, j->o->compute_us)
+                             : mc_case_run(c, &j->k, b);
         if (cj->rank == 0 && i >= j->o->warmup)
             j->r0_call[i - j->o->warmup] =
                 (double)(mc_sim_now(j->sim) - t0) / MC_PS_PER_US;
@@ -145,6 +185,8 @@ static void core_main(void *arg)
     }
     if (j->o->check)
         mc_case_free(b);
+    if (j->o->hier)
+        mc_hier_case_free(&h);
     mc_comm_free(c);
 }
 
@@ -213,6 +255,29 @@ static void on_progress(void *arg, uint64_t events, double sim_us)
             s, (double)events * 1e-6, sim_us);
 }
 
+/* --hier: node = chip, numbered in the order of the ranks' first cores;
+ * local index = the rank's place among its chip's ranks */
+static int chips_of(const mc_platform_t *p, const int *cores, int n,
+                    sim_job_t *j)
+{
+    int nch = p->host.nchips > 1 ? p->host.nchips : 1;
+    j->node_of = malloc(sizeof(int) * (2 * (size_t)n + 2 * (size_t)nch));
+    if (!j->node_of)
+        return mc_error(MC_ERR_NOMEM, "out of memory for %d cores", n);
+    j->local_of = j->node_of + n;
+    int *id = j->local_of + n, *cnt = id + nch, nodes = 0;
+    for (int c = 0; c < nch; c++)
+        id[c] = -1, cnt[c] = 0;
+    for (int r = 0; r < n; r++) {
+        int chip = mc_plat_chip(p, cores[r]);
+        if (id[chip] < 0)
+            id[chip] = nodes++;
+        j->node_of[r] = id[chip];
+        j->local_of[r] = cnt[chip]++;
+    }
+    return MC_OK;
+}
+
 int mc_sim_run_size(const sim_opts_t *o, const mc_platform_t *p,
                     size_t bytes, sim_result_t *r, const char *trace_file)
 {
@@ -243,7 +308,12 @@ int mc_sim_run_size(const sim_opts_t *o, const mc_platform_t *p,
         for (int i = 0; i < n; i++)
             ncores = cores[i] >= ncores ? cores[i] + 1 : ncores;
     }
+    if (o->hier && (rc = chips_of(p, cores, n, &j)) != MC_OK) {
+        free(cores), free(j.cores), free(j.slots), free(j.r0_call);
+        return rc;
+    }
     if ((rc = mc_sim_create(p, ncores, &so, &j.sim)) != MC_OK) {
+        free(j.node_of);
         free(cores), free(j.cores), free(j.slots), free(j.r0_call);
         return rc;
     }
@@ -288,5 +358,6 @@ int mc_sim_run_size(const sim_opts_t *o, const mc_platform_t *p,
     free(j.cores);
     free(j.slots);
     free(j.r0_call);
+    free(j.node_of);
     return rc;
 }

@@ -27,6 +27,7 @@ typedef struct sim_opts {
     double compute_us;    /* with this long a computation between its
                              start and its wait */
     const char *map;      /* --map linear|FILE (sim_map.c) */
+    int hier;             /* --hier: src/hier, one node per chip */
     int *cores;           /* rank -> core, from --map (owned), or NULL */
     int pingpong;         /* --coll pingpong: between the cores of --pair */
     int pair[2];

@@ -127,6 +127,7 @@ int mc_sim_parse(int argc, char **argv, sim_opts_t *o)
         const char *a = argv[i];
         if (!strcmp(a, "--check")) { o->check = 1; continue; }
         if (!strcmp(a, "--json")) { o->json = 1; continue; }
+        if (!strcmp(a, "--hier")) { o->hier = 1; continue; }
         static const char *const valued[] = {"--platform", "--algo",
             "--ranks", "--runs", "--iters", "--warmup", "--app", "--grid",
             "--root", "--trace", "--jitter", "--coll", "--dtype", "--op",
@@ -151,6 +152,12 @@ int mc_sim_parse(int argc, char **argv, sim_opts_t *o)
         o->k.dt = MC_FLOAT64;
     if (o->pingpong && !o->pair[0] && !o->pair[1])
         o->pair[1] = 1; /* cores 0 and 1 by default */
+    if (o->hier && (o->algo || o->nb || o->app || o->pingpong))
+        return mc_usage_error("sim", "--hier runs the hierarchical "
+                                     "collective with the library's choices "
+                                     "on each chip and between chips: not "
+                                     "with --algo, --compute, --app or a "
+                                     "pingpong");
     if (o->pingpong && o->algo)
         return mc_usage_error("sim", "--algo: the pingpong is the two-sided "
                                      "layer's send and receive");
