@@ -84,3 +84,8 @@ mc_include_view(test_vscc util plat sim tp)
 foreach(t layout formulas ratio host)
   add_test(NAME vscc_${t} COMMAND test_vscc ${t})
 endforeach()
+# the vSCC paper's numbers, and our hierarchical collectives on five chips
+add_test(NAME vscc_repro
+         COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/vscc_repro.py
+                 $<TARGET_FILE:manycoll_cmd>)
+set_tests_properties(vscc_repro PROPERTIES LABELS no-asan)
