@@ -122,9 +122,19 @@ static int check_list(shm_tp_t *s, const int *ranks, int n, int strict)
 int mc_shm_check_ranks(shm_tp_t *s, const int *ranks, int n)
 {
     MC_CHECK(check_list(s, ranks, n, 0));
-    /* joining a split: the members must stay in the parent meanwhile */
-    if (s->parent && s->members)
-        MC_CHECK(check_list(s->parent, s->members, s->base.size, 1));
+    /* joining a split: the members that have not joined yet must stay in
+     * the parent meanwhile. One that has joined is watched here, in s: it
+     * may finish the split and leave the parent (mc_finalize) while I
+     * still wait for a slower member, and that is no error */
+    for (int i = 0; s->parent && s->members && i < s->base.size; i++) {
+        int st = atomic_load_explicit(&s->hdr->info[i].state,
+                                      memory_order_acquire);
+        if (st < ST_JOINED && s->members[i] != s->parent->base.rank)
+            MC_CHECK(check_gone(s->parent, s->members[i], 1));
+    }
+    for (int i = 0; s->parent && s->members && i < s->base.size; i++)
+        if (s->members[i] != s->parent->base.rank)
+            MC_CHECK(check_failed(s->parent, s->members[i]));
     return MC_OK;
 }
 
