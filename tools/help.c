@@ -119,6 +119,8 @@ static const help_t helps[] = {
      "  --hier           the hierarchical collective (src/hier): the ranks\n"
      "                   of each chip a node, manycoll between chips (one\n"
      "                   leader per chip, or per slice of a long vector)\n"
+     "  --hier-ml BYTES  --hier, with a leader per slice (every core with\n"
+     "                   its peers on the other chips) from BYTES on\n"
      "  --root R         root of rooted collectives (default 0)\n"
      "  --dtype T, --op O  as bench (default uint8; float64 sum for\n"
      "                   reductions)\n"

@@ -104,6 +104,8 @@ static int hier_open(sim_job_t *j, core_job_t *cj, mc_comm_t *c,
         set_msg(cj, mc_last_error());
         return rc;
     }
+    if (j->o->hier_ml >= 0)
+        h->par.ml_min_bytes = (size_t)j->o->hier_ml;
     int on = mc_hier_supports(h, (mc_hier_coll_t)j->k.coll, 1);
     *hp = on ? h : NULL;
     if (cj->rank == 0) {
@@ -116,10 +118,14 @@ static int hier_open(sim_job_t *j, core_job_t *cj, mc_comm_t *c,
                              out, sizeof out);
         char flat[128];
         memcpy(flat, j->algo, sizeof flat);
+        int ml = (j->k.coll == MC_COLL_ALLREDUCE ||
+                  j->k.coll == MC_COLL_REDUCE) &&
+                 h->uniform && h->ppn > 1 && j->k.count >= (size_t)h->ppn &&
+                 bytes >= h->par.ml_min_bytes;
         if (on)
-            snprintf(j->algo, sizeof j->algo, "hier:%dx%d%s (chip %s; "
-                     "leaders %s)", h->nnodes, h->ppn,
-                     h->uniform ? "" : "(uneven)", in, out);
+            snprintf(j->algo, sizeof j->algo, "hier:%dx%d%s (chip %s; %s %s)",
+                     h->nnodes, h->ppn, h->uniform ? "" : "(uneven)", in,
+                     ml ? "slices" : "leaders", out);
         else
             snprintf(j->algo, sizeof j->algo, "%s (flat: no hierarchical "
                      "%s)", flat, mc_coll_name(j->k.coll));

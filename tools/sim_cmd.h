@@ -28,6 +28,8 @@ typedef struct sim_opts {
                              start and its wait */
     const char *map;      /* --map linear|FILE (sim_map.c) */
     int hier;             /* --hier: src/hier, one node per chip */
+    long long hier_ml;    /* --hier-ml BYTES: multi-leader from here on
+                             (-1: the library's default) */
     int *cores;           /* rank -> core, from --map (owned), or NULL */
     int pingpong;         /* --coll pingpong: between the cores of --pair */
     int pair[2];

@@ -64,6 +64,11 @@ static int parse_value(sim_opts_t *o, const char *a, const char *v)
             return mc_usage_error("sim", "--compute: '%s' is not a number "
                                          "of microseconds >= 0", v);
         o->nb = 1;
+    } else if (!strcmp(a, "--hier-ml")) {
+        if (mc_opt_int("sim", a, v, 0, 1LL << 50, &x))
+            return 2;
+        o->hier_ml = x;
+        o->hier = 1;
     } else if (!strcmp(a, "--map")) {
         o->map = v;
     } else if (!strcmp(a, "--app")) {
@@ -121,6 +126,7 @@ int mc_sim_parse(int argc, char **argv, sim_opts_t *o)
     o->k = (mc_case_t){.coll = MC_COLL_COUNT, .dt = MC_UINT8, .op = MC_SUM,
                        .seed = 1};
     o->cont_mpb = o->cont_link = o->cont_mc = -1;
+    o->hier_ml = -1;
     o->nsizes = mc_parse_size_list("32,1K,32K,1M", o->sizes, 64);
     int coll_seen = 0, dt_seen = 0;
     for (int i = 1; i < argc; i++) {
@@ -131,7 +137,8 @@ int mc_sim_parse(int argc, char **argv, sim_opts_t *o)
         static const char *const valued[] = {"--platform", "--algo",
             "--ranks", "--runs", "--iters", "--warmup", "--app", "--grid",
             "--root", "--trace", "--jitter", "--coll", "--dtype", "--op",
-            "--sizes", "--contention", "--compute", "--pair", "--map", NULL};
+            "--sizes", "--contention", "--compute", "--pair", "--map",
+            "--hier-ml", NULL};
         if (i + 1 >= argc)
             return mc_opt_no_value("sim", a, valued);
         coll_seen |= !strcmp(a, "--coll");
@@ -171,7 +178,8 @@ int mc_sim_parse(int argc, char **argv, sim_opts_t *o)
 
 /* the fields after "check" in --json: contention accounting, grid and
  * iterations (NoCMsg reproduction) */
-static void print_json_extra(const sim_opts_t *o, const sim_result_t *r)
+static void print_json_extra(const sim_opts_t *o, const mc_platform_t *p,
+                             const sim_result_t *r)
 {
     const mc_sim_stats_t *st = &r->st;
     printf(",\"link_waits\":%llu,\"link_wait_us\":%.4f,\"flag_link_waits\":%llu,"
@@ -181,6 +189,9 @@ static void print_json_extra(const sim_opts_t *o, const sim_result_t *r)
            (unsigned long long)st->flag_waits,
            (double)st->flag_wait_ps / MC_PS_PER_US,
            (double)st->port_wait_ps / MC_PS_PER_US);
+    if (p->host.nchips > 1)
+        printf(",\"host_wait_us\":%.4f",
+               (double)st->host_wait_ps / MC_PS_PER_US);
     if (o->grid)
         printf(",\"grid\":\"%dx%d@%d,%d\"", o->g.w, o->g.h, o->g.x0, o->g.y0);
     if (r->runs > 1) {
@@ -222,7 +233,7 @@ static void print(const sim_opts_t *o, const mc_platform_t *p,
                st->wall_s, cont, (unsigned long long)o->jitter,
                o->check ? "true" : "false", o->iters > 1 ? o->iters : 1,
                o->warmup, r->rank0_avg_us, r->iter_mean_us, r->iter_var_us2);
-        print_json_extra(o, r);
+        print_json_extra(o, p, r);
         printf("}\n");
     } else {
         if (first)
