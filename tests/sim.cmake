@@ -81,7 +81,7 @@ set_tests_properties(comm_bytes_sim PROPERTIES LABELS no-asan)
 add_executable(test_vscc test_vscc.c)
 target_link_libraries(test_vscc PRIVATE manycoll_static)
 mc_include_view(test_vscc util plat sim tp)
-foreach(t layout formulas ratio host)
+foreach(t layout formulas ratio host chips)
   add_test(NAME vscc_${t} COMMAND test_vscc ${t})
 endforeach()
 # the vSCC paper's numbers, and our hierarchical collectives on five chips

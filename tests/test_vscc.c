@@ -18,6 +18,9 @@
  *   test_vscc host       47 cores of chip 0 write one line each to chip 1
  *       at once: the host thread of chip 0 takes them one after the other,
  *       so the last completes 46 host services after the first
+ *   test_vscc chips      47 cores of each of two chips read from core 0 of
+ *       their own chip at once: each takes exactly what it takes with the
+ *       other chip idle (links, MPB ports, controllers are per chip)
  */
 #include <math.h>
 #include <stdio.h>
@@ -345,6 +348,74 @@ static int host(void)
     return fails != 0;
 }
 
+/* ---- chips are independent: the same traffic on two chips at once ---- */
+
+static void getter_main(void *arg)
+{
+    probe_t *p = arg;
+    mc_tp_t *tp;
+    if (mc_sim_tp_create(p->sim, p->dom, p->core % 48, &tp) != MC_OK)
+        return;
+    p->start = mc_sim_now(p->sim);
+    tp_get_mpb(tp, 0, 0, 0, 16 * 32); /* rank 0: core 0 of the chip */
+    p->end = mc_sim_now(p->sim);
+    tp->ops->destroy(tp);
+}
+
+/* cores 1..47 of each chip in `which` (bit 0: chip 0, bit 1: chip 1) get
+ * 16 lines from core 0 of their chip at once; took[chip][core] */
+static void crowd(mc_platform_t *pl, int which, mc_ps_t took[2][48])
+{
+    mc_sim_opts_t o = {1, 1, 1, 0, 0, 0, NULL, NULL};
+    mc_sim_t *sim;
+    if (mc_sim_create(pl, pl->ncores, &o, &sim) != MC_OK)
+        exit(1);
+    probe_t p[2][48];
+    for (int chip = 0; chip < 2; chip++) {
+        if (!(which >> chip & 1))
+            continue;
+        int cores[48];
+        for (int i = 0; i < 48; i++)
+            cores[i] = 48 * chip + i;
+        mc_sim_domain_t *dom;
+        if (mc_sim_tp_domain(sim, NULL, (uint64_t)chip + 1, cores, 48, &dom))
+            exit(1);
+        for (int i = 1; i < 48; i++) {
+            p[chip][i] = (probe_t){.sim = sim, .dom = dom,
+                                   .core = 48 * chip + i};
+            mc_sim_spawn(sim, 48 * chip + i, getter_main, &p[chip][i]);
+        }
+    }
+    mc_sim_run(sim);
+    for (int chip = 0; chip < 2; chip++)
+        for (int i = 1; i < 48 && (which >> chip & 1); i++)
+            took[chip][i] = p[chip][i].end - p[chip][i].start;
+    mc_sim_destroy(sim);
+}
+
+static int chips(void)
+{
+    mc_platform_t *pl = load("vscc240");
+    mc_ps_t alone[2][48], both[2][48];
+    crowd(pl, 1, alone);
+    crowd(pl, 2, alone);
+    crowd(pl, 3, both);
+    mc_ps_t worst = 0;
+    for (int chip = 0; chip < 2; chip++)
+        for (int i = 1; i < 48; i++) {
+            CHECK(both[chip][i] == alone[chip][i], "chip %d core %d: %lld ps "
+                  "alone, %lld ps with the other chip busy", chip, i,
+                  (long long)alone[chip][i], (long long)both[chip][i]);
+            worst = alone[chip][i] > worst ? alone[chip][i] : worst;
+        }
+    CHECK(alone[0][47] == alone[1][47], "the chips differ");
+    mc_platform_free(pl);
+    printf("chips: 47 getters on each of two chips at once take what they "
+           "take alone (slowest %.2f us): links, ports and controllers are "
+           "per chip%s\n", (double)worst / 1e6, fails ? " -- FAILED" : "");
+    return fails != 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *what = argc >= 2 ? argv[1] : "";
@@ -356,6 +427,8 @@ int main(int argc, char **argv)
         return ratio();
     if (!strcmp(what, "host"))
         return host();
-    fprintf(stderr, "usage: test_vscc layout|formulas|ratio|host\n");
+    if (!strcmp(what, "chips"))
+        return chips();
+    fprintf(stderr, "usage: test_vscc layout|formulas|ratio|host|chips\n");
     return 2;
 }

@@ -106,6 +106,43 @@ def hier(mc, t):
               f"{x:.2f}x", "(ours)", want, ok, "ours")
 
 
+def run(mc, *args):
+    return subprocess.run([mc, "sim", *args], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True, timeout=600)
+
+
+def placement(mc, t):
+    """failed_cores (RCCE's start script skips them) and --map FILE"""
+    import os
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        plat = os.path.join(d, "vscc240-failed.json")
+        with open(plat, "w") as f:
+            json.dump({"extends": "vscc240", "name": "vscc240-failed",
+                       "failed_cores": [1, 50, 239]}, f)
+        rows = sim(mc, "--platform", plat, "--coll", "allreduce", "--check",
+                   "--sizes", "64")
+        t.add("failed cores skipped: ranks of vscc240 less 3 failed",
+              str(rows[0]["ranks"]), "(ours)", "237, checked",
+              rows[0]["ranks"] == 237, "ours")
+        p = run(mc, "--platform", plat, "--coll", "bcast", "--ranks", "238")
+        t.add("one rank more than the cores that work: refused", str(p.returncode),
+              "(ours)", "exit 2, names failed_cores",
+              p.returncode == 2 and "failed_cores" in p.stderr, "ours")
+        m = os.path.join(d, "map")
+        with open(m, "w") as f:
+            f.write("# one rank per chip\n0 48 96 144 192\n")
+        rows = sim(mc, "--platform", plat, "--coll", "bcast", "--check",
+                   "--map", m, "--sizes", "4K")
+        t.add("--map: one rank per chip, checked", str(rows[0]["ranks"]),
+              "(ours)", "5 ranks", rows[0]["ranks"] == 5, "ours")
+        with open(m, "w") as f:
+            f.write("0 50\n")
+        p = run(mc, "--platform", plat, "--coll", "bcast", "--map", m)
+        t.add("--map onto a failed core: refused", str(p.returncode),
+              "(ours)", "exit 2", p.returncode == 2, "ours")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("manycoll")
@@ -114,6 +151,7 @@ def main():
     t = Table()
     pingpongs(a.manycoll, t)
     hier(a.manycoll, t)
+    placement(a.manycoll, t)
     if a.json:
         with open(a.json, "w") as f:
             json.dump(t.rows, f, indent=1)
