@@ -126,7 +126,7 @@ static int run(const char *platform, int contention)
         fprintf(stderr, "test_cache: %s\n", mc_last_error());
         return 1;
     }
-    mc_sim_opts_t so = {contention, contention, contention, 0, 0, 0, NULL, NULL};
+    mc_sim_opts_t so = {contention, contention, contention, 0, 0, 0, NULL, NULL, 0};
     int core = 0;
     job_t j = {.p = p};
     if (mc_sim_create(p, 1, &so, &j.sim) != MC_OK ||
@@ -167,7 +167,7 @@ static int run_local(const char *platform, int contention)
         fprintf(stderr, "test_cache: %s\n", mc_last_error());
         return 1;
     }
-    mc_sim_opts_t so = {contention, contention, contention, 0, 0, 0, NULL, NULL};
+    mc_sim_opts_t so = {contention, contention, contention, 0, 0, 0, NULL, NULL, 0};
     int core = 0;
     job_t j = {.p = p};
     if (p->c.local_mpb < 0 || mc_sim_create(p, 1, &so, &j.sim) != MC_OK ||

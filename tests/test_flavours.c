@@ -151,7 +151,7 @@ static int on_sim(const char *platform, int ranks, uint64_t jitter)
     mc_platform_t *p;
     mc_sim_t *sim;
     mc_sim_domain_t *dom;
-    mc_sim_opts_t so = {-1, -1, -1, jitter, 0, 0, NULL, NULL};
+    mc_sim_opts_t so = {-1, -1, -1, jitter, 0, 0, NULL, NULL, 0};
     if (mc_platform_load(platform, &p) != MC_OK)
         return fprintf(stderr, "test_flavours: %s\n", mc_last_error()), 2;
     int n = ranks > 0 && ranks <= p->ncores ? ranks : p->ncores, bad = 0;

@@ -101,7 +101,7 @@ int main(int argc, char **argv)
     mc_plat_grid_parse("3x3@1,1", &g);
     mc_plat_grid_cores(p, &g, "grid", cores);
     int n = g.w * g.h;
-    mc_sim_opts_t so = {-1, -1, -1, jitter | 1u << 31, 0, 0, NULL, NULL};
+    mc_sim_opts_t so = {-1, -1, -1, jitter | 1u << 31, 0, 0, NULL, NULL, 0};
     mc_sim_t *sim;
     mc_sim_domain_t *dom;
     job_t jobs[64];

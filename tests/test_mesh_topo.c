@@ -98,7 +98,7 @@ static void run(const char *plat, const char *grid, int nscatter)
         for (int i = 0; i < n; i++) /* a diagonal: no rectangle */
             cores[i] = (i * (p->used_x + 1)) * p->cores_per_tile;
     }
-    mc_sim_opts_t so = {-1, -1, -1, 0, 0, 0, NULL, NULL};
+    mc_sim_opts_t so = {-1, -1, -1, 0, 0, 0, NULL, NULL, 0};
     mc_sim_t *sim;
     mc_sim_domain_t *dom;
     job_t *jobs = calloc((size_t)n, sizeof *jobs);

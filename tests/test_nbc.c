@@ -275,7 +275,7 @@ static int on_sim(const char *platform, int n)
     mc_platform_t *p;
     mc_sim_t *sim;
     mc_sim_domain_t *dom;
-    mc_sim_opts_t so = {-1, -1, -1, 0, 0, 0, NULL, NULL};
+    mc_sim_opts_t so = {-1, -1, -1, 0, 0, 0, NULL, NULL, 0};
     int *cores = calloc((size_t)n, sizeof(int));
     job_t *jobs = calloc((size_t)n, sizeof(job_t));
     for (int i = 0; i < n; i++)

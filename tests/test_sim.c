@@ -57,7 +57,7 @@ int main(int argc, char **argv)
         return 2;
     }
     mc_walk_t w = {.seed = 1, .level = MC_WALK_MEDIUM};
-    mc_sim_opts_t so = {-1, -1, -1, 0, 0, 0, NULL, NULL};
+    mc_sim_opts_t so = {-1, -1, -1, 0, 0, 0, NULL, NULL, 0};
     int ranks = 0;
     const char *grid = NULL;
     for (int i = 2; i + 1 < argc; i += 2) {

@@ -136,7 +136,7 @@ static int setup(const char *cont, int n, mc_platform_t **pl, mc_sim_t **sim,
                  mc_sim_domain_t **dom)
 {
     int on = !strcmp(cont, "all");
-    mc_sim_opts_t o = {on, on, on, 0, 0, 0, NULL, NULL};
+    mc_sim_opts_t o = {on, on, on, 0, 0, 0, NULL, NULL, 0};
     int cores[48];
     for (int i = 0; i < 48; i++)
         cores[i] = i;

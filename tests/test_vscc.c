@@ -92,7 +92,7 @@ typedef struct probe {
 static mc_sim_t *make(mc_platform_t *pl, int cont, int n, int *cores,
                       mc_sim_domain_t **dom)
 {
-    mc_sim_opts_t o = {cont, cont, cont, 0, 0, 0, NULL, NULL};
+    mc_sim_opts_t o = {cont, cont, cont, 0, 0, 0, NULL, NULL, 0};
     mc_sim_t *sim;
     if (mc_sim_create(pl, pl->ncores, &o, &sim) != MC_OK ||
         mc_sim_tp_domain(sim, NULL, 0, cores, n, dom) != MC_OK) {
@@ -366,7 +366,7 @@ static void getter_main(void *arg)
  * 16 lines from core 0 of their chip at once; took[chip][core] */
 static void crowd(mc_platform_t *pl, int which, mc_ps_t took[2][48])
 {
-    mc_sim_opts_t o = {1, 1, 1, 0, 0, 0, NULL, NULL};
+    mc_sim_opts_t o = {1, 1, 1, 0, 0, 0, NULL, NULL, 0};
     mc_sim_t *sim;
     if (mc_sim_create(pl, pl->ncores, &o, &sim) != MC_OK)
         exit(1);

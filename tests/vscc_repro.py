@@ -143,6 +143,34 @@ def placement(mc, t):
               "(ours)", "exit 2", p.returncode == 2, "ours")
 
 
+def traffic(mc, t):
+    """--traffic: bytes per rank pair (Fig. 8's method). A broadcast of n
+    bytes reaches each of the 239 other ranks once; hierarchically, it
+    crosses between chips once per other chip."""
+    import os
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        out = {}
+        for mode in ("flat", "hier"):
+            f = os.path.join(d, mode + ".json")
+            extra = ["--hier"] if mode == "hier" else []
+            sim(mc, "--platform", "vscc240", "--coll", "bcast", "--sizes",
+                "4K", "--traffic", f, *extra)
+            out[mode] = json.load(open(f))
+    for mode, d in out.items():
+        m = d["matrix"]
+        t.add(f"traffic, {mode} bcast 4 KiB: bytes moved", str(d["total_bytes"]),
+              "(ours)", "239 x 4096", d["total_bytes"] == 239 * 4096 and
+              sum(map(sum, m)) == d["total_bytes"], "ours")
+    h, f = out["hier"], out["flat"]
+    t.add("traffic, hierarchical bcast: bytes between chips",
+          str(h["inter_chip_bytes"]), "(ours)", "4 x 4096",
+          h["inter_chip_bytes"] == 4 * 4096, "ours")
+    share = f["inter_chip_bytes"] / f["total_bytes"]
+    t.add("traffic, flat OC-Bcast (k=7): share between chips",
+          f"{share:.1%}", "(ours)", "reported", True, "ours")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("manycoll")
@@ -152,6 +180,7 @@ def main():
     pingpongs(a.manycoll, t)
     hier(a.manycoll, t)
     placement(a.manycoll, t)
+    traffic(a.manycoll, t)
     if a.json:
         with open(a.json, "w") as f:
             json.dump(t.rows, f, indent=1)

@@ -117,7 +117,7 @@ static void sim_main(void *arg)
 
 static int sim_cores(mc_platform_t *p, int n, fp_t *m)
 {
-    mc_sim_opts_t so = {-1, -1, -1, 0, 0, 0, NULL, NULL};
+    mc_sim_opts_t so = {-1, -1, -1, 0, 0, 0, NULL, NULL, 0};
     mc_sim_t *sim = NULL;
     mc_sim_domain_t *dom;
     int *cores = malloc(sizeof(int) * (size_t)n), rc, bad = 0;

@@ -138,6 +138,7 @@ static void core_main(void *arg)
     core_job_t *cj = arg;
     sim_job_t *j = cj->job;
     mc_comm_t *c = NULL;
+    mc_sim_count_traffic(j->sim, 0); /* --traffic: the measured calls */
     cj->rc = mc_sim_comm_create(j->sim, j->dom, cj->rank, &c);
     if (cj->rc == MC_OK && j->o->algo)
         cj->rc = mc_comm_set_algo(c, mc_coll_name(j->k.coll), j->o->algo);
@@ -171,8 +172,10 @@ static void core_main(void *arg)
     int calls = j->o->warmup + (j->o->iters > 0 ? j->o->iters : 1);
     for (int i = 0; i < calls && cj->rc == MC_OK; i++) {
         mc_ps_t t0 = mc_sim_now(j->sim);
-        if (i == j->o->warmup)
+        if (i == j->o->warmup) {
             cj->start = t0;
+            mc_sim_count_traffic(j->sim, 1);
+        }
         cj->rc = hp          ? mc_hier_case_run(hp, &j->k, b)
                  : j->o->nb ? nb_call(c, &j->k, b, j->o->compute_us)
                              : mc_case_run(c, &j->k, b);
@@ -290,8 +293,10 @@ int mc_sim_run_size(const sim_opts_t *o, const mc_platform_t *p,
     sim_job_t j = {.o = o};
     sim_progress_t pr = {.last = 0};
     clock_gettime(CLOCK_MONOTONIC, &pr.start);
+    /* trace_file: the first size ("" when only --traffic is wanted) */
     mc_sim_opts_t so = {o->cont_mpb, o->cont_link, o->cont_mc, o->jitter, 0,
-                        trace_file != NULL, on_progress, &pr};
+                        trace_file && *trace_file, on_progress, &pr,
+                        trace_file && o->traffic};
     int n = o->ranks, rc;
     j.k = o->k;
     size_t d = mc_dtype_size(j.k.dt);
@@ -351,7 +356,13 @@ int mc_sim_run_size(const sim_opts_t *o, const mc_platform_t *p,
                           "its limit (2^61 ps): the platform's costs times "
                           "the message size are too large to simulate",
                           bytes);
-        if (trace_file && mc_sim_write_trace(j.sim, trace_file) != 0)
+        if (so.traffic &&
+            mc_sim_write_traffic(j.sim, p, cores, n, r,
+                                 mc_coll_name(j.k.coll), o->traffic) != 0)
+            rc = mc_error(MC_ERR_SYS, "cannot write the traffic matrix to "
+                          "%s", o->traffic);
+        if (trace_file && *trace_file &&
+            mc_sim_write_trace(j.sim, trace_file) != 0)
             rc = mc_error(MC_ERR_SYS, "cannot write the trace to %s",
                           trace_file);
     }

@@ -16,6 +16,7 @@ typedef struct sim_opts {
     mc_plat_grid_t g;
     int check, json;
     const char *trace;
+    const char *traffic;  /* --traffic FILE (sim_traffic.c) */
     uint64_t jitter;
     int cont_mpb, cont_link, cont_mc; /* -1 = platform default */
     int runs;             /* --runs: simulations per size, each with its
@@ -66,6 +67,10 @@ int mc_sim_run_app(const sim_opts_t *o, const mc_platform_t *p);
 int mc_sim_map(sim_opts_t *o, const mc_platform_t *p);
 /* --coll pingpong (sim_pingpong.c) */
 int mc_sim_run_pingpong(const sim_opts_t *o, const mc_platform_t *p);
+/* --traffic: the first size's bytes per rank pair, as JSON; 0 or -1 */
+int mc_sim_write_traffic(mc_sim_t *s, const mc_platform_t *p,
+                         const int *cores, int n, const sim_result_t *r,
+                         const char *coll, const char *file);
 /* Chrome/Perfetto trace of a finished simulation */
 int mc_sim_write_trace(mc_sim_t *s, const char *file);
 

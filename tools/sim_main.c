@@ -83,6 +83,7 @@ static int parse_value(sim_opts_t *o, const char *a, const char *v)
             return 2;
         o->k.root = (int)x;
     } else if (!strcmp(a, "--trace")) o->trace = v;
+    else if (!strcmp(a, "--traffic")) o->traffic = v;
     else if (!strcmp(a, "--jitter")) {
         if (mc_opt_int("sim", a, v, 0, 1LL << 31, &x))
             return 2;
@@ -138,7 +139,7 @@ int mc_sim_parse(int argc, char **argv, sim_opts_t *o)
             "--ranks", "--runs", "--iters", "--warmup", "--app", "--grid",
             "--root", "--trace", "--jitter", "--coll", "--dtype", "--op",
             "--sizes", "--contention", "--compute", "--pair", "--map",
-            "--hier-ml", NULL};
+            "--hier-ml", "--traffic", NULL};
         if (i + 1 >= argc)
             return mc_opt_no_value("sim", a, valued);
         coll_seen |= !strcmp(a, "--coll");
@@ -281,12 +282,15 @@ int cmd_sim(int argc, char **argv)
     int rc = mc_sim_parse(argc, argv, &o);
     if (rc)
         return rc;
-    if (o.trace) { /* fail now, not after the simulation */
-        FILE *f = fopen(o.trace, "w");
-        if (!f)
-            return mc_usage_error("sim", "--trace: cannot write %s: %s",
-                                  o.trace, strerror(errno));
-        fclose(f);
+    const char *outs[2] = {o.trace, o.traffic};
+    for (int i = 0; i < 2; i++) { /* fail now, not after the simulation */
+        FILE *f = outs[i] ? fopen(outs[i], "w") : NULL;
+        if (outs[i] && !f)
+            return mc_usage_error("sim", "%s: cannot write %s: %s",
+                                  i ? "--traffic" : "--trace", outs[i],
+                                  strerror(errno));
+        if (f)
+            fclose(f);
     }
     mc_platform_t *p;
     if (mc_platform_load(o.platform, &p) != MC_OK)
@@ -352,7 +356,8 @@ int cmd_sim(int argc, char **argv)
         sim_result_t r;
         fprintf(stderr, "manycoll sim: %s %zu bytes on %d cores ...\n",
                 mc_coll_name(o.k.coll), o.sizes[i], o.ranks);
-        rc = mc_sim_run_runs(&o, p, o.sizes[i], &r, i == 0 ? o.trace : NULL);
+        const char *first = o.trace ? o.trace : o.traffic ? "" : NULL;
+        rc = mc_sim_run_runs(&o, p, o.sizes[i], &r, i == 0 ? first : NULL);
         if (rc != MC_OK && rc != MC_ERR_INTERNAL) {
             fprintf(stderr, "manycoll sim: %s\n", mc_last_error());
             failed = 1;

@@ -99,7 +99,7 @@ static int run_size(const sim_opts_t *o, const mc_platform_t *p, size_t n,
                     int first)
 {
     mc_sim_opts_t so = {o->cont_mpb, o->cont_link, o->cont_mc, o->jitter, 0,
-                        0, NULL, NULL};
+                        0, NULL, NULL, 0};
     int cores[2] = {o->pair[0], o->pair[1]}, rc, loc = MC_LOC_CHIP;
     int ncores = (cores[0] > cores[1] ? cores[0] : cores[1]) + 1;
     pp_core_t pc[2] = {{0}, {0}};

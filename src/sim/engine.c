@@ -173,6 +173,17 @@ int mc_sim_create(const mc_platform_t *p, int ncores, const mc_sim_opts_t *o,
     s->rng = o->jitter_seed;
     s->stack_size = o->stack_size ? o->stack_size : MC_SIM_STACK;
     s->trace = o->trace;
+    if (o->traffic && ncores <= MC_SIM_TRAFFIC_MAX &&
+        !(s->traffic = calloc((size_t)ncores * (size_t)ncores,
+                              sizeof(uint64_t)))) {
+        mc_sim_destroy(s);
+        return mc_error(MC_ERR_NOMEM, "simulator: out of memory");
+    }
+    if (o->traffic && ncores > MC_SIM_TRAFFIC_MAX) {
+        mc_sim_destroy(s);
+        return mc_error(MC_ERR_ARG, "simulator: a traffic matrix of %d "
+                        "cores (at most %d)", ncores, MC_SIM_TRAFFIC_MAX);
+    }
     s->progress = o->progress;
     s->progress_arg = o->progress_arg;
     *out = s;
@@ -209,6 +220,7 @@ void mc_sim_destroy(mc_sim_t *s)
     free(s->heap);
     free(s->lands);
     free(s->tr);
+    free(s->traffic);
     free(s);
 }
 

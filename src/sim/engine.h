@@ -38,7 +38,11 @@ typedef struct mc_sim_opts {
      * time in microseconds (NULL: never), for progress reports */
     void (*progress)(void *arg, uint64_t events, double sim_us);
     void *progress_arg;
+    int traffic; /* count the bytes each core moves to each other core's
+                    MPB or from it (at most MC_SIM_TRAFFIC_MAX cores) */
 } mc_sim_opts_t;
+
+#define MC_SIM_TRAFFIC_MAX 4096
 
 /* One memory access of every line of an operation. */
 enum { MC_ACC_MPB = 0, MC_ACC_MEM = 1 };
@@ -134,6 +138,14 @@ int mc_sim_spawn(mc_sim_t *s, int core, void (*fn)(void *), void *arg);
  * flags nobody will write fails their waits with MC_ERR_TIMEOUT. */
 int mc_sim_run(mc_sim_t *s);
 void mc_sim_get_stats(const mc_sim_t *s, mc_sim_stats_t *st);
+/* The traffic matrix (opts.traffic): t[from * n + to] = bytes of data
+ * (whole lines of puts and gets, not flags) that left core `from`'s
+ * private memory or MPB for core `to`, or were read by `to` from
+ * `from`'s MPB; *n = the cores simulated. NULL if not counted. */
+const uint64_t *mc_sim_traffic(const mc_sim_t *s, int *n);
+/* called by a program: whether its operations count from now on (they
+ * do at first; e.g. not while setting up communicators) */
+void mc_sim_count_traffic(mc_sim_t *s, int on);
 /* trace records so far (NULL if tracing is off) */
 const mc_sim_trace_rec_t *mc_sim_trace(const mc_sim_t *s, size_t *n);
 

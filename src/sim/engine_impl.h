@@ -33,6 +33,7 @@ typedef struct cal {
 typedef struct core {
     mc_coro_t co;
     int spawned, done;
+    int quiet;            /* its operations stay out of the traffic matrix */
     int status;           /* what the suspended call returns */
     /* the operation in progress (line-stepped when contention is on) */
     mc_sim_op_t op;
@@ -77,6 +78,7 @@ struct mc_sim {
     void *progress_arg;
     size_t ntr, captr;
     mc_sim_domain_t *domains;
+    uint64_t *traffic;    /* n x n bytes (opts.traffic), or NULL */
     struct mc_msg *msg;   /* the message network (cost_msg.c), or NULL */
     struct mc_sim_cache *cache; /* cache.c, NULL until first used */
 };

@@ -24,9 +24,36 @@ static int contention(const mc_sim_t *s)
     return s->c_mpb || s->c_link || s->c_mc;
 }
 
+/* the traffic matrix: an MPB access of another core's MPB moves the
+ * operation's lines between the two */
+static void count_traffic(mc_sim_t *s, int me, const mc_sim_op_t *op)
+{
+    uint64_t bytes = (uint64_t)op->lines * (uint64_t)s->p->line;
+    for (int i = 0; i < op->nacc; i++) {
+        const mc_sim_acc_t *a = &op->acc[i];
+        if (a->kind != MC_ACC_MPB || a->core == me)
+            continue;
+        int from = a->write ? me : a->core, to = a->write ? a->core : me;
+        s->traffic[(size_t)from * (size_t)s->n + (size_t)to] += bytes;
+    }
+}
+
+void mc_sim_count_traffic(mc_sim_t *s, int on)
+{
+    s->cores[s->running].quiet = !on;
+}
+
+const uint64_t *mc_sim_traffic(const mc_sim_t *s, int *n)
+{
+    *n = s->n;
+    return s->traffic;
+}
+
 int mc_sim_do(mc_sim_t *s, const mc_sim_op_t *op)
 {
     int me = s->running;
+    if (s->traffic && !s->cores[me].quiet)
+        count_traffic(s, me, op);
     core_t *c = &s->cores[me];
     s->st.ops++;
     s->st.lines += (uint64_t)op->lines;

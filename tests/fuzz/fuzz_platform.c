@@ -35,7 +35,7 @@ static void core_main(void *arg)
 static void simulate(const mc_platform_t *p)
 {
     int n = p->ncores < 4 ? p->ncores : 4, cores[4] = {0, 1, 2, 3};
-    mc_sim_opts_t so = {p->cont.mpb, p->cont.link, p->cont.mc, 0, 0, 0, NULL, NULL};
+    mc_sim_opts_t so = {p->cont.mpb, p->cont.link, p->cont.mc, 0, 0, 0, NULL, NULL, 0};
     mc_sim_t *sim;
     mc_sim_domain_t *dom;
     core_arg_t args[4];
