@@ -287,6 +287,22 @@ static int chips_of(const mc_platform_t *p, const int *cores, int n,
     return MC_OK;
 }
 
+/* rank i on cores[i] (--map, sim_map.c; --grid; else core i): the
+ * number of cores to simulate (the highest one used, plus one) */
+static int rank_cores(const sim_opts_t *o, const mc_platform_t *p, int *cores)
+{
+    int n = o->ranks, ncores = n;
+    for (int i = 0; i < n; i++)
+        cores[i] = o->cores ? o->cores[i] : i;
+    if (o->grid) {
+        mc_plat_grid_t g = o->g;
+        mc_plat_grid_cores(p, &g, "--grid", cores); /* checked: sim_main.c */
+    }
+    for (int i = 0; i < n; i++)
+        ncores = cores[i] >= ncores ? cores[i] + 1 : ncores;
+    return ncores;
+}
+
 int mc_sim_run_size(const sim_opts_t *o, const mc_platform_t *p,
                     size_t bytes, sim_result_t *r, const char *trace_file)
 {
@@ -301,7 +317,7 @@ int mc_sim_run_size(const sim_opts_t *o, const mc_platform_t *p,
     j.k = o->k;
     size_t d = mc_dtype_size(j.k.dt);
     j.k.count = j.k.coll == MC_COLL_BARRIER ? 0 : (bytes + d - 1) / d;
-    int *cores = malloc(sizeof(int) * (size_t)p->ncores), ncores = n;
+    int *cores = malloc(sizeof(int) * (size_t)p->ncores), ncores;
     j.cores = calloc((size_t)n, sizeof(core_job_t));
     j.slots = calloc((size_t)n, sizeof *j.slots);
     j.r0_call = calloc((size_t)(o->iters > 1 ? o->iters : 1), sizeof(double));
@@ -309,21 +325,9 @@ int mc_sim_run_size(const sim_opts_t *o, const mc_platform_t *p,
         free(cores), free(j.cores), free(j.slots), free(j.r0_call);
         return mc_error(MC_ERR_NOMEM, "out of memory for %d cores", n);
     }
-    for (int i = 0; i < n; i++) { /* --map (sim_map.c), else rank = core */
-        cores[i] = o->cores ? o->cores[i] : i;
-        ncores = cores[i] >= ncores ? cores[i] + 1 : ncores;
-    }
-    if (o->grid) { /* rank i on cores[i]; the simulator has them all */
-        mc_plat_grid_t g = o->g;
-        mc_plat_grid_cores(p, &g, "--grid", cores); /* checked: sim_main.c */
-        for (int i = 0; i < n; i++)
-            ncores = cores[i] >= ncores ? cores[i] + 1 : ncores;
-    }
-    if (o->hier && (rc = chips_of(p, cores, n, &j)) != MC_OK) {
-        free(cores), free(j.cores), free(j.slots), free(j.r0_call);
-        return rc;
-    }
-    if ((rc = mc_sim_create(p, ncores, &so, &j.sim)) != MC_OK) {
+    ncores = rank_cores(o, p, cores);
+    if ((o->hier && (rc = chips_of(p, cores, n, &j)) != MC_OK) ||
+        (rc = mc_sim_create(p, ncores, &so, &j.sim)) != MC_OK) {
         free(j.node_of);
         free(cores), free(j.cores), free(j.slots), free(j.r0_call);
         return rc;

@@ -36,9 +36,40 @@ static int parse_contention(const char *v, sim_opts_t *o)
                ? 0 : -1;
 }
 
+/* the options of placement, several chips and the pingpong: 0, a usage
+ * error's status, or -1 if `a` is none of them */
+static int parse_chips(sim_opts_t *o, const char *a, const char *v)
+{
+    long long x;
+    char tail;
+    if (!strcmp(a, "--map"))
+        o->map = v;
+    else if (!strcmp(a, "--traffic"))
+        o->traffic = v;
+    else if (!strcmp(a, "--hier-ml")) {
+        if (mc_opt_int("sim", a, v, 0, 1LL << 50, &x))
+            return 2;
+        o->hier_ml = x;
+        o->hier = 1;
+    } else if (!strcmp(a, "--coll") && !strcmp(v, "pingpong")) {
+        o->pingpong = 1; /* sim_pingpong.c */
+        o->k.coll = MC_COLL_BCAST;
+    } else if (!strcmp(a, "--pair")) {
+        if (sscanf(v, "%d,%d%c", &o->pair[0], &o->pair[1], &tail) != 2 ||
+            o->pair[0] < 0 || o->pair[1] < 0)
+            return mc_usage_error("sim", "--pair: '%s' is not two cores A,B",
+                                  v);
+    } else
+        return -1;
+    return 0;
+}
+
 static int parse_value(sim_opts_t *o, const char *a, const char *v)
 {
     long long x;
+    int rc = parse_chips(o, a, v);
+    if (rc >= 0)
+        return rc;
     if (!strcmp(a, "--platform")) o->platform = v;
     else if (!strcmp(a, "--algo")) o->algo = v;
     else if (!strcmp(a, "--ranks")) {
@@ -64,13 +95,6 @@ static int parse_value(sim_opts_t *o, const char *a, const char *v)
             return mc_usage_error("sim", "--compute: '%s' is not a number "
                                          "of microseconds >= 0", v);
         o->nb = 1;
-    } else if (!strcmp(a, "--hier-ml")) {
-        if (mc_opt_int("sim", a, v, 0, 1LL << 50, &x))
-            return 2;
-        o->hier_ml = x;
-        o->hier = 1;
-    } else if (!strcmp(a, "--map")) {
-        o->map = v;
     } else if (!strcmp(a, "--app")) {
         o->app = v;
     } else if (!strcmp(a, "--grid")) {
@@ -83,20 +107,10 @@ static int parse_value(sim_opts_t *o, const char *a, const char *v)
             return 2;
         o->k.root = (int)x;
     } else if (!strcmp(a, "--trace")) o->trace = v;
-    else if (!strcmp(a, "--traffic")) o->traffic = v;
     else if (!strcmp(a, "--jitter")) {
         if (mc_opt_int("sim", a, v, 0, 1LL << 31, &x))
             return 2;
         o->jitter = (uint64_t)x | 1u << 31;
-    } else if (!strcmp(a, "--coll") && !strcmp(v, "pingpong")) {
-        o->pingpong = 1; /* sim_pingpong.c */
-        o->k.coll = MC_COLL_BCAST;
-    } else if (!strcmp(a, "--pair")) {
-        char tail;
-        if (sscanf(v, "%d,%d%c", &o->pair[0], &o->pair[1], &tail) != 2 ||
-            o->pair[0] < 0 || o->pair[1] < 0)
-            return mc_usage_error("sim", "--pair: '%s' is not two cores A,B",
-                                  v);
     } else if (!strcmp(a, "--coll")) {
         o->pingpong = 0;
         if (mc_coll_from_name(v, &o->k.coll) != MC_OK)
@@ -276,6 +290,40 @@ static void check_memory(const sim_opts_t *o)
                 o->ranks, need / 1e9);
 }
 
+/* --grid, --map, --ranks and --root against the platform: the number of
+ * ranks and where they sit (o->cores); 0 or a usage error */
+static int place_ranks(sim_opts_t *o, const mc_platform_t *p)
+{
+    int rc = 0;
+    if (o->grid) {
+        int n = o->g.w * o->g.h * p->cores_per_tile;
+        if (o->ranks > 0 && o->ranks != n)
+            return mc_usage_error("sim", "--ranks %d and --grid %dx%d (%d "
+                                         "ranks) disagree; give one",
+                                  o->ranks, o->g.w, o->g.h, n);
+        int *cores = malloc(sizeof(int) * (size_t)p->ncores);
+        rc = cores ? mc_plat_grid_cores(p, &o->g, "--grid", cores) : MC_ERR_NOMEM;
+        free(cores);
+        if (rc != MC_OK)
+            return mc_usage_error("sim", "%s", mc_last_error());
+        o->ranks = n;
+    }
+    if (o->grid && o->map)
+        rc = mc_usage_error("sim", "--grid and --map both place the ranks; "
+                                   "give one");
+    else if (!o->grid && o->ranks <= p->ncores)
+        rc = mc_sim_map(o, p); /* sim_map.c */
+    if (rc)
+        return rc;
+    if (o->ranks <= 0)
+        o->ranks = p->ncores;
+    if (o->ranks > p->ncores || o->k.root < 0 || o->k.root >= o->ranks)
+        return mc_usage_error("sim", "--ranks %d / --root %d: platform %s "
+                                     "has %d cores", o->ranks, o->k.root,
+                              o->platform, p->ncores);
+    return 0;
+}
+
 int cmd_sim(int argc, char **argv)
 {
     sim_opts_t o;
@@ -295,40 +343,11 @@ int cmd_sim(int argc, char **argv)
     mc_platform_t *p;
     if (mc_platform_load(o.platform, &p) != MC_OK)
         return mc_usage_error("sim", "%s", mc_last_error());
-    if (o.grid) {
-        int n = o.g.w * o.g.h * p->cores_per_tile;
-        if (o.ranks > 0 && o.ranks != n) {
-            mc_platform_free(p);
-            return mc_usage_error("sim", "--ranks %d and --grid %dx%d (%d "
-                                         "ranks) disagree; give one",
-                                  o.ranks, o.g.w, o.g.h, n);
-        }
-        int *cores = malloc(sizeof(int) * (size_t)p->ncores);
-        rc = cores ? mc_plat_grid_cores(p, &o.g, "--grid", cores) : MC_ERR_NOMEM;
-        free(cores);
-        if (rc != MC_OK) {
-            mc_platform_free(p);
-            return mc_usage_error("sim", "%s", mc_last_error());
-        }
-        o.ranks = n;
-    }
-    if (o.grid && o.map)
-        rc = mc_usage_error("sim", "--grid and --map both place the ranks; "
-                                   "give one");
-    else if (!o.grid && o.ranks <= p->ncores)
-        rc = mc_sim_map(&o, p); /* sim_map.c */
+    rc = place_ranks(&o, p);
     if (rc) {
         mc_platform_free(p);
+        free(o.cores);
         return rc;
-    }
-    if (o.ranks <= 0)
-        o.ranks = p->ncores;
-    if (o.ranks > p->ncores || o.k.root < 0 || o.k.root >= o.ranks) {
-        int ncores = p->ncores;
-        mc_platform_free(p);
-        return mc_usage_error("sim", "--ranks %d / --root %d: platform %s "
-                                     "has %d cores", o.ranks, o.k.root,
-                              o.platform, ncores);
     }
     /* resolve "platform default" so the output says what ran */
     o.cont_mpb = o.cont_mpb < 0 ? p->cont.mpb : o.cont_mpb;
