@@ -19,32 +19,7 @@
 #include "sim/engine.h"
 #include "tp/sim.h"
 
-/* Table 1, in picoseconds */
-enum {
-    L_HOP = 5000, O_MPB = 126000, O_MEM_W = 461000, O_MEM_R = 208000,
-    O_PUT_MPB = 69000, O_GET_MPB = 330000, O_PUT_MEM = 190000,
-    O_GET_MEM = 95000
-};
-
-/* SCC layout: core c on tile c/2 at (tile % 6, tile / 6); controllers at
- * (0,0) (5,0) (0,2) (5,2); distances count routers (hops + 1) */
-static int tx(int c) { return (c / 2) % 6; }
-static int ty(int c) { return (c / 2) / 6; }
-static int dist(int a, int b)
-{
-    return abs(tx(a) - tx(b)) + abs(ty(a) - ty(b)) + 1;
-}
-static int dmem(int c)
-{
-    static const int mx[4] = {0, 5, 0, 5}, my[4] = {0, 0, 2, 2};
-    int best = 1 << 30;
-    for (int i = 0; i < 4; i++) {
-        int d = abs(tx(c) - mx[i]) + abs(ty(c) - my[i]);
-        if (d < best)
-            best = d;
-    }
-    return best + 1;
-}
+#include "scc_layout.h"
 
 /* formulas (2), (3), (5), (6) */
 static long Cw_mpb(int d) { return O_MPB + 2L * d * L_HOP; }

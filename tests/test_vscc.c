@@ -32,32 +32,13 @@
 #include "tp/sim.h"
 #include "tp/tp.h"
 
-/* Table 1 of Petrovic et al. (scc48), and vscc240.json, in picoseconds */
-enum {
-    L_HOP = 5000, O_MPB = 126000, O_MEM_W = 461000, O_MEM_R = 208000,
-    O_PUT_MEM = 190000, O_GET_MEM = 95000, PCIE = 3341000, HOST = 3341000
-};
+#include "scc_layout.h"
 
-/* SCC layout within a chip: core c on tile (c % 48) / 2 at (tile % 6,
- * tile / 6); controllers at (0,0) (5,0) (0,2) (5,2); distances count
- * routers (hops + 1); the host link at router (3,0) */
-static int tx(int c) { return (c % 48 / 2) % 6; }
-static int ty(int c) { return (c % 48 / 2) / 6; }
+/* vscc240.json, in picoseconds (Table 1 of scc48: scc_layout.h) */
+enum { PCIE = 3341000, HOST = 3341000 };
+
+/* the host link at router (3,0) of every chip */
 static int dport(int c) { return abs(tx(c) - 3) + ty(c) + 1; }
-static int dist(int a, int b)
-{
-    return abs(tx(a) - tx(b)) + abs(ty(a) - ty(b)) + 1;
-}
-static int dmem(int c)
-{
-    static const int mx[4] = {0, 5, 0, 5}, my[4] = {0, 0, 2, 2};
-    int best = 1 << 30;
-    for (int i = 0; i < 4; i++) {
-        int d = abs(tx(c) - mx[i]) + abs(ty(c) - my[i]);
-        best = d < best ? d : best;
-    }
-    return best + 1;
-}
 
 /* one line between chips: one way, a read, a write's acknowledgement */
 static long way(int a, int b)
