@@ -224,8 +224,8 @@ mc_ps_t mc_sim_reserve(cal_t *c, uint32_t nslots, mc_ps_t slot, mc_ps_t t)
 
 mc_ps_t mc_sim_port_delay(mc_sim_t *s, int owner, mc_ps_t t)
 {
-    mc_ps_t d =
-        mc_sim_reserve(&s->cal_port[owner], PORT_SLOTS, s->p->cont.mpb_service, t);
+    mc_ps_t d = mc_sim_reserve(&s->cal_port[owner], PORT_SLOTS,
+                               s->p->cont.mpb_service, t);
     s->st.port_wait_ps += d;
     return d;
 }
@@ -233,7 +233,7 @@ mc_ps_t mc_sim_port_delay(mc_sim_t *s, int owner, mc_ps_t t)
 static mc_ps_t mc_delay(mc_sim_t *s, int core, mc_ps_t t)
 {
     return mc_sim_reserve(&s->cal_mc[s->p->mc_of[core]], MC_SLOTS,
-                   s->p->cont.mc_service, t);
+                          s->p->cont.mc_service, t);
 }
 
 mc_ps_t mc_sim_route(mc_sim_t *s, int chip, int x0, int y0, int x1, int y1,
