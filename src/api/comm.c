@@ -165,8 +165,11 @@ int mc_comm_free(mc_comm_t *c)
     c->next_live = c->prev_live = NULL;
     if (c == world)
         world = NULL;
+    int last = !live;
     pthread_mutex_unlock(&live_lock);
     comm_destroy(c);
+    if (last)
+        mc_comm_rules_flush();
     return MC_OK;
 }
 

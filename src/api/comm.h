@@ -43,6 +43,9 @@ struct mc_comm {
  * made (and armed for MC_CHECK_ARGS) */
 int mc_comm_rules_init(mc_comm_t *c);
 void mc_comm_rules_release(mc_comm_t *c);
+/* lets go of the cached rules that no communicator holds (api/comm.c,
+ * when the last communicator is freed) */
+void mc_comm_rules_flush(void);
 /* c's rules with coll's set by spec (NULL: the default), as
  * mc_comm_set_algo: from the cache, or a changed copy */
 int mc_comm_rules_set(mc_comm_t *c, mc_coll_t coll, const char *spec);

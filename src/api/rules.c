@@ -15,8 +15,9 @@
  *   rank 0: create  -> miss: mc_select_init, cache R0 (share 7, "")
  *           set_algo bcast=binomial -> miss: copy of R0, changed, cache
  *                                      R1 (share 7, "1=binomial;")
- *   rank 1: create  -> hit R0; set_algo -> hit R1 (R0 unused by both)
- *   last free of R1: only the cache holds it -> freed
+ *   rank 1: create  -> hit R0; set_algo -> hit R1 (R0 unused by both,
+ *                      but cached: rank 2 will want it)
+ *   last communicator freed: the cache lets go of R0 and R1 -> freed
  *
  * Rules whose history does not fit are the communicator's own (share 0).
  */
@@ -51,15 +52,26 @@ static int cached(const mc_rules_t *r)
     return -1;
 }
 
+/* Rules held by the cache alone stay there (the next rank to create the
+ * communicator wants them: dropped, every simulated core computed the
+ * rules again, half the instructions of a 4,096-core barrier), until
+ * newer rules push them out or the last communicator goes. */
 static void unref_locked(mc_rules_t *r)
 {
-    int i = cached(r);
-    if (--r->refs == 1 && i >= 0) { /* only the cache is left */
-        cache[i] = NULL;
-        r->refs = 0;
-    }
-    if (r->refs == 0)
+    if (--r->refs == 0)
         free(r);
+}
+
+void mc_comm_rules_flush(void)
+{
+    pthread_mutex_lock(&lock);
+    for (int i = 0; i < SLOTS; i++) {
+        mc_rules_t *r = cache[i];
+        cache[i] = NULL;
+        if (r)
+            unref_locked(r);
+    }
+    pthread_mutex_unlock(&lock);
 }
 
 static mc_rules_t *lookup(const mc_comm_t *c, const char *hist)
