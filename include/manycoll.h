@@ -298,6 +298,14 @@ MC_API int mc_reduce_scatter(mc_comm_t *c, const void *sbuf, void *rbuf,
  * communicators; the calls of a communicator, blocking ones included,
  * must be made in the same order on every rank and complete in that
  * order (a blocking call first completes the outstanding ones).
+ * Persistent calls match as in MPI 4: mc_<coll>_init is collective
+ * (every rank initialises a communicator's persistent calls in the same
+ * order, among its other calls; it may communicate), and ranks may then
+ * start them in any order: each runs on one of 8 private duplicates of
+ * its communicator, by init number (made by the init that first needs
+ * it). Two requests initialised a multiple of 8 apart share one, and
+ * must be started in the same order on every rank. A blocking call
+ * still first completes the started ones.
  *
  * Progress: an outstanding call advances inside mc_test, mc_wait,
  * mc_waitall and blocking calls of this process (of any communicator),

@@ -5,7 +5,8 @@
  * test and wait; ranks that start calls of different communicators in
  * different orders (MPI allows it; progress must be global or they hang);
  * a blocking call behind outstanding ones; persistent requests started
- * again with new inputs; request errors; a duplicated communicator; and
+ * again with new inputs, and started in different orders on different
+ * ranks (they match in init order); request errors; a duplicated communicator; and
  * (--die) a peer that dies
  * while a non-blocking call is outstanding.
  *
@@ -145,6 +146,51 @@ static int persistent(mc_comm_t *c, int me, int n)
     return 0;
 }
 
+/* Persistent calls match in init order (MPI 4; MPICH's coll/p_order):
+ * odd ranks start them in the other order, and a blocking call behind
+ * them completes them first. A request freed on some ranks only leaves
+ * its context in use on the others: the next init must not take it. */
+static int init_order(mc_comm_t *c, int me, int n)
+{
+    int64_t a = me + 1, sa = -1, b = -1, g[2] = {me, -me}, x = 7 * me, y;
+    int64_t *ag = calloc((size_t)n * 2, sizeof(int64_t));
+    mc_request_t *r[3], *d;
+    OK(mc_allreduce_init(c, &a, &sa, 1, MC_INT64, MC_SUM, &r[0]));
+    OK(mc_bcast_init(c, &b, 1, MC_INT64, n - 1, &r[1]));
+    OK(mc_allgather_init(c, g, ag, 2, MC_INT64, &r[2]));
+    for (int round = 0; round < 2; round++) {
+        b = me == n - 1 ? 40 + round : -1;
+        for (int j = 0; j < 3; j++)
+            OK(mc_start(r[me & 1 ? 2 - j : j]));
+        if (round == 1) /* completes the three first, in any order */
+            OK(mc_allreduce(c, &x, &y, 1, MC_INT64, MC_SUM));
+        for (int j = 0; j < 3; j++)
+            OK(mc_wait(r[(j + me) % 3]));
+        if (sa != (int64_t)n * (n + 1) / 2 || b != 40 + round)
+            FAIL("init order, round %d: sum %lld, bcast %lld", round,
+                 (long long)sa, (long long)b);
+        for (int i = 0; i < n; i++)
+            if (ag[2 * i] != i || ag[2 * i + 1] != -i)
+                FAIL("init order, round %d: allgather[%d]", round, i);
+    }
+    if (!(me & 1))
+        OK(mc_request_free(&r[0])); /* odd ranks still hold its context */
+    OK(mc_allreduce_init(c, &a, &sa, 1, MC_INT64, MC_MAX, &d));
+    if (me & 1)
+        OK(mc_request_free(&r[0]));
+    OK(mc_start(d));
+    OK(mc_start(r[1]));
+    OK(mc_wait(r[1]));
+    OK(mc_wait(d));
+    if (sa != n)
+        FAIL("init order: max %lld after a free on some ranks", (long long)sa);
+    OK(mc_request_free(&d));
+    OK(mc_request_free(&r[1]));
+    OK(mc_request_free(&r[2]));
+    free(ag);
+    return 0;
+}
+
 /* a blocking call behind two outstanding ones of its communicator */
 static int behind(mc_comm_t *c, int me, int n)
 {
@@ -174,7 +220,8 @@ static int dup_comm(mc_comm_t *c, int me, int n)
     if (mc_comm_rank(d) != me || mc_comm_size(d) != n)
         FAIL("mc_comm_dup: rank %d of %d", mc_comm_rank(d), mc_comm_size(d));
     int64_t v = me + 1, s = -1, x = 10 * me, y = -1;
-    mc_request_t *r;
+    mc_request_t *r, *p;
+    OK(mc_barrier_init(d, &p)); /* freed after d: its context outlives d */
     OK(mc_iallreduce(d, &v, &s, 1, MC_INT64, MC_SUM, &r));
     OK(mc_allreduce(c, &x, &y, 1, MC_INT64, MC_SUM));
     OK(mc_barrier(c));
@@ -182,6 +229,7 @@ static int dup_comm(mc_comm_t *c, int me, int n)
     if (s != (int64_t)n * (n + 1) / 2 || y != 10LL * n * (n - 1) / 2)
         FAIL("dup: %lld and %lld", (long long)s, (long long)y);
     OK(mc_comm_free(d));
+    OK(mc_request_free(&p));
     return 0;
 }
 
@@ -207,7 +255,8 @@ static int program(mc_comm_t *c1)
                 return 1;
         }
     free(k.ag_out);
-    if (persistent(c2, me, n) || behind(c1, me, n) || dup_comm(c1, me, n))
+    if (persistent(c2, me, n) || init_order(c1, me, n) ||
+        behind(c1, me, n) || dup_comm(c1, me, n))
         return 1;
     OK(mc_comm_free(c2));
     return 0;

@@ -44,7 +44,7 @@ static STEP int run(mc_comm_t *c, int prep, const mc_args_t *a)
 {
     if (prep < 0)
         return prep;
-    if (c->nb_head)
+    if (mc_nb_pending(c))
         MC_CHECK(mc_nb_drain(c));
     if (prep == MC_PREP_EMPTY)
         return mc_run_empty(c, a);

@@ -98,7 +98,7 @@ static inline int arg_error(mc_comm_t *c, int rc)
 {
     if (c->team.size == 1)
         return rc;
-    if (c->nb_head) /* its number comes after theirs */
+    if (mc_nb_pending(c)) /* its number comes after theirs */
         (void)mc_nb_drain(c);
     c->team.seq++;
     return failed(c, rc);

@@ -217,7 +217,7 @@ static int run_v(mc_comm_t *c, int prep, const mc_args_t *a)
 {
     if (prep < 0)
         return prep;
-    if (c->nb_head)
+    if (mc_nb_pending(c))
         MC_CHECK(mc_nb_drain(c));
     return mc_run_call(c, a, NULL);
 }

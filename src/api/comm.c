@@ -22,6 +22,7 @@ static mc_comm_t *world; /* from mc_init */
 
 static void comm_destroy(mc_comm_t *c)
 {
+    mc_nb_ctx_free_all(c);
     mc_comm_rules_release(c);
     mc_team_fini(&c->team);
     free(c);
@@ -149,13 +150,8 @@ int mc_init(mc_comm_t **out)
     return MC_OK;
 }
 
-int mc_comm_free(mc_comm_t *c)
+static void unlist_locked(mc_comm_t *c)
 {
-    if (!c)
-        return mc_error(MC_ERR_ARG, "mc_comm_free: argument 'comm' is NULL");
-    if (c->nb_head) /* its outstanding calls complete first, as in MPI */
-        (void)mc_nb_drain(c);
-    pthread_mutex_lock(&live_lock);
     if (c->prev_live)
         c->prev_live->next_live = c->next_live;
     else if (live == c)
@@ -163,6 +159,29 @@ int mc_comm_free(mc_comm_t *c)
     if (c->next_live)
         c->next_live->prev_live = c->prev_live;
     c->next_live = c->prev_live = NULL;
+}
+
+void mc_comm_unlist(mc_comm_t *c)
+{
+    pthread_mutex_lock(&live_lock);
+    unlist_locked(c);
+    pthread_mutex_unlock(&live_lock);
+}
+
+void mc_comm_destroy(mc_comm_t *c)
+{
+    comm_destroy(c);
+}
+
+int mc_comm_free(mc_comm_t *c)
+{
+    if (!c)
+        return mc_error(MC_ERR_ARG, "mc_comm_free: argument 'comm' is NULL");
+    if (mc_nb_pending(c)) /* its outstanding calls complete first, as in
+                             MPI */
+        (void)mc_nb_drain(c);
+    pthread_mutex_lock(&live_lock);
+    unlist_locked(c);
     if (c == world)
         world = NULL;
     int last = !live;

@@ -28,21 +28,43 @@ struct mc_comm {
     /* its non-blocking calls not yet completed, in call order: the first
      * runs, the others wait for it (api/nbc.c) */
     struct mc_request *nb_head, *nb_tail;
+    /* persistent requests run on contexts of their own (api/nbc_ctx.c) */
+    int nb_ctx;                /* requests started on its contexts, not
+                                  yet finished */
+    uint64_t ninit;            /* persistent requests initialised on it */
+    struct mc_comm **ctx;      /* its contexts, by init number */
+    struct mc_comm *ctx_parent; /* a context: its communicator, or NULL */
+    int ctx_refs;              /* a context: the requests that hold it */
     struct mc_comm *next_live; /* list of communicators for finalize */
     struct mc_comm *prev_live; /* (doubly linked: a free is O(1), which a
                                   simulation of many cores needs) */
 };
+
+/* calls that a blocking call on c completes first: c's non-blocking
+ * ones, and the started persistent ones of c's contexts (api/nbc.c) */
+static inline int mc_nb_pending(const mc_comm_t *c)
+{
+    return c->nb_head || c->nb_ctx;
+}
 
 /* A call touches at most count * 8 * (ranks, for calls with a block per
  * rank) bytes: keeping that below 2^62 keeps every byte count and offset
  * of the algorithms far from overflowing a size_t. */
 #define MC_MAX_COUNT ((size_t)1 << 59)
 
+/* c leaves the list of live communicators (a context of a persistent
+ * request: its communicator or request frees it, not mc_finalize) */
+void mc_comm_unlist(mc_comm_t *c);
+/* frees an unlisted communicator */
+void mc_comm_destroy(mc_comm_t *c);
+
 /* ---- selection rules (api/rules.c) ---- */
 /* c's rules: those of the last communicator with c's transport share, or
  * made (and armed for MC_CHECK_ARGS) */
 int mc_comm_rules_init(mc_comm_t *c);
 void mc_comm_rules_release(mc_comm_t *c);
+/* to takes from's rules (a context of from: the same members) */
+void mc_comm_rules_share(mc_comm_t *to, mc_comm_t *from);
 /* lets go of the cached rules that no communicator holds (api/comm.c,
  * when the last communicator is freed) */
 void mc_comm_rules_flush(void);

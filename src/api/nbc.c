@@ -47,6 +47,7 @@ struct mc_request {
     mc_args_t a;
     mc_sel_t sel;            /* persistent: selected once */
     int has_sel, empty, persistent;
+    int own_ctx;             /* c is the request's context (nbc_ctx.c) */
     int begun;               /* its coroutine has started */
     int state;
     int rc;                  /* of the finished call */
@@ -170,6 +171,8 @@ static void finish(mc_request_t *r)
     *p = r->next_run;
     r->state = RQ_DONE;
     mc_comm_t *c = r->c;
+    if (c->ctx_parent)
+        c->ctx_parent->nb_ctx--;
     c->nb_head = r->next;
     if (!c->nb_head)
         c->nb_tail = NULL;
@@ -229,7 +232,7 @@ static void idle(unsigned *rounds)
 int mc_nb_drain(mc_comm_t *c)
 {
     unsigned rounds = 0;
-    while (c->nb_head)
+    while (mc_nb_pending(c))
         if (!progress())
             idle(&rounds);
     return MC_OK;
@@ -240,15 +243,24 @@ int mc_nb_request(mc_comm_t *c, int prep, const mc_args_t *a,
 {
     if (prep < 0)
         return prep;
+    mc_comm_t *ctx = c;
+    if (persistent && c->team.size > 1) /* matched in init order */
+        MC_CHECK(mc_nb_ctx_take(c, &ctx));
     mc_request_t *r = NULL;
-    MC_CHECK(get_request(&r));
-    r->c = c;
+    int rc = get_request(&r);
+    if (rc != MC_OK) {
+        if (ctx != c)
+            mc_nb_ctx_put(ctx);
+        return rc;
+    }
+    r->c = ctx;
+    r->own_ctx = ctx != c;
     r->a = *a;
     r->empty = prep == MC_PREP_EMPTY;
     r->persistent = persistent;
     r->has_sel = persistent && !r->empty;
     if (r->has_sel)
-        r->sel = *mc_select(c->rules, a);
+        r->sel = *mc_select(ctx->rules, a);
     r->state = RQ_INACTIVE;
     *req = r;
     return persistent ? MC_OK : mc_start(r);
@@ -265,6 +277,8 @@ int mc_start(mc_request_t *r)
                                             : "not persistent");
     mc_comm_t *c = r->c;
     r->state = RQ_QUEUED;
+    if (c->ctx_parent)
+        c->ctx_parent->nb_ctx++;
     r->rc = MC_OK;
     r->next = NULL;
     if (c->nb_tail) {
@@ -384,6 +398,9 @@ int mc_request_free(mc_request_t **req)
     if (r->state != RQ_INACTIVE)
         return mc_error(MC_ERR_ARG, "mc_request_free: argument 'req' is "
                                     "active: wait for it first");
+    if (r->own_ctx)
+        mc_nb_ctx_put(r->c);
+    r->own_ctx = 0;
     put_request(r);
     *req = NULL;
     return MC_OK;

@@ -14,6 +14,13 @@
 int mc_nb_request(mc_comm_t *c, int prep, const mc_args_t *a,
                   int persistent, mc_request_t **req);
 
+/* Contexts of persistent requests (api/nbc_ctx.c). take: the context
+ * of the next request initialised on c (collective where it makes one);
+ * put: a request is freed; free_all: c is being freed. */
+int mc_nb_ctx_take(mc_comm_t *c, mc_comm_t **ctx);
+void mc_nb_ctx_put(mc_comm_t *ctx);
+void mc_nb_ctx_free_all(mc_comm_t *c);
+
 /* Frees this thread's pooled requests (mc_finalize). */
 void mc_nb_pool_free(void);
 

@@ -148,6 +148,16 @@ int mc_comm_rules_init(mc_comm_t *c)
     return MC_OK;
 }
 
+void mc_comm_rules_share(mc_comm_t *to, mc_comm_t *from)
+{
+    if (to->sel == from->sel)
+        return;
+    pthread_mutex_lock(&lock);
+    from->sel->refs++;
+    pthread_mutex_unlock(&lock);
+    attach(to, from->sel);
+}
+
 void mc_comm_rules_release(mc_comm_t *c)
 {
     if (!c->sel)

@@ -81,7 +81,7 @@ int mc_comm_dup(mc_comm_t *c, mc_comm_t **out)
         return mc_error(MC_ERR_NOMEM, "%s: out of memory", fn);
     for (int r = 0; r < n; r++)
         members[r] = r;
-    if (c->nb_head) /* its calls come first on every rank */
+    if (mc_nb_pending(c)) /* its calls come first on every rank */
         (void)mc_nb_drain(c);
     c->nsplit++;
     uint64_t id = (c->nsplit << 32) | 0xffffffffu;
