@@ -173,6 +173,18 @@ static int init_order(mc_comm_t *c, int me, int n)
             if (ag[2 * i] != i || ag[2 * i + 1] != -i)
                 FAIL("init order, round %d: allgather[%d]", round, i);
     }
+    /* a blocking call on some ranks while their started request is
+     * still open: it must complete that request first, since the other
+     * ranks wait for it before they make the blocking call */
+    b = me == n - 1 ? 77 : -1;
+    OK(mc_start(r[1]));
+    if (me & 1)
+        OK(mc_wait(r[1]));
+    OK(mc_allreduce(c, &x, &y, 1, MC_INT64, MC_SUM));
+    if (!(me & 1))
+        OK(mc_wait(r[1]));
+    if (b != 77)
+        FAIL("init order: bcast %lld behind a blocking call", (long long)b);
     if (!(me & 1))
         OK(mc_request_free(&r[0])); /* odd ranks still hold its context */
     OK(mc_allreduce_init(c, &a, &sa, 1, MC_INT64, MC_MAX, &d));
