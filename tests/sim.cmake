@@ -31,6 +31,20 @@ add_test(NAME sim_walk_vscc240_jitter COMMAND test_sim vscc240 --level tiny
 set_tests_properties(sim_walk_vscc240_jitter PROPERTIES LABELS no-asan)
 add_test(NAME sim_walk_vscc240_routing_odd COMMAND test_sim vscc240-routing
          --ranks 53 --level light --jitter 9)
+# iRCCE's pipelining on one chip (MC_P2P_PIPE; 4,000-byte halves)
+add_test(NAME sim_walk_scc48_pipe COMMAND test_sim scc48 --ranks 13
+         --level light --jitter 3)
+set_tests_properties(sim_walk_scc48_pipe PROPERTIES
+                     ENVIRONMENT MC_P2P_PIPE=1000)
+# the other two schemes between chips (the walks above run the default,
+# local put / local get through the host's virtual DMA): remote put /
+# local get, and RCCE's local put / remote get from the host's copy
+foreach(s rp_lg lp_rg)
+  add_test(NAME sim_walk_vscc240_${s} COMMAND test_sim vscc240 --ranks 53
+           --level light --jitter 5)
+  set_tests_properties(sim_walk_vscc240_${s} PROPERTIES
+                       ENVIRONMENT MC_P2P_SCHEME=${s})
+endforeach()
 
 add_executable(test_sim_model test_sim_model.c)
 target_link_libraries(test_sim_model PRIVATE manycoll_static)
@@ -81,7 +95,7 @@ set_tests_properties(comm_bytes_sim PROPERTIES LABELS no-asan)
 add_executable(test_vscc test_vscc.c)
 target_link_libraries(test_vscc PRIVATE manycoll_static)
 mc_include_view(test_vscc util plat sim tp)
-foreach(t layout formulas ratio host chips)
+foreach(t layout formulas ratio host chips task)
   add_test(NAME vscc_${t} COMMAND test_vscc ${t})
 endforeach()
 # the vSCC paper's numbers, and our hierarchical collectives on five chips

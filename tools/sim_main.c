@@ -54,6 +54,16 @@ static int parse_chips(sim_opts_t *o, const char *a, const char *v)
     } else if (!strcmp(a, "--coll") && !strcmp(v, "pingpong")) {
         o->pingpong = 1; /* sim_pingpong.c */
         o->k.coll = MC_COLL_BCAST;
+    } else if (!strcmp(a, "--scheme")) { /* read by coll/team_init.c */
+        if (strcmp(v, "lp_rg") && strcmp(v, "rp_lg") && strcmp(v, "lp_lg") &&
+            strcmp(v, "auto"))
+            return mc_usage_error("sim", "--scheme: '%s' is not one of "
+                                         "lp_rg, rp_lg, lp_lg, auto", v);
+        setenv("MC_P2P_SCHEME", v, 1);
+    } else if (!strcmp(a, "--pipe")) {
+        if (mc_opt_int("sim", a, v, 0, 1LL << 30, &x))
+            return 2;
+        setenv("MC_P2P_PIPE", v, 1);
     } else if (!strcmp(a, "--pair")) {
         if (sscanf(v, "%d,%d%c", &o->pair[0], &o->pair[1], &tail) != 2 ||
             o->pair[0] < 0 || o->pair[1] < 0)
@@ -153,7 +163,7 @@ int mc_sim_parse(int argc, char **argv, sim_opts_t *o)
             "--ranks", "--runs", "--iters", "--warmup", "--app", "--grid",
             "--root", "--trace", "--jitter", "--coll", "--dtype", "--op",
             "--sizes", "--contention", "--compute", "--pair", "--map",
-            "--hier-ml", "--traffic", NULL};
+            "--hier-ml", "--traffic", "--scheme", "--pipe", NULL};
         if (i + 1 >= argc)
             return mc_opt_no_value("sim", a, valued);
         coll_seen |= !strcmp(a, "--coll");

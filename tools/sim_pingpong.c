@@ -29,6 +29,8 @@ typedef struct pp_core {
     mc_sim_domain_t *dom;
     const sim_opts_t *o;
     int rank, rc, bad;
+    int scheme; /* between chips: MC_P2P_*; -1 on one chip (RCCE's) */
+    int piped;  /* iRCCE's pipelining on for this size */
     size_t n;
     mc_ps_t t0, t1;
     unsigned char *buf;
@@ -81,6 +83,11 @@ static void pp_main(void *arg)
     c->rc = mc_sim_comm_create(c->sim, c->dom, c->rank, &comm);
     if (c->rc != MC_OK)
         return;
+    const mc_team_t *t = &comm->team;
+    c->scheme = tp_locality(t->tp, 1 - c->rank) != MC_LOC_OTHER ? -1
+                : t->p2p_land ? t->p2p_scheme
+                              : MC_P2P_LP_RG;
+    c->piped = t->p2p_pipe && !t->p2p_land && c->n > t->p2p_pipe;
     int rounds = c->o->warmup + (c->o->iters > 0 ? c->o->iters : 1);
     for (int i = 0; i < rounds && c->rc == MC_OK; i++) {
         if (i == c->o->warmup)
@@ -93,6 +100,8 @@ static void pp_main(void *arg)
 
 static const char *const loc_names[] = {"self", "tile", "chip",
                                         "other-chip"};
+static const char *const scheme_names[] = {"rcce", "lp_rg", "rp_lg",
+                                           "lp_lg"};
 
 /* one size: 0, or 1 after saying what failed */
 static int run_size(const sim_opts_t *o, const mc_platform_t *p, size_t n,
@@ -134,17 +143,21 @@ static int run_size(const sim_opts_t *o, const mc_platform_t *p, size_t n,
         double mbps = half > 0 ? (double)n / half : 0;
         if (o->json)
             printf("{\"platform\":\"%s\",\"coll\":\"pingpong\",\"pair\":[%d,"
-                   "%d],\"locality\":\"%s\",\"bytes\":%zu,\"iters\":%d,"
-                   "\"warmup\":%d,\"half_rtt_us\":%.4f,\"MBps\":%.4f}\n",
-                   p->name, cores[0], cores[1], loc_names[loc], n, iters,
+                   "%d],\"locality\":\"%s\",\"scheme\":\"%s\",\"piped\":%d,"
+                   "\"bytes\":%zu,\"iters\":%d,\"warmup\":%d,"
+                   "\"half_rtt_us\":%.4f,\"MBps\":%.4f}\n",
+                   p->name, cores[0], cores[1], loc_names[loc],
+                   scheme_names[pc[0].scheme + 1], pc[0].piped, n, iters,
                    o->warmup, half, mbps);
         else {
             if (first)
-                printf("# pingpong, cores %d and %d (%s), %d rounds after %d"
-                       "\n%-10s %14s %12s\n", cores[0], cores[1],
-                       loc_names[loc], iters, o->warmup, "bytes",
-                       "half_rtt_us", "MB/s");
-            printf("%-10zu %14.3f %12.3f\n", n, half, mbps);
+                printf("# pingpong, cores %d and %d (%s, scheme %s), %d "
+                       "rounds after %d\n%-10s %14s %12s\n", cores[0],
+                       cores[1], loc_names[loc],
+                       scheme_names[pc[0].scheme + 1], iters, o->warmup,
+                       "bytes", "half_rtt_us", "MB/s");
+            printf("%-10zu %14.3f %12.3f%s\n", n, half, mbps,
+                   pc[0].piped ? "  piped" : "");
         }
         fflush(stdout);
     }

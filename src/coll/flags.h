@@ -33,6 +33,8 @@ typedef enum {
     MC_FL_CC_ACK,   /* coll/cc.h: acknowledgement words of the cc-*
                      * algorithms (several writers, one per word) */
     MC_FL_CHECK_ARGS, /* api/check_args.c: MC_CHECK_ARGS, two lines */
+    MC_FL_P2P_DMA,  /* coll/p2p.c: my virtual DMAs are done (the agent
+                       writes it for me, house rule 4) */
     MC_FL_COUNT
 } mc_flag_owner_t;
 

@@ -1,4 +1,5 @@
 #include "coll/p2p.h"
+#include "coll/flags.h"
 
 static const mc_p2p_mode_t blocking = {MC_SYNC_BLOCKING, 0};
 
@@ -20,16 +21,22 @@ static mc_charge_t call_cost(const mc_p2p_mode_t *m)
 
 /* Bytes of the piece of an n-byte message that starts at off: a chunk,
  * and with tail, the last chunk's whole lines, then its partial line. */
-static size_t piece(const mc_team_t *c, const mc_p2p_mode_t *m, size_t off,
-                    size_t n)
+static size_t piece_of(const mc_team_t *c, const mc_p2p_mode_t *m,
+                       size_t off, size_t n, size_t chunk)
 {
-    size_t len = min_sz(c->p2p_chunk, n - off);
+    size_t len = min_sz(chunk, n - off);
     if (m->tail && off + len == n) {
         size_t part = len % c->tp->line;
         if (part && len > part)
             len -= part;
     }
     return len;
+}
+
+static size_t piece(const mc_team_t *c, const mc_p2p_mode_t *m, size_t off,
+                    size_t n)
+{
+    return piece_of(c, m, off, n, c->p2p_chunk);
 }
 
 /* a piece that is the padded tail round costs another call */
@@ -41,43 +48,99 @@ static int charge_tail(mc_team_t *c, const mc_p2p_mode_t *m, size_t off,
     return MC_OK;
 }
 
-/* data into my MPB, then "sent" at dst (a release by the transport) */
-static int post_chunk(mc_team_t *c, int dst, const unsigned char *p,
-                      size_t len, uint64_t *cnt)
+/* how chunks reach peer: the team's scheme to another chip, RCCE's on
+ * one (team.h) */
+static int scheme_of(mc_team_t *c, int peer)
 {
+    if (!c->tp->host_link || tp_locality(c->tp, peer) != MC_LOC_OTHER)
+        return -1; /* RCCE's, no host between us */
+    return c->p2p_land ? c->p2p_scheme : MC_P2P_LP_RG;
+}
+
+/* lp_lg: into my MPB, then the agent copies it to dst's landing area and
+ * raises "sent" there; my MPB is mine again when it has read it */
+static int post_dma(mc_team_t *c, int dst, const unsigned char *p,
+                    size_t len, uint64_t cnt)
+{
+    int done = mc_flag_line(c, MC_FL_P2P_DMA, 0);
+    uint64_t seq = ++c->dma_seq;
     MC_CHECK(tp_put(c->tp, c->rank, 0, p, len));
+    MC_CHECK(tp_dma(c->tp, dst, c->p2p_land, 0, len, sent_flag(c->rank), cnt,
+                    done, seq));
+    return tp_flag_wait(c->tp, c->rank, done, seq);
+}
+
+/* One chunk to dst. RCCE's: data into my MPB, "sent" at dst (a release
+ * by the transport); *wait = the "ready" to wait for before my MPB is
+ * free again. rp_lg, lp_lg: first dst's "ready" for this chunk (its
+ * landing area is free), then the data into it (*wait = 0). */
+static int post_chunk(mc_team_t *c, int dst, const unsigned char *p,
+                      size_t len, uint64_t *wait)
+{
     uint64_t *sent = mc_team_ctr(c, dst, 0);
     if (!sent)
         return MC_ERR_NOMEM; /* mc_team_ctr_map said why */
-    *cnt = ++*sent;
-    tp_flag_set(c->tp, dst, sent_flag(c->rank), *cnt);
+    uint64_t cnt = ++*sent;
+    int sch = scheme_of(c, dst);
+    *wait = cnt;
+    if (sch <= MC_P2P_LP_RG) {
+        MC_CHECK(tp_put(c->tp, c->rank, 0, p, len));
+        if (sch == MC_P2P_LP_RG) /* the host may fetch it now */
+            MC_CHECK(tp_prefetch(c->tp, 0, len));
+        tp_flag_set(c->tp, dst, sent_flag(c->rank), cnt);
+        return MC_OK;
+    }
+    *wait = 0;
+    MC_CHECK(tp_flag_wait(c->tp, c->rank, ready_flag(c, dst), cnt));
+    if (sch == MC_P2P_LP_LG && len >= c->tp->dma_min)
+        return post_dma(c, dst, p, len, cnt);
+    MC_CHECK(tp_put(c->tp, dst, c->p2p_land, p, len)); /* posted writes */
+    tp_flag_set(c->tp, dst, sent_flag(c->rank), cnt);
     return MC_OK;
 }
 
 /* my MPB is free again once dst says it has the chunk */
 static int wait_ready(mc_team_t *c, int dst, uint64_t cnt)
 {
-    return tp_flag_wait(c->tp, c->rank, ready_flag(c, dst), cnt);
+    return cnt ? tp_flag_wait(c->tp, c->rank, ready_flag(c, dst), cnt)
+               : MC_OK;
 }
 
-/* one chunk from src: wait, fetch (copy or combine; with red->tmp a copy
- * into tmp, combined by the caller), acknowledge */
-static int recv_chunk(mc_team_t *c, int src, unsigned char *dst, size_t off,
-                      size_t len, const mc_red_t *red)
+/* the receiver's first step for a chunk from src: its number, and with
+ * rp_lg or lp_lg "ready" at src: my landing area is free for it */
+static int recv_open(mc_team_t *c, int src, uint64_t *cnt)
 {
     uint64_t *recvd = mc_team_ctr(c, src, 1);
     if (!recvd)
         return MC_ERR_NOMEM;
-    uint64_t cnt = ++*recvd;
+    *cnt = ++*recvd;
+    if (scheme_of(c, src) > MC_P2P_LP_RG)
+        tp_flag_set(c->tp, src, ready_flag(c, c->rank), *cnt);
+    return MC_OK;
+}
+
+/* chunk cnt from src: wait, fetch (copy or combine; with red->tmp a copy
+ * into tmp, combined by the caller) from src's MPB or my landing area,
+ * then (RCCE's) acknowledge */
+static int recv_chunk(mc_team_t *c, int src, uint64_t cnt, int piped,
+                      unsigned char *dst, size_t off, size_t len,
+                      const mc_red_t *red)
+{
+    int land = scheme_of(c, src) > MC_P2P_LP_RG;
+    int from = land ? c->rank : src;
+    size_t at = land ? c->p2p_land : 0;
+    if (piped) /* the half of src's MPB this chunk is in */
+        at = (size_t)((cnt - 1) % 2) * c->p2p_half;
     MC_CHECK(tp_flag_wait(c->tp, c->rank, sent_flag(src), cnt));
     if (red && red->tmp)
-        MC_CHECK(tp_get(c->tp, (unsigned char *)red->tmp + off, src, 0, len));
+        MC_CHECK(tp_get(c->tp, (unsigned char *)red->tmp + off, from, at, len));
     else if (red)
-        MC_CHECK(tp_get_reduce(c->tp, dst + off, src, 0, len / red->dsize,
+        MC_CHECK(tp_get_reduce(c->tp, dst + off, from, at, len / red->dsize,
                                red->dt, red->op, red->in_left));
     else
-        MC_CHECK(tp_get(c->tp, dst + off, src, 0, len));
-    tp_flag_set(c->tp, src, ready_flag(c, c->rank), cnt);
+        MC_CHECK(tp_get(c->tp, dst + off, from, at, len));
+    if (!land)
+        tp_flag_set(c->tp, src, ready_flag(c, c->rank), cnt);
     return MC_OK;
 }
 
@@ -90,29 +153,70 @@ static int combine_tmp(mc_team_t *c, void *buf, size_t n, const mc_red_t *red)
                      red->in_left);
 }
 
+/* iRCCE's pipelining (team.h p2p_pipe): a lone message above the
+ * threshold goes in half chunks, alternating between the two halves of
+ * my MPB, two in flight; the sender waits only before reusing a half
+ * and, at the end, for the last (house rule 1):
+ *
+ *   sender    put A1 sent | put B2 sent | wait 1, put A3 sent | ...
+ *   receiver        wait, get A1, ready | wait, get B2, ready | ...
+ */
+static int pipe_on(const mc_team_t *c, size_t n)
+{
+    return c->p2p_pipe && !c->p2p_land && n > c->p2p_pipe && c->p2p_half;
+}
+
+static int post_piped(mc_team_t *c, int dst, const unsigned char *p,
+                      size_t len, uint64_t *last)
+{
+    uint64_t *sent = mc_team_ctr(c, dst, 0);
+    if (!sent)
+        return MC_ERR_NOMEM;
+    uint64_t cnt = *last = ++*sent;
+    size_t at = (size_t)((cnt - 1) % 2) * c->p2p_half;
+    if (cnt > 2)
+        MC_CHECK(wait_ready(c, dst, cnt - 2));
+    MC_CHECK(tp_put(c->tp, c->rank, at, p, len));
+    if (scheme_of(c, dst) == MC_P2P_LP_RG)
+        MC_CHECK(tp_prefetch(c->tp, at, len));
+    tp_flag_set(c->tp, dst, sent_flag(c->rank), cnt);
+    return MC_OK;
+}
+
 int mc_p2p_send_m(mc_team_t *c, const mc_p2p_mode_t *m, int dst,
                   const void *buf, size_t n)
 {
     const unsigned char *p = buf;
+    int piped = pipe_on(c, n);
+    size_t chunk = piped ? c->p2p_half : c->p2p_chunk;
+    uint64_t last = 0;
     MC_CHECK(tp_charge(c->tp, call_cost(m), 1));
     for (size_t off = 0, len; off < n; off += len) {
         uint64_t cnt;
-        len = piece(c, m, off, n);
+        len = piece_of(c, m, off, n, chunk);
         MC_CHECK(charge_tail(c, m, off, len));
+        if (piped) {
+            MC_CHECK(post_piped(c, dst, p + off, len, &last));
+            continue;
+        }
         MC_CHECK(post_chunk(c, dst, p + off, len, &cnt));
         MC_CHECK(wait_ready(c, dst, cnt));
     }
-    return MC_OK;
+    return wait_ready(c, dst, last);
 }
 
 int mc_p2p_recv_m(mc_team_t *c, const mc_p2p_mode_t *m, int src, void *buf,
                   size_t n, const mc_red_t *red)
 {
+    int piped = pipe_on(c, n);
+    size_t chunk = piped ? c->p2p_half : c->p2p_chunk;
     MC_CHECK(tp_charge(c->tp, call_cost(m), 1));
     for (size_t off = 0, len; off < n; off += len) {
-        len = piece(c, m, off, n);
+        len = piece_of(c, m, off, n, chunk);
         MC_CHECK(charge_tail(c, m, off, len));
-        MC_CHECK(recv_chunk(c, src, buf, off, len, red));
+        uint64_t cnt;
+        MC_CHECK(recv_open(c, src, &cnt));
+        MC_CHECK(recv_chunk(c, src, cnt, piped, buf, off, len, red));
     }
     return combine_tmp(c, buf, n, red);
 }
@@ -126,16 +230,18 @@ static int both(mc_team_t *c, const mc_p2p_mode_t *m, int dst,
     MC_CHECK(tp_charge(c->tp, call_cost(m), (sn > 0) + (rn > 0)));
     size_t so = 0, ro = 0;
     while (so < sn || ro < rn) {
-        uint64_t cnt = 0;
+        uint64_t cnt = 0, rcnt = 0;
         size_t sl = so < sn ? piece(c, m, so, sn) : 0;
         size_t rl = ro < rn ? piece(c, m, ro, rn) : 0;
+        if (rl) /* "ready" first: a ring of rp_lg sends waits for it */
+            MC_CHECK(recv_open(c, src, &rcnt));
         if (sl) {
             MC_CHECK(charge_tail(c, m, so, sl));
             MC_CHECK(post_chunk(c, dst, sp + so, sl, &cnt));
         }
         if (rl) {
             MC_CHECK(charge_tail(c, m, ro, rl));
-            MC_CHECK(recv_chunk(c, src, rp, ro, rl, red));
+            MC_CHECK(recv_chunk(c, src, rcnt, 0, rp, ro, rl, red));
         }
         if (sl)
             MC_CHECK(wait_ready(c, dst, cnt));

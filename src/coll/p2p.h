@@ -36,6 +36,35 @@
  *             line, padded, as a round of its own (put, sent, ready): one
  *             more call of the primitive (the period-4 spikes of doubles)
  *
+ * Between chips (tp_locality MC_LOC_OTHER, a simulated multi-chip
+ * platform), the schemes of Reble et al. (vSCC, Fig. 4; team.h
+ * p2p_scheme, MC_P2P_SCHEME). rp_lg and lp_lg land the chunk in the
+ * upper half of the receiver's MPB (the chunk is half the MPB in a
+ * communicator that spans chips), so "ready" comes first, from the
+ * receiver, and says the landing area is free:
+ *
+ *   lp_rg  RCCE's, and the sender publishes each chunk to the host's
+ *          cache (tp_prefetch); the receiver's gets are served there
+ *   rp_lg  receiver r                     sender s
+ *          flag ready[r]@s = n  ------>   wait ready[r]@s >= n
+ *                                         put chunk -> MPB[r] landing
+ *          wait sent[s]@r >= n  <------   flag sent[s]@r = n
+ *          get own landing area -> buf
+ *   lp_lg  as rp_lg, but the sender puts into its own MPB and the host
+ *          copies it (tp_dma, the virtual DMA), raising sent[s]@r when
+ *          the data has landed and the sender's completion flag when
+ *          its MPB may be reused; below tp->dma_min a direct put
+ *
+ * A send and a receive at once (rounds, sendrecv) raise the receive's
+ * "ready" before the send waits for the peer's: a ring cannot deadlock.
+ *
+ * iRCCE's pipelining (MC_P2P_PIPE, not with a landing area): a lone
+ * message above the threshold goes in half chunks, alternating between
+ * the halves of the sender's MPB, two in flight:
+ *
+ *   sender    put A1 sent | put B2 sent | wait ready 1, put A3 sent ...
+ *   receiver        wait, get A1, ready | wait, get B2, ready | ...
+ *
  * A blocking send or receive pays o_call. The costs are 0 unless the
  * platform sets them (tp->charge; nothing on shm, where the CPU spends
  * them for real).

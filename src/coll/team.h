@@ -37,6 +37,15 @@ typedef struct mc_team {
     uint64_t *ctr_val;
     uint32_t ctr_cap, ctr_used;
     size_t p2p_chunk;    /* payload bytes per two-sided chunk */
+    int p2p_scheme;      /* MC_P2P_*: how chunks reach a peer on another
+                            chip (coll/p2p.c); MC_P2P_LP_RG on one chip */
+    size_t p2p_land;     /* the landing area of rp_lg and lp_lg in my MPB:
+                            [p2p_land, 2 p2p_land) (0: none) */
+    uint64_t dma_seq;    /* virtual DMAs I programmed */
+    size_t p2p_pipe;     /* lone messages above this many bytes go in half
+                            chunks, two in flight (iRCCE's pipelining,
+                            MC_P2P_PIPE; 0: off; not with p2p_land) */
+    size_t p2p_half;     /* the half chunk: whole lines */
     /* MPB layout (above) */
     size_t mpb_avail;    /* MPB bytes [0, mpb_avail) general algorithms use */
     /* fast paths (coll/fast.c) */
@@ -55,6 +64,12 @@ typedef struct mc_team {
     void *scratch;
     size_t scratch_len;
 } mc_team_t;
+
+/* The schemes of Reble et al. (vSCC, Fig. 4) between chips (MC_P2P_SCHEME):
+ * local put / remote get (RCCE's, with the host's prefetching cache),
+ * remote put / local get (through the host's write-combining), local put /
+ * local get (the host's virtual DMA copies MPB to MPB). */
+enum { MC_P2P_LP_RG = 0, MC_P2P_RP_LG = 1, MC_P2P_LP_LG = 2 };
 
 /* Teams up to this many ranks keep per-peer state in dense arrays from
  * creation; larger ones only for the peers they use, when they use them. */

@@ -158,6 +158,18 @@ static mc_ps_t cached_closed_form(mc_sim_t *s, int core, const mc_sim_op_t *op)
     return t + op->elems * s->p->c.o_reduce;
 }
 
+/* every line of a read from the host's copy (sim/host_task.c): the one
+ * way to the host, and *ready = when its last line is there; else -1 */
+static mc_ps_t host_copy(const mc_sim_t *s, int core, const mc_sim_acc_t *a,
+                         int64_t lines, mc_ps_t *ready)
+{
+    mc_ps_t r0, r1, w = mc_host_cached(s, core, a, 0, &r0);
+    if (w < 0 || mc_host_cached(s, core, a, lines - 1, &r1) < 0)
+        return -1;
+    *ready = r1 > *ready ? r1 : *ready;
+    return w;
+}
+
 mc_ps_t mc_sim_closed_form(mc_sim_t *s, int core, const mc_sim_op_t *op)
 {
     const mc_platform_t *p = s->p;
@@ -165,7 +177,7 @@ mc_ps_t mc_sim_closed_form(mc_sim_t *s, int core, const mc_sim_op_t *op)
         return mc_cc_closed_form(s, core, op);
     if (p->cache.on)
         return cached_closed_form(s, core, op);
-    mc_ps_t per_o = 0, per_rtt = 0, local = 0;
+    mc_ps_t per_o = 0, per_rtt = 0, local = 0, ready = 0, back = 0;
     for (int i = 0; i < op->nacc; i++) {
         const mc_sim_acc_t *a = &op->acc[i];
         if (local_mpb(p, core, a->kind, a->core)) {
@@ -173,14 +185,21 @@ mc_ps_t mc_sim_closed_form(mc_sim_t *s, int core, const mc_sim_op_t *op)
             continue;
         }
         per_o += acc_overhead(p, a->kind, a->write);
-        per_rtt += remote(p, core, a->kind, a->core)
+        mc_ps_t w = remote(p, core, a->kind, a->core)
+                        ? host_copy(s, core, a, op->lines, &ready)
+                        : -1;
+        back = w >= 0 ? w : back;
+        per_rtt += w >= 0 ? 2 * w
+                   : remote(p, core, a->kind, a->core)
                        ? mc_host_line(p, core, a->core, a->write, 0)
                        : 2 * acc_dist(p, core, a->kind, a->core) * p->c.L_hop;
     }
     int64_t m = op->lines, k = p->outstanding;
-    return mc_ps_cap((__int128)op->fixed + (__int128)m * (per_o + local) +
-                     (__int128)((m + k - 1) / k) * per_rtt +
-                     (__int128)op->elems * p->c.o_reduce);
+    mc_ps_t d = mc_ps_cap((__int128)op->fixed + (__int128)m * (per_o + local) +
+                          (__int128)((m + k - 1) / k) * per_rtt +
+                          (__int128)op->elems * p->c.o_reduce);
+    /* reads from the host's copy: not before its last line is there */
+    return ready && s->now + d < ready + back ? ready + back - s->now : d;
 }
 
 /* ---- calendars ---- */

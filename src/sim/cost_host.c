@@ -80,6 +80,8 @@ int mc_host_create(mc_sim_t *s)
 
 void mc_host_free(mc_sim_t *s)
 {
+    free(s->hcopy);
+    s->hcopy = NULL;
     for (int i = 0; s->cal_host && i < s->p->host.nchips * 3; i++)
         free(s->cal_host[i].tag);
     free(s->cal_host);
@@ -87,7 +89,7 @@ void mc_host_free(mc_sim_t *s)
 }
 
 /* the thread of `chip` takes a request arriving at t: when it is done */
-static mc_ps_t thread(mc_sim_t *s, int chip, mc_ps_t t)
+mc_ps_t mc_host_thread(mc_sim_t *s, int chip, mc_ps_t t)
 {
     mc_ps_t svc = s->p->host.host_service;
     mc_ps_t w = mc_sim_reserve(&s->cal_host[3 * chip], HOST_SLOTS, svc, t);
@@ -96,7 +98,7 @@ static mc_ps_t thread(mc_sim_t *s, int chip, mc_ps_t t)
 }
 
 /* a data line on the PCIe link of `chip` (dir 0: up, 1: down) at t */
-static mc_ps_t pcie(mc_sim_t *s, int chip, int dir, mc_ps_t t)
+mc_ps_t mc_host_pcie(mc_sim_t *s, int chip, int dir, mc_ps_t t)
 {
     const mc_hostlink_t *h = &s->p->host;
     mc_ps_t w = mc_sim_reserve(&s->cal_host[3 * chip + 1 + dir], PCIE_SLOTS,
@@ -114,9 +116,9 @@ static mc_ps_t data_way(mc_sim_t *s, int a, int b, mc_ps_t t, mc_ps_t *host)
     int ca = mc_plat_chip(p, a), cb = mc_plat_chip(p, b);
     t = mc_sim_route(s, ca, p->tile_x[a], p->tile_y[a], h->port_x, h->port_y,
                      t);
-    t = thread(s, ca, pcie(s, ca, 0, t));
+    t = mc_host_thread(s, ca, mc_host_pcie(s, ca, 0, t));
     *host = t;
-    t = pcie(s, cb, 1, t);
+    t = mc_host_pcie(s, cb, 1, t);
     return mc_sim_route(s, cb, h->port_x, h->port_y, p->tile_x[b],
                         p->tile_y[b], t);
 }
@@ -138,13 +140,22 @@ mc_ps_t mc_host_step(mc_sim_t *s, int core, const mc_sim_acc_t *a, mc_ps_t t)
         case MC_ACK_HOST:
             return host + h->pcie + back;
         default: /* the target's acknowledgement, the way back */
-            return thread(s, cb, at + mc_plat_port_dist(p, a->core) *
+            return mc_host_thread(s, cb, at + mc_plat_port_dist(p, a->core) *
                                           p->c.L_hop + h->pcie) +
                    h->pcie + back;
         }
     }
+    mc_ps_t ready,
+        way = mc_host_cached(s, core, a, s->cores[core].line, &ready);
+    if (way >= 0) { /* from the host's copy: no thread, no other chip */
+        at = t + way; /* the request: no data, no link */
+        at = mc_host_pcie(s, ca, 1, at > ready ? at : ready);
+        return mc_sim_route(s, ca, h->port_x, h->port_y, p->tile_x[core],
+                            p->tile_y[core], at);
+    }
     /* a read: the request to the target, the data back */
-    at = thread(s, ca, t + mc_plat_port_dist(p, core) * p->c.L_hop + h->pcie);
+    at = mc_host_thread(s, ca,
+                        t + mc_plat_port_dist(p, core) * p->c.L_hop + h->pcie);
     at += h->pcie + mc_plat_port_dist(p, a->core) * p->c.L_hop;
     if (s->c_mpb)
         at += mc_sim_port_delay(s, a->core, at);

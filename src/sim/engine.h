@@ -98,6 +98,8 @@ typedef struct mc_sim_domain {
     uint64_t key;        /* (parent, split id) for lookup by members */
     uint64_t uid;        /* unique in the process, never reused */
     int grid_state;      /* 0 not worked out yet, 1 a grid, -1 not one */
+    int span_state;      /* 0 not worked out yet, 1 on several chips, -1
+                            on one */
     mc_plat_grid_t grid; /* where the ranks sit, if a grid (sim/grid.h) */
     uint64_t *mcast_word;   /* per rank: multicasts arrived (tp/sim.c) */
     mc_sim_stage_t *stages; /* multicasts not yet copied by everyone */
@@ -167,6 +169,25 @@ uint64_t mc_sim_flag_read(mc_sim_t *s, uint64_t *addr, int owner);
 void mc_sim_post(mc_sim_t *s, uint64_t *addr, uint64_t v, mc_ps_t at);
 /* the calling core is busy for d (name for the trace) */
 int mc_sim_busy(mc_sim_t *s, const char *name, mc_ps_t d);
+
+/* The host communication task of a multi-chip platform whose host
+ * acknowledges writes (write_ack "host"; cost_host.c), for the calling
+ * core: 0 where there is none (one chip, transparent routing, the FPGA's
+ * acknowledgements), and the calls below are then not to be made. */
+int mc_sim_host_task(const mc_sim_t *s);
+/* the task copies the caller's MPB bytes [off, off + n) into the host,
+ * serving later reads of them from other chips from there (prefetch);
+ * invalidate drops the copy. The caller pays one write to the task's
+ * registers. */
+int mc_sim_host_prefetch(mc_sim_t *s, size_t off, size_t n);
+int mc_sim_host_invalidate(mc_sim_t *s, size_t off, size_t n);
+/* virtual DMA: the task copies `lines` lines of the caller's MPB to the
+ * MPB of core dst (the data is moved by the caller's transport); *flag
+ * becomes v when they have landed, *done becomes done_v when the caller's
+ * range has been read. The caller pays one write to the task's
+ * registers. */
+int mc_sim_host_dma(mc_sim_t *s, int dst, int64_t lines, uint64_t *flag,
+                    uint64_t v, uint64_t *done, uint64_t done_v);
 
 /* coherence state of the MPB line at byte `off` of `rank` (NULL when the
  * platform is not cache-coherent) */

@@ -30,6 +30,14 @@ typedef struct cal {
     uint16_t *tag;
 } cal_t;
 
+/* The host task's copy of one core's MPB range (cost_host.c): lines
+ * arrive in the host from `first` to `last` (evenly, in order). */
+#define MC_HCOPIES 2
+typedef struct hcopy {
+    size_t off, n; /* n = 0: none */
+    mc_ps_t first, last;
+} hcopy_t;
+
 typedef struct core {
     mc_coro_t co;
     int spawned, done;
@@ -66,6 +74,8 @@ struct mc_sim {
     cal_t *cal_port, *cal_mc, *cal_link;
     cal_t *cal_host;      /* per chip: host thread, PCIe up, PCIe down
                              (several chips only; cost_host.c) */
+    hcopy_t *hcopy;       /* per core: MC_HCOPIES copies of ranges of its
+                             MPB in the host, NULL until a prefetch */
     uint64_t rng;         /* jitter (0 = off) */
     mc_sim_stats_t st;
     size_t stack_size;
@@ -128,6 +138,16 @@ mc_ps_t mc_host_step(mc_sim_t *s, int core, const mc_sim_acc_t *a,
  * contention-free latency and completion */
 void mc_host_flag(mc_sim_t *s, int core, int owner, mc_ps_t *lat,
                   mc_ps_t *done);
+/* a read of line `line` of an MPB access a served from the host task's
+ * copy: the one-way time between core and host (the read costs it twice)
+ * and, in *ready, when that line is in the host; -1 if not there */
+mc_ps_t mc_host_cached(const mc_sim_t *s, int core, const mc_sim_acc_t *a,
+                       int64_t line, mc_ps_t *ready);
+/* the host thread of `chip` takes a request arriving at t: when it is
+ * done; a data line on the PCIe link of `chip` (dir 0 up, 1 down) at t:
+ * when it is at the other end (both reserve their calendars) */
+mc_ps_t mc_host_thread(mc_sim_t *s, int chip, mc_ps_t t);
+mc_ps_t mc_host_pcie(mc_sim_t *s, int chip, int dir, mc_ps_t t);
 int mc_host_create(mc_sim_t *s);
 void mc_host_free(mc_sim_t *s);
 

@@ -85,9 +85,12 @@ static int run(sim_tp_t *t, const char *name, mc_ps_t fixed, size_t n,
 #define MEM_R(c, p) {MC_ACC_MEM, 0, c, NULL, (uintptr_t)(p)}
 #define MEM_W(c, p) {MC_ACC_MEM, 1, c, NULL, (uintptr_t)(p)}
 /* an MPB access of `rank` at byte `off` (the line states of a coherent
- * chip are found from the rank and offset) */
-#define MPB_R(rank, off) {MC_ACC_MPB, 0, core_of(t, rank), st_of(t, rank, off), 0}
-#define MPB_W(rank, off) {MC_ACC_MPB, 1, core_of(t, rank), st_of(t, rank, off), 0}
+ * chip are found from the rank and offset; the offset finds the host's
+ * copy of a multi-chip platform, sim/host_task.c) */
+#define MPB_R(rank, off)                                                     \
+    {MC_ACC_MPB, 0, core_of(t, rank), st_of(t, rank, off), (uintptr_t)(off)}
+#define MPB_W(rank, off)                                                     \
+    {MC_ACC_MPB, 1, core_of(t, rank), st_of(t, rank, off), (uintptr_t)(off)}
 
 static mc_cc_line_t *st_of(sim_tp_t *t, int rank, size_t off)
 {
@@ -363,6 +366,14 @@ static int sim_mcast(mc_tp_t *tp, int root, void *buf, size_t n)
                     (unsigned long long)seq);
 }
 
+static int spans_chips(const mc_platform_t *p, const mc_sim_domain_t *d)
+{
+    for (int i = 1; i < d->n && p->host.nchips > 1; i++)
+        if (mc_plat_chip(p, d->cores[i]) != mc_plat_chip(p, d->cores[0]))
+            return 1;
+    return 0;
+}
+
 static int make(mc_sim_t *sim, mc_sim_domain_t *dom, int rank, mc_tp_t **out)
 {
     const mc_platform_t *p = mc_sim_platform(sim);
@@ -377,6 +388,10 @@ static int make(mc_sim_t *sim, mc_sim_domain_t *dom, int rank, mc_tp_t **out)
     t->base.nflags = dom->nflags;
     t->base.cache_coherent = 0;
     t->base.p2p_chunk_hint = p->p2p_chunk;
+    if (!dom->span_state) /* once per communicator: several chips? */
+        dom->span_state = spans_chips(p, dom) ? 1 : -1;
+    t->base.host_link = dom->span_state > 0;
+    t->base.dma_min = p->host.vdma_threshold;
     t->sim = sim;
     t->dom = dom;
     t->core = dom->cores[rank];
@@ -435,6 +450,47 @@ static int sim_locality(mc_tp_t *tp, int rank)
                : MC_LOC_CHIP;
 }
 
+/* the host task's virtual DMA to a core of another chip; a copy by the
+ * caller (put_mpb) elsewhere */
+static int sim_dma(mc_tp_t *tp, int dst, size_t dst_off, size_t my_off,
+                   size_t n, int idx, uint64_t v, int done_idx,
+                   uint64_t done_v)
+{
+    sim_tp_t *t = st(tp);
+    if (!mc_sim_host_task(t->sim) || sim_locality(tp, dst) != MC_LOC_OTHER) {
+        MC_CHECK(sim_put_mpb(tp, dst, dst_off, my_off, n));
+        sim_flag_set(tp, dst, idx, v);
+        sim_flag_set(tp, tp->rank, done_idx, done_v);
+        return MC_OK;
+    }
+    MC_CHECK(check_mpb(t, dst, dst_off, n, "dma"));
+    MC_CHECK(check_mpb(t, tp->rank, my_off, n, "dma"));
+    /* the bytes move now; the flags say when they may be read (the
+     * protocol keeps both ranges untouched until then) */
+    memmove(mpb(t, dst, dst_off), mpb(t, tp->rank, my_off), n);
+    int64_t lines = (int64_t)((n + tp->line - 1) / tp->line);
+    return mc_sim_host_dma(t->sim, core_of(t, dst), lines, flag(t, dst, idx),
+                           v, flag(t, tp->rank, done_idx), done_v);
+}
+
+static int sim_prefetch(mc_tp_t *tp, size_t off, size_t n)
+{
+    sim_tp_t *t = st(tp);
+    if (!mc_sim_host_task(t->sim) || !n)
+        return MC_OK;
+    MC_CHECK(check_mpb(t, tp->rank, off, n, "prefetch"));
+    return mc_sim_host_prefetch(t->sim, off, n);
+}
+
+static int sim_invalidate(mc_tp_t *tp, size_t off, size_t n)
+{
+    sim_tp_t *t = st(tp);
+    if (!mc_sim_host_task(t->sim) || !n)
+        return MC_OK;
+    MC_CHECK(check_mpb(t, tp->rank, off, n, "invalidate"));
+    return mc_sim_host_invalidate(t->sim, off, n);
+}
+
 static void sim_destroy(mc_tp_t *tp)
 {
     free(tp); /* the domain's memory belongs to the simulator */
@@ -462,6 +518,9 @@ static const mc_tp_ops_t sim_ops = {
     .footprint = sim_footprint,
     .idle = sim_idle,
     .locality = sim_locality,
+    .dma = sim_dma,
+    .prefetch = sim_prefetch,
+    .invalidate = sim_invalidate,
     .destroy = sim_destroy,
 };
 

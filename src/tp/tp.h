@@ -164,6 +164,22 @@ typedef struct mc_tp_ops {
     /* how close `rank` is (MC_LOC_*); optional: without it every other
      * rank is MC_LOC_CHIP */
     int (*locality)(mc_tp_t *tp, int rank);
+    /* Virtual DMA (the vSCC's host communication task): an asynchronous
+     * copy of n bytes at my_off of my MPB to dst_off of rank dst's MPB by
+     * an agent, not by the calling core. When the bytes have landed,
+     * rank dst's flag idx becomes v; when my range may be reused, my own
+     * flag done_idx becomes done_v (both written on my behalf: lines I
+     * own, house rule 4). Returns once the copy is programmed. Optional:
+     * tp_dma otherwise copies with put_mpb and sets both flags itself. */
+    int (*dma)(mc_tp_t *tp, int dst, size_t dst_off, size_t my_off,
+               size_t n, int idx, uint64_t v, int done_idx, uint64_t done_v);
+    /* Hints to a host's software cache of my MPB (the vSCC's prefetching
+     * task): prefetch says my bytes [off, off + n) are published and may
+     * be copied to the host, to serve peers on other chips from there;
+     * invalidate says they are about to change. Optional: no-ops where
+     * no host caches MPBs (shm, one chip). */
+    int (*prefetch)(mc_tp_t *tp, size_t off, size_t n);
+    int (*invalidate)(mc_tp_t *tp, size_t off, size_t n);
     void (*destroy)(mc_tp_t *tp);
 } mc_tp_ops_t;
 
@@ -184,6 +200,11 @@ struct mc_tp {
                               never take part in it */
     mc_topo_t topo;     /* mesh coordinates of the ranks, if any */
     int mcast;          /* 1 if ops->mcast works here */
+    int host_link;      /* 1 if some ranks may sit on other chips behind a
+                           host link (tp_locality MC_LOC_OTHER): the same
+                           on every rank */
+    size_t dma_min;     /* below this many bytes tp_dma is slower than a
+                           direct put (the vSCC's vdma_threshold) */
     uint64_t share;     /* nonzero: the ranks of this process with the same
                            value are ranks of one communicator, alike in
                            everything the selection reads, and may share
@@ -305,6 +326,30 @@ static inline int tp_locality(mc_tp_t *t, int rank)
     if (rank == t->rank)
         return MC_LOC_SELF;
     return t->ops->locality ? t->ops->locality(t, rank) : MC_LOC_CHIP;
+}
+
+/* the fallback of a transport without an agent: the caller copies */
+static inline int tp_dma(mc_tp_t *t, int dst, size_t dst_off, size_t my_off,
+                         size_t n, int idx, uint64_t v, int done_idx,
+                         uint64_t done_v)
+{
+    if (t->ops->dma)
+        return t->ops->dma(t, dst, dst_off, my_off, n, idx, v, done_idx,
+                           done_v);
+    int rc = t->ops->put_mpb(t, dst, dst_off, my_off, n);
+    if (rc)
+        return rc;
+    t->ops->flag_set(t, dst, idx, v);
+    t->ops->flag_set(t, t->rank, done_idx, done_v);
+    return 0;
+}
+static inline int tp_prefetch(mc_tp_t *t, size_t off, size_t n)
+{
+    return t->ops->prefetch ? t->ops->prefetch(t, off, n) : 0;
+}
+static inline int tp_invalidate(mc_tp_t *t, size_t off, size_t n)
+{
+    return t->ops->invalidate ? t->ops->invalidate(t, off, n) : 0;
 }
 
 static inline int tp_mcast(mc_tp_t *t, int root, void *buf, size_t n)

@@ -29,6 +29,17 @@ const mc_envvar_t mc_envvars[] = {
     {"MC_P2P_CHUNK", "0",
      "payload bytes per two-sided chunk; 0 = the whole MPB",
      MC_ENV_INT, 0, 1 << 30, 8},
+    {"MC_P2P_PIPE", "0",
+     "two-sided messages above this many bytes go in half chunks, two in "
+     "flight (iRCCE's pipelining; 4096 in iRCCE's evaluation); 0 = off. "
+     "Not with the rp_lg and lp_lg schemes",
+     MC_ENV_INT, 0, 1 << 30, 0},
+    {"MC_P2P_SCHEME", "auto",
+     "how two-sided chunks reach a peer on another chip of a simulated "
+     "multi-chip platform (Reble et al.): lp_rg local put / remote get "
+     "(RCCE, with the host's cache), rp_lg remote put / local get, lp_lg "
+     "local put / local get through the host's virtual DMA; auto = lp_lg",
+     MC_ENV_TEXT, 0, 0, 0},
     {"MC_TIMEOUT", "60", "seconds a wait may last before MC_ERR_TIMEOUT",
      MC_ENV_NUM, 0.001, YEAR_S, 0},
     {"MC_SPIN", "-1",
