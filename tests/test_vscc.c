@@ -15,9 +15,11 @@
  *       120 times a one-line read on the chip, both over every pair of
  *       cores (Reble et al., section 5), and about 10^4 cycles of the
  *       533 MHz core (section 3)
- *   test_vscc host       47 cores of chip 0 write one line each to chip 1
+ *   test_vscc host       47 cores of chip 0 write one flag each to chip 1
  *       at once: the host thread of chip 0 takes them one after the other,
- *       so the last completes 46 host services after the first
+ *       so the last completes 46 host services after the first; 47 data
+ *       lines go into the host's write-combining buffer, one link slot
+ *       apart, without waiting for the thread
  *   test_vscc chips      47 cores of each of two chips read from core 0 of
  *       their own chip at once: each takes exactly what it takes with the
  *       other chip idle (links, MPB ports, controllers are per chip)
@@ -45,7 +47,9 @@ enum { PCIE = 3341000, HOST = 3341000 };
 /* the host link at router (3,0) of every chip */
 static int dport(int c) { return abs(tx(c) - 3) + ty(c) + 1; }
 
-/* one line between chips: one way, a read, a write's acknowledgement */
+/* one line between chips: one way, a read, a data write's
+ * acknowledgement (by the target; by the host's write-combining buffer,
+ * without its thread) and a flag write's (by the host's thread) */
 static long way(int a, int b)
 {
     return (long)(dport(a) + dport(b)) * L_HOP + 2L * PCIE + HOST;
@@ -53,8 +57,13 @@ static long way(int a, int b)
 static long rd(int a, int b) { return O_MPB + 2 * way(a, b); }
 static long wr(int a, int b, int routing)
 {
-    return O_MPB + (routing ? 2 * way(a, b)
-                            : 2L * dport(a) * L_HOP + 2L * PCIE + HOST);
+    return O_MPB +
+           (routing ? 2 * way(a, b) : 2L * dport(a) * L_HOP + 2L * PCIE);
+}
+static long flag_wr(int a)
+{
+    return O_PUT_MEM + O_MEM_R + 2L * dmem(a) * L_HOP + O_MPB +
+           2L * dport(a) * L_HOP + 2L * PCIE + HOST;
 }
 
 static int fails;
@@ -294,43 +303,64 @@ static void writer_main(void *arg)
         return;
     static unsigned char line[32];
     p->start = mc_sim_now(p->sim);
-    tp_put_mpb(tp, 48 + p->core, 0, 0, sizeof line);
+    if (p->checked) /* a data line, through the write-combining buffer */
+        tp_put_mpb(tp, 48 + p->core, 0, 0, sizeof line);
+    else /* a flag, through the host thread */
+        tp_flag_set(tp, 48 + p->core, 0, 1);
     p->end = mc_sim_now(p->sim);
     tp->ops->destroy(tp);
+}
+
+/* 47 cores of chip 0 write one line each to chip 1 at once: how far
+ * apart they complete; *first: when core 1's write completed */
+static double spread_of(mc_platform_t *pl, int cont, int data,
+                        mc_ps_t *first)
+{
+    int cores[96];
+    for (int c = 0; c < 96; c++)
+        cores[c] = c;
+    mc_sim_domain_t *dom;
+    mc_sim_t *sim = make(pl, cont, 96, cores, &dom);
+    probe_t p[47];
+    for (int i = 0; i < 47; i++) {
+        p[i] = (probe_t){.sim = sim, .dom = dom, .core = i + 1,
+                         .checked = data};
+        mc_sim_spawn(sim, i + 1, writer_main, &p[i]);
+    }
+    mc_sim_run(sim);
+    mc_ps_t lo = p[0].end, hi = p[0].end;
+    for (int i = 0; i < 47; i++) {
+        lo = p[i].end < lo ? p[i].end : lo;
+        hi = p[i].end > hi ? p[i].end : hi;
+    }
+    *first = p[0].end - p[0].start;
+    mc_sim_destroy(sim);
+    return (double)(hi - lo);
 }
 
 static int host(void)
 {
     mc_platform_t *pl = load("vscc240");
-    int cores[96];
-    for (int c = 0; c < 96; c++)
-        cores[c] = c;
-    double spread[2];
-    for (int cont = 0; cont < 2; cont++) {
-        mc_sim_domain_t *dom;
-        mc_sim_t *sim = make(pl, cont, 96, cores, &dom);
-        probe_t p[47];
-        for (int i = 0; i < 47; i++) {
-            p[i] = (probe_t){.sim = sim, .dom = dom, .core = i + 1};
-            mc_sim_spawn(sim, i + 1, writer_main, &p[i]);
-        }
-        mc_sim_run(sim);
-        mc_ps_t lo = p[0].end, hi = p[0].end;
-        for (int i = 0; i < 47; i++) {
-            lo = p[i].end < lo ? p[i].end : lo;
-            hi = p[i].end > hi ? p[i].end : hi;
-        }
-        spread[cont] = (double)(hi - lo);
-        mc_sim_destroy(sim);
-    }
+    mc_ps_t one, ignore;
+    double flags0 = spread_of(pl, 0, 0, &one);
+    double flags1 = spread_of(pl, 1, 0, &ignore);
+    double data1 = spread_of(pl, 1, 1, &ignore);
     mc_platform_free(pl);
-    printf("host: 47 one-line writes to chip 1 at once complete within "
+    long link = 320000; /* a line on the 100 MB/s link */
+    printf("host: 47 one-line flag writes to chip 1 at once complete within "
            "%.2f us of each other without contention, %.2f us with it "
-           "(46 host services: %.2f us)\n",
-           spread[0] / 1e6, spread[1] / 1e6, 46.0 * HOST / 1e6);
-    CHECK(spread[0] < HOST, "without contention: %.0f ps apart", spread[0]);
-    CHECK(spread[1] >= 45.5 * HOST && spread[1] < 47.0 * HOST,
-          "with contention: %.0f ps apart", spread[1]);
+           "(46 host services: %.2f us); 47 data lines within %.2f us (46 "
+           "link slots: %.2f us)\n",
+           flags0 / 1e6, flags1 / 1e6, 46.0 * HOST / 1e6, data1 / 1e6,
+           46.0 * link / 1e6);
+    CHECK(one == flag_wr(1), "a flag write from core 1 to chip 1: %lld ps, "
+          "formula %ld", (long long)one, flag_wr(1));
+    CHECK(flags0 < HOST, "without contention: %.0f ps apart", flags0);
+    CHECK(flags1 >= 45.5 * HOST && flags1 < 47.0 * HOST,
+          "with contention: %.0f ps apart", flags1);
+    CHECK(data1 >= 44.0 * link && data1 < 47.0 * link,
+          "data lines, with contention: %.0f ps apart, not one link slot "
+          "(the host thread acknowledged them?)", data1);
     return fails != 0;
 }
 

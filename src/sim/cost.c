@@ -190,9 +190,10 @@ mc_ps_t mc_sim_closed_form(mc_sim_t *s, int core, const mc_sim_op_t *op)
                         : -1;
         back = w >= 0 ? w : back;
         per_rtt += w >= 0 ? 2 * w
-                   : remote(p, core, a->kind, a->core)
-                       ? mc_host_line(p, core, a->core, a->write, 0)
-                       : 2 * acc_dist(p, core, a->kind, a->core) * p->c.L_hop;
+                   : !remote(p, core, a->kind, a->core)
+                       ? 2 * acc_dist(p, core, a->kind, a->core) * p->c.L_hop
+                   : a->write ? mc_host_put_line(p, core, a->core)
+                              : mc_host_line(p, core, a->core, 0, 0);
     }
     int64_t m = op->lines, k = p->outstanding;
     mc_ps_t d = mc_ps_cap((__int128)op->fixed + (__int128)m * (per_o + local) +

@@ -20,6 +20,15 @@
  * device's port (the FPGA's fast write acknowledge: 2 dA L_hop); it lands
  * at the target after one way.
  *
+ * Data written to another chip where the host runs the communication
+ * task (write_ack "host") goes into the task's write-combining buffer:
+ * the host acknowledges each line when it is there (2 dA L_hop + 2 pcie,
+ * no host thread), and the task drains the buffer to the target MPB with
+ * one service of its thread per operation (the granule: what the core
+ * wrote in one put), the lines following down the target chip's link.
+ * Flags bypass the buffer (Reble et al., section 3.1): their writes are
+ * acknowledged by the thread as above.
+ *
  * With contention on (any of mpb/link/mc), the line is stepped through its
  * resources: the XY links of both meshes and the MPB port of the target
  * as on one chip (cost.c), each device's PCIe link in each direction (a
@@ -75,13 +84,16 @@ int mc_host_create(mc_sim_t *s)
     if (n < 2)
         return MC_OK;
     s->cal_host = calloc((size_t)n * 3, sizeof(cal_t));
-    return s->cal_host ? MC_OK : MC_ERR_NOMEM;
+    s->wc_drain = calloc((size_t)s->n, sizeof *s->wc_drain);
+    return s->cal_host && s->wc_drain ? MC_OK : MC_ERR_NOMEM;
 }
 
 void mc_host_free(mc_sim_t *s)
 {
     free(s->hcopy);
+    free(s->wc_drain);
     s->hcopy = NULL;
+    s->wc_drain = NULL;
     for (int i = 0; s->cal_host && i < s->p->host.nchips * 3; i++)
         free(s->cal_host[i].tag);
     free(s->cal_host);
@@ -123,12 +135,45 @@ static mc_ps_t data_way(mc_sim_t *s, int a, int b, mc_ps_t t, mc_ps_t *host)
                         p->tile_y[b], t);
 }
 
+mc_ps_t mc_host_put_line(const mc_platform_t *p, int core, int target)
+{
+    if (p->host.write_ack != MC_ACK_HOST)
+        return mc_host_line(p, core, target, 1, 0);
+    return 2 * mc_plat_port_dist(p, core) * p->c.L_hop + 2 * p->host.pcie;
+}
+
+/* a data line into the task's write-combining buffer at t: when the
+ * host's acknowledgement is back; the first line of an operation makes
+ * the host thread drain the buffer (one service), and every line then
+ * goes down the target chip's link when the drain has begun */
+static mc_ps_t wc_line(mc_sim_t *s, int core, const mc_sim_acc_t *a,
+                       mc_ps_t t)
+{
+    const mc_platform_t *p = s->p;
+    const mc_hostlink_t *h = &p->host;
+    int ca = mc_plat_chip(p, core), cb = mc_plat_chip(p, a->core);
+    mc_ps_t *drain = &s->wc_drain[core];
+    mc_ps_t up = mc_sim_route(s, ca, p->tile_x[core], p->tile_y[core],
+                              h->port_x, h->port_y, t);
+    up = mc_host_pcie(s, ca, 0, up);
+    if (s->cores[core].line == 0)
+        *drain = mc_host_thread(s, ca, up);
+    mc_ps_t down = mc_host_pcie(s, cb, 1, up > *drain ? up : *drain);
+    down = mc_sim_route(s, cb, h->port_x, h->port_y, p->tile_x[a->core],
+                        p->tile_y[a->core], down);
+    if (s->c_mpb)
+        (void)mc_sim_port_delay(s, a->core, down);
+    return up + h->pcie + mc_plat_port_dist(p, core) * p->c.L_hop;
+}
+
 mc_ps_t mc_host_step(mc_sim_t *s, int core, const mc_sim_acc_t *a, mc_ps_t t)
 {
     const mc_platform_t *p = s->p;
     const mc_hostlink_t *h = &p->host;
     int ca = mc_plat_chip(p, core), cb = mc_plat_chip(p, a->core);
     mc_ps_t host, at;
+    if (a->write && h->write_ack == MC_ACK_HOST)
+        return wc_line(s, core, a, t);
     if (a->write) {
         at = data_way(s, core, a->core, t, &host);
         if (s->c_mpb)
@@ -137,8 +182,6 @@ mc_ps_t mc_host_step(mc_sim_t *s, int core, const mc_sim_acc_t *a, mc_ps_t t)
         switch (h->write_ack) {
         case MC_ACK_PORT:
             return t + 2 * back;
-        case MC_ACK_HOST:
-            return host + h->pcie + back;
         default: /* the target's acknowledgement, the way back */
             return mc_host_thread(s, cb, at + mc_plat_port_dist(p, a->core) *
                                           p->c.L_hop + h->pcie) +

@@ -74,6 +74,9 @@ struct mc_sim {
     cal_t *cal_port, *cal_mc, *cal_link;
     cal_t *cal_host;      /* per chip: host thread, PCIe up, PCIe down
                              (several chips only; cost_host.c) */
+    mc_ps_t *wc_drain;    /* per core: when the host began to drain its
+                             last remote put (several chips only;
+                             cost_host.c, write-combining) */
     hcopy_t *hcopy;       /* per core: MC_HCOPIES copies of ranges of its
                              MPB in the host, NULL until a prefetch */
     uint64_t rng;         /* jitter (0 = off) */
@@ -134,6 +137,10 @@ mc_ps_t mc_host_line(const mc_platform_t *p, int core, int target, int write,
                      int latency_only);
 mc_ps_t mc_host_step(mc_sim_t *s, int core, const mc_sim_acc_t *a,
                      mc_ps_t t);
+/* a line of data written to another chip's MPB, until it is acknowledged
+ * (closed form: through the task's write-combining buffer where there is
+ * one, else as mc_host_line) */
+mc_ps_t mc_host_put_line(const mc_platform_t *p, int core, int target);
 /* a flag line to another chip: adds the waits for the host link to the
  * contention-free latency and completion */
 void mc_host_flag(mc_sim_t *s, int core, int owner, mc_ps_t *lat,
