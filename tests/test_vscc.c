@@ -27,7 +27,8 @@
  *       a read from another chip of a prefetched range saves the owner's
  *       side of every line (2 d L_hop + 2 pcie + 2 host_service each), and
  *       a read made at once, over a slow link, ends when the last line
- *       has reached the host and come back, not before
+ *       has reached the host and come back, not before; after an
+ *       invalidation the read costs what it costs without the copy
  */
 #include <math.h>
 #include <stdio.h>
@@ -449,6 +450,8 @@ static void pf_main(void *arg)
         return;
     if (p->rank == 0 && p->publish)
         tp_prefetch(tp, 0, 4 * 32);
+    if (p->rank == 0 && p->publish == 2) /* and drop it again */
+        tp_invalidate(tp, 32, 32);
     if (p->rank == 1) {
         mc_sim_busy(p->sim, "idle", p->at);
         tp_get_mpb(tp, 0, 0, 0, 4 * 32);
@@ -485,6 +488,9 @@ static int task(void)
     long saved = 4 * (2 * d0 * L_HOP + 2L * PCIE + 2L * HOST);
     CHECK(cold - warm == saved, "a prefetched read saves %lld ps, not %ld",
           (long long)(cold - warm), saved);
+    mc_ps_t dropped = pf_run(pl, 0, 2, 100000000);
+    CHECK(dropped == cold, "a read after invalidate: %lld ps, not %lld as "
+          "without the copy", (long long)dropped, (long long)cold);
     mc_platform_free(pl);
     /* over a 1 MB/s link (32 us a line), read when the owner resumes */
     char path[] = "/tmp/manycoll-vscc-XXXXXX";

@@ -473,22 +473,26 @@ static int sim_dma(mc_tp_t *tp, int dst, size_t dst_off, size_t my_off,
                            v, flag(t, tp->rank, done_idx), done_v);
 }
 
-static int sim_prefetch(mc_tp_t *tp, size_t off, size_t n)
+/* a hint to the host task about my MPB range (none without a task) */
+static int host_hint(mc_tp_t *tp, size_t off, size_t n, int drop)
 {
     sim_tp_t *t = st(tp);
     if (!mc_sim_host_task(t->sim) || !n)
         return MC_OK;
-    MC_CHECK(check_mpb(t, tp->rank, off, n, "prefetch"));
-    return mc_sim_host_prefetch(t->sim, off, n);
+    MC_CHECK(check_mpb(t, tp->rank, off, n,
+                       drop ? "invalidate" : "prefetch"));
+    return drop ? mc_sim_host_invalidate(t->sim, off, n)
+                : mc_sim_host_prefetch(t->sim, off, n);
+}
+
+static int sim_prefetch(mc_tp_t *tp, size_t off, size_t n)
+{
+    return host_hint(tp, off, n, 0);
 }
 
 static int sim_invalidate(mc_tp_t *tp, size_t off, size_t n)
 {
-    sim_tp_t *t = st(tp);
-    if (!mc_sim_host_task(t->sim) || !n)
-        return MC_OK;
-    MC_CHECK(check_mpb(t, tp->rank, off, n, "invalidate"));
-    return mc_sim_host_invalidate(t->sim, off, n);
+    return host_hint(tp, off, n, 1);
 }
 
 static void sim_destroy(mc_tp_t *tp)
