@@ -185,13 +185,13 @@ mc_ps_t mc_sim_closed_form(mc_sim_t *s, int core, const mc_sim_op_t *op)
             continue;
         }
         per_o += acc_overhead(p, a->kind, a->write);
-        mc_ps_t w = remote(p, core, a->kind, a->core)
-                        ? host_copy(s, core, a, op->lines, &ready)
-                        : -1;
+        if (!remote(p, core, a->kind, a->core)) {
+            per_rtt += 2 * acc_dist(p, core, a->kind, a->core) * p->c.L_hop;
+            continue;
+        }
+        mc_ps_t w = host_copy(s, core, a, op->lines, &ready);
         back = w >= 0 ? w : back;
-        per_rtt += w >= 0 ? 2 * w
-                   : !remote(p, core, a->kind, a->core)
-                       ? 2 * acc_dist(p, core, a->kind, a->core) * p->c.L_hop
+        per_rtt += w >= 0     ? 2 * w
                    : a->write ? mc_host_put_line(p, core, a->core)
                               : mc_host_line(p, core, a->core, 0, 0);
     }
