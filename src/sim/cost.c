@@ -118,7 +118,7 @@ void mc_sim_flag_costs(mc_sim_t *s, int core, int owner, uint64_t *addr,
         fixed = p->c.o_put_mem + flag_mem_cost(s, core, 0);
     *lat = fixed + mc_sim_access_cost(s, core, MC_ACC_MPB, 1, owner, 1);
     *done = fixed + mc_sim_access_cost(s, core, MC_ACC_MPB, 1, owner, 0);
-    if ((s->c_mpb || s->c_link || s->c_mc) && mc_plat_remote(p, core, owner))
+    if (mc_sim_stepped(s) && mc_plat_remote(p, core, owner))
         mc_host_flag(s, core, owner, lat, done);
 }
 

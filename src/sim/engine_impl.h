@@ -107,6 +107,12 @@ static inline mc_ps_t mc_ps_cap(__int128 v)
     return v > MC_PS_LIMIT ? MC_PS_LIMIT : (mc_ps_t)v;
 }
 
+/* any contention model on: operations are stepped line by line */
+static inline int mc_sim_stepped(const mc_sim_t *s)
+{
+    return s->c_mpb || s->c_link || s->c_mc;
+}
+
 int mc_sim_push(mc_sim_t *s, mc_ps_t t, uint32_t kind, uint32_t idx);
 ev_t mc_sim_pop(mc_sim_t *s);
 void mc_sim_replace_top(mc_sim_t *s, mc_ps_t t, uint32_t kind, uint32_t idx);

@@ -19,11 +19,6 @@ static int suspend(mc_sim_t *s)
     return s->cores[me].status;
 }
 
-static int contention(const mc_sim_t *s)
-{
-    return s->c_mpb || s->c_link || s->c_mc;
-}
-
 /* the traffic matrix: an MPB access of another core's MPB moves the
  * operation's lines between the two */
 static void count_traffic(mc_sim_t *s, int me, const mc_sim_op_t *op)
@@ -68,7 +63,7 @@ int mc_sim_do(mc_sim_t *s, const mc_sim_op_t *op)
     } else if (s->msg) { /* local work: one event */
         mc_sim_push(s, s->now + md + mc_sim_jitter(s, md), EV_RESUME,
                     (uint32_t)me);
-    } else if (!contention(s) || op->lines == 0) {
+    } else if (!mc_sim_stepped(s) || op->lines == 0) {
         mc_ps_t d = mc_sim_closed_form(s, me, op);
         mc_sim_push(s, s->now + d + mc_sim_jitter(s, d), EV_RESUME,
                     (uint32_t)me);

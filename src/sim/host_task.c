@@ -41,11 +41,6 @@
 #include "sim/engine_impl.h"
 #include "util/error.h"
 
-static int stepped(const mc_sim_t *s)
-{
-    return s->c_mpb || s->c_link || s->c_mc;
-}
-
 int mc_sim_host_task(const mc_sim_t *s)
 {
     return s->p->host.nchips > 1 && s->p->host.write_ack == MC_ACK_HOST;
@@ -59,7 +54,7 @@ static int reg_write(mc_sim_t *s, const char *name, mc_ps_t *served)
     int core = s->running, chip = mc_plat_chip(p, core);
     mc_ps_t port = mc_plat_port_dist(p, core) * p->c.L_hop;
     mc_ps_t arrive = s->now + p->c.o_mpb + port + p->host.pcie;
-    *served = stepped(s) ? mc_host_thread(s, chip, arrive)
+    *served = mc_sim_stepped(s) ? mc_host_thread(s, chip, arrive)
                          : arrive + p->host.host_service;
     return mc_sim_busy(s, name, *served - s->now + p->host.pcie + port);
 }
@@ -71,7 +66,7 @@ static mc_ps_t stream(mc_sim_t *s, int chip, int dir, int64_t n,
                       mc_ps_t per, mc_ps_t t, mc_ps_t *first)
 {
     *first = t + per;
-    if (!stepped(s))
+    if (!mc_sim_stepped(s))
         return t + n * per;
     mc_ps_t end = t;
     for (int64_t i = 0; i < n; i++) {

@@ -457,12 +457,9 @@ static int sim_dma(mc_tp_t *tp, int dst, size_t dst_off, size_t my_off,
                    uint64_t done_v)
 {
     sim_tp_t *t = st(tp);
-    if (!mc_sim_host_task(t->sim) || sim_locality(tp, dst) != MC_LOC_OTHER) {
-        MC_CHECK(sim_put_mpb(tp, dst, dst_off, my_off, n));
-        sim_flag_set(tp, dst, idx, v);
-        sim_flag_set(tp, tp->rank, done_idx, done_v);
-        return MC_OK;
-    }
+    if (!mc_sim_host_task(t->sim) || sim_locality(tp, dst) != MC_LOC_OTHER)
+        return tp_dma_copy(tp, dst, dst_off, my_off, n, idx, v, done_idx,
+                           done_v);
     MC_CHECK(check_mpb(t, dst, dst_off, n, "dma"));
     MC_CHECK(check_mpb(t, tp->rank, my_off, n, "dma"));
     /* the bytes move now; the flags say when they may be read (the

@@ -328,7 +328,18 @@ static inline int tp_locality(mc_tp_t *t, int rank)
     return t->ops->locality ? t->ops->locality(t, rank) : MC_LOC_CHIP;
 }
 
-/* the fallback of a transport without an agent: the caller copies */
+/* tp_dma where no agent copies: the caller does, then sets both flags */
+static inline int tp_dma_copy(mc_tp_t *t, int dst, size_t dst_off,
+                              size_t my_off, size_t n, int idx, uint64_t v,
+                              int done_idx, uint64_t done_v)
+{
+    int rc = t->ops->put_mpb(t, dst, dst_off, my_off, n);
+    if (rc)
+        return rc;
+    t->ops->flag_set(t, dst, idx, v);
+    t->ops->flag_set(t, t->rank, done_idx, done_v);
+    return 0;
+}
 static inline int tp_dma(mc_tp_t *t, int dst, size_t dst_off, size_t my_off,
                          size_t n, int idx, uint64_t v, int done_idx,
                          uint64_t done_v)
@@ -336,12 +347,7 @@ static inline int tp_dma(mc_tp_t *t, int dst, size_t dst_off, size_t my_off,
     if (t->ops->dma)
         return t->ops->dma(t, dst, dst_off, my_off, n, idx, v, done_idx,
                            done_v);
-    int rc = t->ops->put_mpb(t, dst, dst_off, my_off, n);
-    if (rc)
-        return rc;
-    t->ops->flag_set(t, dst, idx, v);
-    t->ops->flag_set(t, t->rank, done_idx, done_v);
-    return 0;
+    return tp_dma_copy(t, dst, dst_off, my_off, n, idx, v, done_idx, done_v);
 }
 static inline int tp_prefetch(mc_tp_t *t, size_t off, size_t n)
 {
