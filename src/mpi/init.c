@@ -133,6 +133,7 @@ int MPI_Finalize(void)
 {
     if (mcm_inited && mcm_cfg.on)
         mcm_release_all();
+    mcm_mpi_progress_end();
     for (size_t i = 0; i < sizeof mcm_cache / sizeof *mcm_cache; i++)
         atomic_store(&mcm_cache[i], NULL);
     return PMPI_Finalize();

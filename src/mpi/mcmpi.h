@@ -323,8 +323,10 @@ int mcm_wait_req(MPI_Request *req, MPI_Status *st);
 /* advances MPI (a probe) and every active record (each one's mc_test):
  * every wait loop calls it, so that neither library's requests starve */
 void mcm_nb_progress(void);
-/* advances the MPI library's own requests (PMPI_Iprobe on MPI_COMM_SELF) */
+/* advances the MPI library's own requests (a test of a private request
+ * that is never complete); _end frees that request (MPI_Finalize) */
 void mcm_mpi_progress(void);
+void mcm_mpi_progress_end(void);
 /* starts a persistent record; frees one (inactive) */
 int mcm_nb_start(mcm_nb_t *x);
 int mcm_nb_free(mcm_nb_t *x, MPI_Request *hp);

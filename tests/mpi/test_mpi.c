@@ -21,7 +21,7 @@
  * --quick: fewer communicators and counts; --small: one type of each kind
  * in the type-and-op matrix, --tiny: int, double, uint64, byte and char
  * (for MPIs that are slow oversubscribed, where the reference calls take
- * most of the time)
+ * most of the time); --nb: only the non-blocking cases, on MPI_COMM_WORLD
  */
 #include <dlfcn.h>
 #include <stdint.h>
@@ -310,10 +310,12 @@ static void check_path(const char *expect, int uneven)
         FAIL("MPI_COMM_SELF took manycoll's path %d", path);
 }
 
+static void all_comms(const char *expect, int uneven);
+
 int main(int argc, char **argv)
 {
     const char *expect = "flat";
-    int uneven = 0;
+    int uneven = 0, nb_only = 0;
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     for (int i = 1; i < argc; i++) {
@@ -325,12 +327,32 @@ int main(int argc, char **argv)
             small = 2;
         else if (!strcmp(argv[i], "--uneven"))
             uneven = 1;
+        else if (!strcmp(argv[i], "--nb"))
+            nb_only = 1;
         else if (!strcmp(argv[i], "--expect") && i + 1 < argc)
             expect = argv[++i];
     }
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     init_types();
     init_ops();
+    if (nb_only)
+        nbcases(MPI_COMM_WORLD);
+    else
+        all_comms(expect, uneven);
+    int bad = 0;
+    MPI_Allreduce(&failures, &bad, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (rank == 0)
+        printf("test_mpi: %d cases on rank 0, %d failures on all ranks\n",
+               cases, bad);
+    MPI_Op_free(&op_affine);
+    MPI_Op_free(&op_isum);
+    MPI_Finalize();
+    return bad ? 1 : 0;
+}
+
+/* every communicator of the header's list, then where the calls went */
+static void all_comms(const char *expect, int uneven)
+{
     on_comm(MPI_COMM_WORLD, "MPI_COMM_WORLD", 1);
     MPI_Comm dup, split;
     MPI_Comm_dup(MPI_COMM_WORLD, &dup);
@@ -361,13 +383,4 @@ int main(int argc, char **argv)
     }
     MPI_Comm_free(&dup);
     check_path(expect, uneven);
-    int bad = 0;
-    MPI_Allreduce(&failures, &bad, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    if (rank == 0)
-        printf("test_mpi: %d cases on rank 0, %d failures on all ranks\n",
-               cases, bad);
-    MPI_Op_free(&op_affine);
-    MPI_Op_free(&op_isum);
-    MPI_Finalize();
-    return bad ? 1 : 0;
 }
