@@ -25,9 +25,9 @@ int mc_barrier_dissemination_at(mc_team_t *c, uint32_t step)
     for (int r = 0; r < rounds; r++) {
         int d;
         mc_sched_dissem_dists(n, 1, r, &d);
-        tp_flag_set(c->tp, (me + d) % n, mc_flag_from(c, 0, me), v);
-        MC_CHECK(tp_flag_wait(c->tp, me, mc_flag_from(c, 0, (me - d + n) % n),
-                              v));
+        MC_CHECK(tp_flag_set_wait(c->tp, (me + d) % n, mc_flag_from(c, 0, me),
+                                  v, me,
+                                  mc_flag_from(c, 0, (me - d + n) % n), v));
     }
     return MC_OK;
 }

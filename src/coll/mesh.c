@@ -67,9 +67,9 @@ int mc_mesh_barrier(mc_team_t *c, const mc_mview_t *v, int style,
         MC_CHECK(tp_flag_wait(c->tp, me, mc_flag_from(c, 0, nd.child[i]),
                               val));
     if (nd.parent >= 0) {
-        tp_flag_set(c->tp, nd.parent, mc_flag_from(c, 0, me), val);
-        MC_CHECK(tp_flag_wait(c->tp, me, mc_flag_from(c, 1, nd.parent),
-                              val));
+        MC_CHECK(tp_flag_set_wait(c->tp, nd.parent, mc_flag_from(c, 0, me),
+                                  val, me, mc_flag_from(c, 1, nd.parent),
+                                  val));
     }
     for (int i = 0; i < nd.nchildren; i++)
         tp_flag_set(c->tp, nd.child[i], mc_flag_from(c, 1, me), val);

@@ -3,8 +3,9 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/mman.h>
+#include <stddef.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 #include "sim/engine_impl.h"
@@ -48,6 +49,12 @@ int mc_sim_push(mc_sim_t *s, mc_ps_t t, uint32_t kind, uint32_t idx)
         s->heap = h;
         s->capheap = cap;
     }
+    /* nothing happens before now: an agent's completion computed from
+     * times the core's jittered wait has passed (the host's DMA done
+     * flag) happens now, and the root stays the earliest event
+     * (mc_sim_replace_top) */
+    if (t < s->now)
+        t = s->now;
     ev_t e = {mc_ps_cap(t), s->seq++, kind, idx};
     size_t i = s->nheap++;
     while (i > 0) {
@@ -126,6 +133,22 @@ mc_ps_t mc_sim_jitter(mc_sim_t *s, mc_ps_t d)
 
 /* ---- creation ---- */
 
+/* zeroed, 64-byte aligned; from 4 MiB in transparent huge pages, where
+ * the kernel gives them on request: a core's record is then found without
+ * a page walk (the cores are visited in no order the TLB could follow) */
+void *mc_sim_big_zalloc(size_t n)
+{
+    size_t huge = (size_t)2 << 20, align = n >= 2 * huge ? huge : 64;
+    size_t len = (n + align - 1) / align * align;
+    void *p = aligned_alloc(align, len);
+    if (!p)
+        return NULL;
+    if (align == huge)
+        (void)madvise(p, len, MADV_HUGEPAGE);
+    memset(p, 0, len);
+    return p;
+}
+
 static int pick(int opt, int platform)
 {
     return opt < 0 ? platform : opt;
@@ -146,7 +169,10 @@ int mc_sim_create(const mc_platform_t *p, int ncores, const mc_sim_opts_t *o,
     s->n = ncores;
     s->running = -1;
     s->free_land = -1;
-    s->cores = calloc((size_t)ncores, sizeof(core_t));
+    _Static_assert(offsetof(core_t, co) + offsetof(mc_coro_t, sp) +
+                       sizeof(void *) <= 64,
+                   "a core's saved stack pointer in its first cache line");
+    s->cores = mc_sim_big_zalloc((size_t)ncores * sizeof(core_t));
     uint32_t nb = 1;
     while (nb < 2u * (uint32_t)ncores)
         nb <<= 1;
@@ -219,6 +245,7 @@ void mc_sim_destroy(mc_sim_t *s)
     free(s->bucket);
     free(s->heap);
     free(s->lands);
+    free(s->land_pay);
     free(s->tr);
     free(s->traffic);
     free(s);

@@ -163,6 +163,12 @@ void mc_sim_flag_write(mc_sim_t *s, uint64_t *addr, int owner, uint64_t v,
 /* waits until *addr >= v; the payload (if n) is copied after the wait */
 int mc_sim_flag_wait(mc_sim_t *s, uint64_t *addr, int owner, uint64_t v,
                      void *payload, size_t n);
+/* mc_sim_flag_write(addr, owner, v) then mc_sim_flag_wait(waddr, wowner,
+ * wv), at the same times and in the same order of events, without
+ * switching back to the core between the two */
+int mc_sim_flag_write_wait(mc_sim_t *s, uint64_t *addr, int owner,
+                           uint64_t v, uint64_t *waddr, int wowner,
+                           uint64_t wv);
 uint64_t mc_sim_flag_read(mc_sim_t *s, uint64_t *addr, int owner);
 /* stores v at *addr at time `at` (>= now), waking its waiters, with no
  * core busy for it (hardware delivering: the static network) */

@@ -4,7 +4,9 @@
 
 #include "sim/engine.h"
 
-enum { EV_RESUME = 0, EV_LINE, EV_LAND };
+/* EV_WAIT: a core's flag write is acknowledged and its wait begins
+ * (mc_sim_flag_write_wait), handled without switching to the core */
+enum { EV_RESUME = 0, EV_LINE, EV_LAND, EV_WAIT };
 
 typedef struct ev {
     mc_ps_t t;
@@ -13,14 +15,16 @@ typedef struct ev {
     uint32_t idx;  /* core, or landing record */
 } ev_t;
 
-/* a flag line's payload: lines are at most 256 bytes (platform.c) */
+/* A flag write in flight. Its payload (a flag line's words after the
+ * flag: lines are at most 256 bytes, platform.c) is in land_pay at the
+ * same index, apart, so that the records of a million flags in flight
+ * stay small. */
 #define LAND_PAYLOAD 248
 typedef struct land {
     uint64_t *addr;
     uint64_t v;
     uint32_t n;
     int next_free;
-    unsigned char payload[LAND_PAYLOAD];
 } land_t;
 
 /* A slot calendar: time cut into slots of `slot` ps; a slot holds one
@@ -38,23 +42,28 @@ typedef struct hcopy {
     mc_ps_t first, last;
 } hcopy_t;
 
+/* A simulated core. The fields every event touches come first, with the
+ * coroutine's saved stack pointer, so that they share the record's first
+ * cache line (records are 64-byte aligned): at a million cores each event
+ * finds its core's record out of the caches. */
 typedef struct core {
-    mc_coro_t co;
-    int spawned, done;
-    int quiet;            /* its operations stay out of the traffic matrix */
+    /* a flag wait */
+    uint64_t *wait_addr;
+    uint64_t wait_v;
     int status;           /* what the suspended call returns */
+    int done;
+    int waiting;
+    int next_waiter;      /* next core in the same hash bucket, or -1 */
+    int wait_owner;
+    int spawned;
+    mc_coro_t co;         /* co.sp at byte 40 */
+    int quiet;            /* its operations stay out of the traffic matrix */
     /* the operation in progress (line-stepped when contention is on) */
     mc_sim_op_t op;
     int64_t line;
     mc_ps_t op_start;
-    /* a flag wait */
-    int waiting;
-    uint64_t *wait_addr;
-    uint64_t wait_v;
-    int wait_owner;
     mc_ps_t wait_start;
-    int next_waiter;      /* next core in the same hash bucket, or -1 */
-} core_t;
+} __attribute__((aligned(64))) core_t;
 
 struct mc_sim {
     const mc_platform_t *p;
@@ -67,7 +76,8 @@ struct mc_sim {
     size_t nheap, capheap;
     int top_replaced;     /* the running handler replaced heap[0] */
     land_t *lands;
-    int nlands, free_land;
+    unsigned char (*land_pay)[LAND_PAYLOAD];
+    int nlands, caplands, free_land;
     int *bucket;          /* waiters: hash of flag address -> core */
     uint32_t bucket_mask;
     int c_mpb, c_link, c_mc;
@@ -115,6 +125,9 @@ static inline int mc_sim_stepped(const mc_sim_t *s)
 
 int mc_sim_push(mc_sim_t *s, mc_ps_t t, uint32_t kind, uint32_t idx);
 ev_t mc_sim_pop(mc_sim_t *s);
+/* zeroed, 64-byte aligned, in transparent huge pages from 4 MiB; free()
+ * it (engine.c) */
+void *mc_sim_big_zalloc(size_t n);
 void mc_sim_replace_top(mc_sim_t *s, mc_ps_t t, uint32_t kind, uint32_t idx);
 mc_ps_t mc_sim_jitter(mc_sim_t *s, mc_ps_t d);
 void mc_sim_trace_add(mc_sim_t *s, const char *name, int core, mc_ps_t start,

@@ -105,19 +105,25 @@ static int new_land(mc_sim_t *s)
         s->free_land = s->lands[i].next_free;
         return i;
     }
-    if (s->nlands % 1024 == 0) {
-        land_t *l = realloc(s->lands, (size_t)(s->nlands + 1024) * sizeof *l);
-        if (!l)
+    if (s->nlands == s->caplands) {
+        size_t cap = s->caplands ? 2 * (size_t)s->caplands : 1024;
+        land_t *l = realloc(s->lands, cap * sizeof *l);
+        if (l)
+            s->lands = l;
+        void *pay = l ? realloc(s->land_pay, cap * LAND_PAYLOAD) : NULL;
+        if (!pay || cap > INT32_MAX)
             return -1;
-        s->lands = l;
+        s->land_pay = pay;
+        s->caplands = (int)cap;
     }
     return s->nlands++;
 }
 
-void mc_sim_flag_write(mc_sim_t *s, uint64_t *addr, int owner, uint64_t v,
-                       const void *payload, size_t n)
+/* the write's landing event; returns when the writer may go on (its
+ * acknowledgement is back) */
+static mc_ps_t write_flag(mc_sim_t *s, int me, uint64_t *addr, int owner,
+                          uint64_t v, const void *payload, size_t n)
 {
-    int me = s->running;
     mc_ps_t start = s->now;
     mc_ps_t lat, done;
     if (s->msg)
@@ -136,42 +142,84 @@ void mc_sim_flag_write(mc_sim_t *s, uint64_t *addr, int owner, uint64_t v,
         l->v = v;
         l->n = (uint32_t)n;
         if (n)
-            memcpy(l->payload, payload, n);
+            memcpy(s->land_pay[i], payload, n);
         mc_sim_push(s, start + lat + extra, EV_LAND, (uint32_t)i);
     }
     s->cores[me].status = MC_OK;
-    /* the writer goes on when the acknowledgement is back */
-    mc_sim_push(s, start + done + extra, EV_RESUME, (uint32_t)me);
+    return start + done + extra;
+}
+
+void mc_sim_flag_write(mc_sim_t *s, uint64_t *addr, int owner, uint64_t v,
+                       const void *payload, size_t n)
+{
+    int me = s->running;
+    mc_ps_t start = s->now;
+    mc_sim_push(s, write_flag(s, me, addr, owner, v, payload, n), EV_RESUME,
+                (uint32_t)me);
     suspend(s);
     mc_sim_trace_add(s, "flag", me, start, s->now);
 }
 
-int mc_sim_flag_wait(mc_sim_t *s, uint64_t *addr, int owner, uint64_t v,
-                     void *payload, size_t n)
+/* core me starts to wait, now, until *addr >= v: it sleeps in the
+ * address's bucket, or it is there and the core reads it */
+static void wait_begin(mc_sim_t *s, int me, uint64_t *addr, int owner,
+                       uint64_t v)
 {
-    int me = s->running;
     core_t *c = &s->cores[me];
-    mc_ps_t start = s->now;
     c->status = MC_OK;
+    c->wait_start = s->now;
     if (*addr < v) {
         uint32_t b = hash_addr(s, addr);
         c->waiting = 1;
         c->wait_addr = addr;
         c->wait_v = v;
         c->wait_owner = owner;
-        c->wait_start = start;
         c->next_waiter = s->bucket[b];
         s->bucket[b] = me;
     } else {
         mc_ps_t d = mc_sim_poll_cost(s, me, owner, addr);
-        mc_sim_push(s, start + d + mc_sim_jitter(s, d), EV_RESUME,
+        mc_sim_push(s, s->now + d + mc_sim_jitter(s, d), EV_RESUME,
                     (uint32_t)me);
     }
+}
+
+int mc_sim_flag_wait(mc_sim_t *s, uint64_t *addr, int owner, uint64_t v,
+                     void *payload, size_t n)
+{
+    int me = s->running;
+    wait_begin(s, me, addr, owner, v);
     int rc = suspend(s);
     if (rc == MC_OK && n)
         memcpy(payload, addr + 1, n);
-    mc_sim_trace_add(s, "wait", me, start, s->now);
+    mc_sim_trace_add(s, "wait", me, s->cores[me].wait_start, s->now);
     return rc;
+}
+
+int mc_sim_flag_write_wait(mc_sim_t *s, uint64_t *addr, int owner,
+                           uint64_t v, uint64_t *waddr, int wowner,
+                           uint64_t wv)
+{
+    int me = s->running;
+    core_t *c = &s->cores[me];
+    c->op_start = s->now;
+    c->wait_addr = waddr;
+    c->wait_owner = wowner;
+    c->wait_v = wv;
+    mc_sim_push(s, write_flag(s, me, addr, owner, v, NULL, 0), EV_WAIT,
+                (uint32_t)me);
+    int rc = suspend(s);
+    mc_sim_trace_add(s, "wait", me, c->wait_start, s->now);
+    return rc;
+}
+
+/* the write of mc_sim_flag_write_wait is acknowledged: what the core
+ * would do on being switched back, done here */
+static void on_wait(mc_sim_t *s, int me)
+{
+    core_t *c = &s->cores[me];
+    if (s->trace)
+        mc_sim_trace_add(s, "flag", me, c->op_start, s->now);
+    wait_begin(s, me, c->wait_addr, c->wait_owner, c->wait_v);
 }
 
 uint64_t mc_sim_flag_read(mc_sim_t *s, uint64_t *addr, int owner)
@@ -226,7 +274,7 @@ static void on_land(mc_sim_t *s, int i)
     land_t *l = &s->lands[i];
     /* the payload first, then the flag word, as the writer ordered them */
     if (l->n)
-        memcpy(l->addr + 1, l->payload, l->n);
+        memcpy(l->addr + 1, s->land_pay[i], l->n);
     *l->addr = l->v;
     wake(s, l->addr, 0);
     l->next_free = s->free_land;
@@ -295,7 +343,7 @@ static void prefetch_next(const mc_sim_t *s)
             best = j;
     }
     const ev_t *e = &s->heap[best];
-    if (e->kind == EV_LAND)
+    if (e->kind == EV_LAND || e->kind == EV_WAIT)
         return;
     const char *sp = s->cores[e->idx].co.sp;
     for (int k = 0; k < 8; k++)
@@ -321,6 +369,8 @@ int mc_sim_run(mc_sim_t *s)
                 resume(s, (int)e.idx);
             else if (e.kind == EV_LINE)
                 on_line(s, (int)e.idx);
+            else if (e.kind == EV_WAIT)
+                on_wait(s, (int)e.idx);
             else
                 on_land(s, (int)e.idx);
             if (!s->top_replaced)

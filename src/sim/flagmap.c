@@ -46,7 +46,7 @@ static size_t hash(uint64_t k, size_t mask)
 static void grow(mc_sim_flagmap_t *m)
 {
     size_t cap = m->cap ? 2 * m->cap : 1024;
-    fm_entry_t *t = malloc(sizeof *t * cap);
+    fm_entry_t *t = mc_sim_big_zalloc(sizeof *t * cap);
     if (!t)
         oom();
     for (size_t i = 0; i < cap; i++)

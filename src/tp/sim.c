@@ -268,6 +268,20 @@ static int sim_flag_wait(mc_tp_t *tp, int rank, int idx, uint64_t v)
                             NULL, 0);
 }
 
+static int sim_flag_set_wait(mc_tp_t *tp, int rank, int idx, uint64_t v,
+                             int wrank, int widx, uint64_t wv)
+{
+    sim_tp_t *t = st(tp);
+    mc_coro_t *co = mc_coro_current();
+    if (co && co->wait_note) { /* a non-blocking collective: it may yield */
+        sim_flag_set(tp, rank, idx, v);
+        return sim_flag_wait(tp, wrank, widx, wv);
+    }
+    return mc_sim_flag_write_wait(t->sim, flag(t, rank, idx),
+                                  core_of(t, rank), v, flag(t, wrank, widx),
+                                  core_of(t, wrank), wv);
+}
+
 static void sim_line_set(mc_tp_t *tp, int rank, int idx, uint64_t v,
                          const void *payload, size_t n)
 {
@@ -511,6 +525,7 @@ static const mc_tp_ops_t sim_ops = {
     .flag_set = sim_flag_set,
     .flag_read = sim_flag_read,
     .flag_wait = sim_flag_wait,
+    .flag_set_wait = sim_flag_set_wait,
     .line_set = sim_line_set,
     .line_wait = sim_line_wait,
     .line_wait_reduce = sim_line_wait_reduce,

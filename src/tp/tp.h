@@ -112,6 +112,11 @@ typedef struct mc_tp_ops {
     void (*flag_set)(mc_tp_t *tp, int rank, int idx, uint64_t v);
     uint64_t (*flag_read)(mc_tp_t *tp, int rank, int idx);
     int (*flag_wait)(mc_tp_t *tp, int rank, int idx, uint64_t v);
+    /* flag_set(rank, idx, v), then flag_wait(wrank, widx, wv): one op
+     * where the transport saves by knowing both (the simulator: the core
+     * is not switched back in between); NULL: the two calls */
+    int (*flag_set_wait)(mc_tp_t *tp, int rank, int idx, uint64_t v,
+                         int wrank, int widx, uint64_t wv);
     /* payload (<= line - 8 bytes) in the words after flag idx, then flag */
     void (*line_set)(mc_tp_t *tp, int rank, int idx, uint64_t v,
                      const void *payload, size_t n);
@@ -293,6 +298,15 @@ static inline uint64_t tp_flag_read(mc_tp_t *t, int rank, int idx)
 static inline int tp_flag_wait(mc_tp_t *t, int rank, int idx, uint64_t v)
 {
     return t->ops->flag_wait(t, rank, idx, v);
+}
+static inline int tp_flag_set_wait(mc_tp_t *t, int rank, int idx,
+                                   uint64_t v, int wrank, int widx,
+                                   uint64_t wv)
+{
+    if (t->ops->flag_set_wait)
+        return t->ops->flag_set_wait(t, rank, idx, v, wrank, widx, wv);
+    t->ops->flag_set(t, rank, idx, v);
+    return t->ops->flag_wait(t, wrank, widx, wv);
 }
 static inline void tp_line_set(mc_tp_t *t, int rank, int idx, uint64_t v,
                                const void *payload, size_t n)
