@@ -169,17 +169,6 @@ def run_one(entry, exe, args, np, env, timeout):
     return ok, mc, other, why
 
 
-def version(entry):
-    """The MPI's label with the version its launcher reports"""
-    r = subprocess.run([entry["run"], "--version"], capture_output=True,
-                       text=True, env=dict(os.environ,
-                                           **entry.get("env", {})))
-    m = re.search(r"(?:Version:?|\((?:Open MPI|OpenRTE)\))\s*(\d+\.\d+(\.\d+)?)",
-                  r.stdout + r.stderr)
-    label = re.sub(r" \d+(\.\d+)*$", "", entry["label"])
-    return f"{label} {m.group(1)}" if m else entry["label"]
-
-
 def campaign(a, entry, src):
     fam = entry["family"]
     bdir = os.path.join(a.build, entry.get("build_as", entry["name"]))
@@ -277,7 +266,7 @@ def main():
         if not entry or entry["family"] not in known:
             mpilib.die(f"--mpis: '{mpi}' is not here (known: "
                        f"{', '.join(known)}; wheels need --wheels DIR)")
-        entry["label"] = version(entry)
+        entry["label"] = userview.version(entry)
         entry["name"] = mpi
         modes, rows, fails = campaign(a, entry, src)
         md.append(table(entry["label"], modes, rows))

@@ -4,7 +4,7 @@ libmanycoll_mpi.
 
     bench/osu_userview.py --osu-src PATH [--mpis openmpi,mpich]
         [--ranks 2,4] [--reps 3] [--max 65536] [--build DIR]
-        [--lib-dir build/src/mpi]
+        [--lib-dir build/src/mpi] [--wheels DIR]
 
 PATH is a copy of the OSU Micro-Benchmarks source (7.x; the directory
 that holds c/util and c/mpi/collective). Nothing of it enters this tree:
@@ -21,6 +21,10 @@ count:
   each side and without/with (> 1: the library is faster).
 
 More ranks than CPUs run oversubscribed (Open MPI --oversubscribe).
+With --wheels DIR (tools/mpi_wheels.sh) --mpis may also name openmpi5,
+mpich5 and impi: the benchmarks are built with the wheel's own mpicc
+(Intel MPI's runtime has none: MPICH 5.0's), and the library is the
+variant of the MPI's ABI family.
 """
 import argparse
 import os
@@ -31,6 +35,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import mpilib  # noqa: E402
+import userview  # noqa: E402
 
 BENCHES = ["barrier", "bcast", "reduce", "allreduce", "allgather",
            "alltoall", "reduce_scatter", "gather", "scatter"]
@@ -41,21 +46,24 @@ UTIL = ["osu_util.c", "osu_util_mpi.c", "osu_util_graph.c",
 SHOW = (8, 1024, 65536)  # sizes in the table
 
 
-def build(src, out, mpi):
-    """{benchmark: executable}, compiled once per MPI"""
-    d = os.path.join(out, mpi)
+def build(src, out, name, entry):
+    """{benchmark: executable}, compiled once per MPI with its own mpicc
+    (a wheel's) or the Debian one of its family"""
+    d = os.path.join(out, entry.get("build_as", name))
     os.makedirs(d, exist_ok=True)
     c = os.path.join(src, "c")
     util = [os.path.join(c, "util", u) for u in UTIL]
+    cc = entry.get("cc") or mpilib.MPIS[entry["family"]]["cc"]
     exes = {}
     for b in BENCHES:
         exe = os.path.join(d, "osu_" + b)
         if not os.path.exists(exe):
-            cmd = ([mpilib.MPIS[mpi]["cc"], "-O2", "-w", "-DFIELD_WIDTH=18",
+            cmd = ([cc, "-O2", "-w", "-DFIELD_WIDTH=18",
                     "-DFLOAT_PRECISION=2", "-I", os.path.join(c, "util")]
                    + util + [os.path.join(c, "mpi", "collective",
                                           f"osu_{b}.c"), "-o", exe, "-lm"])
-            r = subprocess.run(cmd, capture_output=True, text=True)
+            r = subprocess.run(cmd, capture_output=True, text=True,
+                               env=dict(os.environ, **entry.get("env", {})))
             if r.returncode != 0:
                 mpilib.die(f"osu_{b} does not build with {cmd[0]}:\n"
                            + r.stderr[-1500:])
@@ -63,17 +71,25 @@ def build(src, out, mpi):
     return exes
 
 
-def osu(mpi, exe, n, mx, lib, extra, env=None, timeout=600):
+def osu(entry, exe, n, mx, lib, extra, env=None, timeout=600):
     env = dict(env or {})
     if lib:
         env["LD_PRELOAD"] = lib
     argv = [exe] + ([] if exe.endswith("barrier") else ["-m", f"8:{mx}"])
-    cmd = mpilib.mpirun(mpi, [(n, argv + extra)],
-                        oversubscribe=n > os.cpu_count())
-    for k, v in env.items():
-        cmd[1:1] = ["-x", k] if mpi == "openmpi" else ["-genv", k, v]
+    cmd = [entry["run"]]
+    if entry["family"] == "openmpi":
+        if os.geteuid() == 0:
+            cmd.append("--allow-run-as-root")
+        if n > os.cpu_count():
+            cmd.append("--oversubscribe")
+        for k in env:
+            cmd += ["-x", k]
+    else:
+        for k, v in env.items():
+            cmd += ["-genv", k, v]
+    cmd += ["-n", str(n)] + argv + extra
     st, out, err = mpilib.run(cmd, timeout=timeout, capture_stderr=True,
-                              env=env)
+                              env=dict(entry.get("env", {}), **env))
     if st != 0:
         mpilib.die(f"{' '.join(cmd)}: exit {st}\n{(out + err)[-3000:]}")
     return out, err
@@ -104,23 +120,33 @@ def main():
     ap.add_argument("--build", default="/tmp/manycoll-osu")
     ap.add_argument("--lib-dir", default=os.path.join(mpilib.ROOT, "build",
                                                       "src", "mpi"))
+    ap.add_argument("--wheels", help="the wheel MPIs under this directory "
+                    "(tools/mpi_wheels.sh)")
     a = ap.parse_args()
     if not os.path.exists(os.path.join(a.osu_src, "c", "util",
                                        "osu_util.c")):
         mpilib.die(f"--osu-src: no c/util/osu_util.c under {a.osu_src}")
     print("| MPI | ranks | benchmark | bytes | without, us | with, us | "
           "without/with |\n|---|---|---|---|---|---|---|", flush=True)
-    for mpi in mpilib.ensure_mpis(a.mpis.split(","), install=False):
-        lib = os.path.abspath(os.path.join(a.lib_dir, LIBS[mpi]))
+    known = {m: dict(mpilib.MPIS[m], family=m) for m in
+             mpilib.ensure_mpis(["openmpi", "mpich"], install=False)}
+    known.update(userview.wheel_mpis(a.wheels))
+    for mpi in a.mpis.split(","):
+        entry = known.get(mpi)
+        if not entry:
+            mpilib.die(f"--mpis: '{mpi}' is not here (known: "
+                       f"{', '.join(known)}; wheels need --wheels DIR)")
+        lib = os.path.abspath(os.path.join(a.lib_dir,
+                                           LIBS[entry["family"]]))
         if not os.path.exists(lib):
             mpilib.die(f"{lib} not built (make)")
-        exes = build(a.osu_src, a.build, mpi)
-        label = mpilib.MPIS[mpi]["label"]
+        exes = build(a.osu_src, a.build, mpi, entry)
+        label = userview.version(entry)
         for n in map(int, a.ranks.split(",")):
             for b, exe in exes.items():
                 if b == "barrier":
                     continue  # nothing to validate
-                out, err = osu(mpi, exe, n, a.max, lib, ["-c"],
+                out, err = osu(entry, exe, n, a.max, lib, ["-c"],
                                {"MC_MPI_VERBOSE": "1"})
                 res, valid = parse(out)
                 if not res or any(v != "Pass" for v in valid):
@@ -135,7 +161,7 @@ def main():
                 runs = {False: [], True: []}
                 for _ in range(a.reps):
                     for with_lib in (False, True):
-                        o, _ = osu(mpi, exe, n, a.max,
+                        o, _ = osu(entry, exe, n, a.max,
                                    lib if with_lib else None, [])
                         runs[with_lib].append(parse(o)[0])
                 for size in sorted(runs[False][0]):

@@ -16,6 +16,8 @@ MPI 5.0, MPICH 5.0 and Intel MPI, which run the binaries built for their
 ABI family.
 """
 import os
+import re
+import subprocess
 
 import mpilib
 from mpilib import log
@@ -64,6 +66,17 @@ def wheel_mpis(d):
         out["impi"]["cc"] = out["mpich5"]["cc"]
         out["impi"]["build_as"] = "mpich5"
     return out
+
+
+def version(entry):
+    """The MPI's label with the version its launcher reports"""
+    r = subprocess.run([entry["run"], "--version"], capture_output=True,
+                       text=True, env=dict(os.environ,
+                                           **entry.get("env", {})))
+    m = re.search(r"(?:Version:?|\((?:Open MPI|OpenRTE)\))\s*(\d+\.\d+(\.\d+)?)",
+                  r.stdout + r.stderr)
+    label = re.sub(r" \d+(\.\d+)*$", "", entry["label"])
+    return f"{label} {m.group(1)}" if m else entry["label"]
 
 
 def command(mpi, entry, prog, lib, shape, sides, a):
