@@ -208,6 +208,8 @@ int mc_prep_reduce_scatter(mc_comm_t *c, const void *sbuf, void *rbuf,
     a->rbuf = rbuf;
     a->sbuf = a->in_place ? rbuf : sbuf;
     a->rcounts = rcounts;
+    /* every rank selects alike: by the mean block, not its own */
+    a->sel_bytes = total * a->dsize / (size_t)c->team.size;
     return MC_OK;
 }
 

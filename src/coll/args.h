@@ -60,6 +60,10 @@ typedef struct mc_args {
      * block: what it sends in allgatherv and gatherv, receives in scatterv
      * and reduce_scatter (rcounts[rank]); 0 in alltoallv. */
     const size_t *scounts, *sdispls, *rcounts, *rdispls;
+    /* The size the selection sees where `bytes` differs between ranks
+     * and the choice must not: reduce_scatter's mean block (the sum of
+     * rcounts over P, in bytes). 0: `bytes`. */
+    size_t sel_bytes;
 } mc_args_t;
 
 /* Values of an algorithm's parameters, in the order of its parameter

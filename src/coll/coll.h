@@ -109,6 +109,7 @@ MC_ALGO_DECL(mc_alltoallv_pairwise);
 MC_ALGO_DECL(mc_gatherv_linear);
 MC_ALGO_DECL(mc_scatterv_linear);
 MC_ALGO_DECL(mc_reduce_scatter_reduce);
+MC_ALGO_DECL(mc_reduce_scatter_flat);
 /* root sends counts[q] elements from displs[q] (NULL: back to back) to
  * each rank q, which receives them (rbytes) into rbuf (scatterv_linear.c);
  * counts is read on the root only */
@@ -120,6 +121,7 @@ MC_ALGO_DECL(mc_bcast_direct);
 MC_ALGO_DECL(mc_reduce_direct);
 MC_ALGO_DECL(mc_allreduce_direct);
 MC_ALGO_DECL(mc_reduce_scatter_block_direct);
+MC_ALGO_DECL(mc_reduce_scatter_direct);
 MC_ALGO_DECL(mc_allgather_direct);
 MC_ALGO_DECL(mc_alltoall_direct);
 MC_ALGO_DECL(mc_gather_direct);

@@ -77,14 +77,19 @@ static int fetch(mc_team_t *c, mc_direct_t *d, int peer)
 static int out_of_bounds(mc_team_t *c, mc_direct_t *d, int peer, int which,
                          size_t off, size_t n)
 {
+    const char *what = d->a->coll == MC_COLL_REDUCE_SCATTER
+                           ? "rcounts summing to"
+                           : "count";
     return mc_error(MC_ERR_ARG,
-                    "mc_%s: rank %d passed count %zu but rank %d passed "
-                    "count %llu: reading %zu bytes at offset %zu of rank "
+                    "mc_%s: rank %d passed %s %zu but rank %d passed "
+                    "%s %llu: reading %zu bytes at offset %zu of rank "
                     "%d's %s buffer (bytes %zu to %zu published) would go "
-                    "past it; every rank must pass the same count",
-                    mc_coll_name(d->a->coll), c->rank, d->a->count, peer,
-                    (unsigned long long)d->count, n, off, peer,
-                    which ? "receive" : "send", d->lo[which], d->hi[which]);
+                    "past it; every rank must pass the same %s",
+                    mc_coll_name(d->a->coll), c->rank, what, d->a->count,
+                    peer, what, (unsigned long long)d->count, n, off, peer,
+                    which ? "receive" : "send", d->lo[which], d->hi[which],
+                    d->a->coll == MC_COLL_REDUCE_SCATTER ? "rcounts"
+                                                         : "count");
 }
 
 int mc_direct_get(mc_team_t *c, mc_direct_t *d, int peer, int which,

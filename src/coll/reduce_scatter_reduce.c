@@ -28,6 +28,7 @@ int mc_reduce_scatter_reduce(mc_team_t *c, const mc_args_t *a,
         r.root = 0;
         r.in_place = 0;
         r.rbuf = full;
+        r.sel_bytes = 0;
         MC_CHECK(mc_reduce_binomial(c, &r, p));
     }
     return mc_scatterv_blocks(c, 0, full, a->rcounts, NULL, a->dsize,

@@ -111,6 +111,17 @@ const mc_algo_t mc_algos[] = {
      .desc = "binomial reduce of the whole vector to rank 0, then linear "
              "scatterv; rank order for non-commutative ops",
      .impl = &mc_reduce_scatter_reduce_algo},
+    {.coll = MC_COLL_REDUCE_SCATTER, .name = "flat",
+     .desc = "the whole vector in slot-sized windows: every rank publishes "
+             "each window, a rank combines its part of it from every slot "
+             "in rank order",
+     .impl = &mc_reduce_scatter_flat_algo},
+    {.coll = MC_COLL_REDUCE_SCATTER, .name = "direct",
+     .desc = "single copy: rank r combines its block read straight from "
+             "every rank's buffer (process_vm_readv); rank order; flat "
+             "where single copy is off",
+     .impl = &mc_reduce_scatter_direct_algo,
+     .variants = {"chunk=1000"}},
     /* model-tuned cache-coherence algorithms (Ramos & Hoefler 2013, ch. 4;
      * src/coll/cc.h). Fan-outs: k1..k4 up to the first 0; k1 = 0 lets
      * the optimiser choose, from the built-in xeonphi60 model, once per

@@ -57,6 +57,12 @@ static const struct default_rule {
     {MC_COLL_REDUCE_SCATTER_BLOCK, ON_COHERENT, 16, 16384, "flat"},
     {MC_COLL_REDUCE_SCATTER_BLOCK, ON_COHERENT, 0, 1024, "ring"},
     {MC_COLL_REDUCE_SCATTER_BLOCK, ON_COHERENT, 0, SIZE_MAX, "direct"},
+    /* reduce_scatter with counts, by the mean block: the fast path in
+     * slot-sized windows while small, then single copy (at 2 ranks, p50:
+     * flat 0.50-0.82x reduce-scatterv's time up to 32 KiB, direct 0.24x
+     * from 16 KiB; docs/selection.md) */
+    {MC_COLL_REDUCE_SCATTER, ON_COHERENT, 16, 4096, "flat"},
+    {MC_COLL_REDUCE_SCATTER, ON_COHERENT, 16, SIZE_MAX, "direct"},
     /* gather and scatter: single copy above 8 KiB blocks (at 16 KiB
      * 0.74-0.77x linear's time, 0.54-0.67x from 64 KiB; at 4 KiB equal);
      * above 16 ranks an extrapolation */
@@ -375,7 +381,8 @@ const mc_sel_t *mc_select(const mc_ruleset_t rules[MC_COLL_COUNT],
                           const mc_args_t *a)
 {
     const mc_rule_t *r;
-    return pick(&rules[a->coll], a->bytes, a->op, &r);
+    return pick(&rules[a->coll], a->sel_bytes ? a->sel_bytes : a->bytes,
+                a->op, &r);
 }
 
 void mc_select_explain(const mc_ruleset_t rules[MC_COLL_COUNT],

@@ -93,6 +93,16 @@ static int rsb_count(mc_comm_t *c, int r)
                                    MC_FLOAT64, MC_SUM);
 }
 
+/* rank 1 thinks every block is larger: its reads pass the others' input */
+static int rs_counts(mc_comm_t *c, int r)
+{
+    size_t rc[64];
+    for (int q = 0; q < np && q < 64; q++)
+        rc[q] = r == 1 ? BIG / np : 100;
+    mc_comm_set_algo(c, "reduce_scatter", "direct");
+    return mc_reduce_scatter(c, sb, rb, rc, MC_FLOAT64, MC_SUM);
+}
+
 static int bc_count(mc_comm_t *c, int r)
 {
     mc_comm_set_algo(c, "bcast", "direct");
@@ -178,6 +188,8 @@ int main(int argc, char **argv)
         run_case(w, "alltoall count", a2a_count, "count", 0);
         run_case(w, "allreduce count", ar_count, "count", 0);
         run_case(w, "reduce_scatter_block count", rsb_count, "count", 0);
+        run_case(w, "reduce_scatter rcounts", rs_counts, "rcounts summing",
+                 0);
         run_case(w, "bcast count", bc_count, "count", 0);
         run_case(w, "reduce count", red_count, "count", 0);
     } else {
