@@ -119,6 +119,7 @@ int mc_scatterv_blocks(mc_team_t *c, int root, const void *sbuf,
 /* single copy for large messages (coll/direct.h) */
 MC_ALGO_DECL(mc_bcast_direct);
 MC_ALGO_DECL(mc_reduce_direct);
+MC_ALGO_DECL(mc_reduce_direct_root);
 MC_ALGO_DECL(mc_allreduce_direct);
 MC_ALGO_DECL(mc_reduce_scatter_block_direct);
 MC_ALGO_DECL(mc_reduce_scatter_direct);

@@ -201,6 +201,12 @@ const mc_algo_t mc_algos[] = {
              "order; flat where single copy is off",
      .impl = &mc_reduce_direct_algo,
      .variants = {"chunk=1000"}},
+    {.coll = MC_COLL_REDUCE, .name = "direct-root",
+     .desc = "single copy: the root alone combines everyone's input read "
+             "straight from their processes (process_vm_readv), the others "
+             "wait; rank order; flat where single copy is off",
+     .impl = &mc_reduce_direct_root_algo,
+     .variants = {"chunk=1000"}},
     {.coll = MC_COLL_ALLREDUCE, .name = "direct",
      .desc = "single copy: reduce-scatter + allgather reading the others' "
              "buffers straight from their processes (process_vm_readv); "

@@ -116,6 +116,14 @@ static int red_count(mc_comm_t *c, int r)
                      0);
 }
 
+/* the root passes a larger count than rank 2: it reads past rank 2's */
+static int red_root_count(mc_comm_t *c, int r)
+{
+    mc_comm_set_algo(c, "reduce", "direct-root");
+    return mc_reduce(c, sb, rb, r == 2 ? BIG / 2 : BIG, MC_FLOAT64, MC_SUM,
+                     0);
+}
+
 /* ---- MC_CHECK_ARGS=1 ---- */
 
 static int ck_count(mc_comm_t *c, int r)
@@ -192,6 +200,8 @@ int main(int argc, char **argv)
                  0);
         run_case(w, "bcast count", bc_count, "count", 0);
         run_case(w, "reduce count", red_count, "count", 0);
+        run_case(w, "reduce (root alone) count", red_root_count, "count",
+                 0);
     } else {
         run_case(w, "count", ck_count, "differ", 1);
         run_case(w, "datatype", ck_dtype, "differ", 1);
