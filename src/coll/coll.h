@@ -99,6 +99,7 @@ MC_ALGO_DECL(mc_allgather_ring);
 MC_ALGO_DECL(mc_alltoall_pairwise);
 MC_ALGO_DECL(mc_gather_linear);
 MC_ALGO_DECL(mc_scatter_linear);
+MC_ALGO_DECL(mc_scatter_flat);
 MC_ALGO_DECL(mc_scan_linear); /* scan and exscan */
 MC_ALGO_DECL(mc_scan_recursive_doubling); /* scan and exscan */
 MC_ALGO_DECL(mc_reduce_scatter_block_ring);

@@ -238,6 +238,11 @@ const mc_algo_t mc_algos[] = {
              "root's buffer (process_vm_readv); linear where single copy is "
              "off",
      .impl = &mc_scatter_direct_algo},
+    {.coll = MC_COLL_SCATTER, .name = "flat",
+     .desc = "the root publishes its P blocks in its own slot, a window "
+             "per fast call, and every rank copies its block from there "
+             "(all at once)",
+     .impl = &mc_scatter_flat_algo},
     /* NoCMsg (Yagna, Patil, Mueller): contention-free on a full grid of a
      * mesh chip (tp->topo), the contention-oblivious algorithm elsewhere */
     {.coll = MC_COLL_BARRIER, .name = "mesh-tree",
