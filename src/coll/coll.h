@@ -122,6 +122,7 @@ MC_ALGO_DECL(mc_bcast_direct);
 MC_ALGO_DECL(mc_reduce_direct);
 MC_ALGO_DECL(mc_reduce_direct_root);
 MC_ALGO_DECL(mc_allreduce_direct);
+MC_ALGO_DECL(mc_allreduce_direct_all);
 MC_ALGO_DECL(mc_reduce_scatter_block_direct);
 MC_ALGO_DECL(mc_reduce_scatter_direct);
 MC_ALGO_DECL(mc_allgather_direct);

@@ -213,6 +213,12 @@ const mc_algo_t mc_algos[] = {
              "rank order; rsag where single copy is off",
      .impl = &mc_allreduce_direct_algo,
      .variants = {"chunk=64", "chunk=1000"}},
+    {.coll = MC_COLL_ALLREDUCE, .name = "direct-all",
+     .desc = "single copy in one phase: every rank reads every other "
+             "rank's whole input (process_vm_readv) and combines all; rank "
+             "order; rsag where single copy is off",
+     .impl = &mc_allreduce_direct_all_algo,
+     .variants = {"chunk=1000"}},
     {.coll = MC_COLL_REDUCE_SCATTER_BLOCK, .name = "direct",
      .desc = "single copy: rank r combines block r read straight from every "
              "rank's buffer (process_vm_readv); rank order; flat where "

@@ -44,6 +44,10 @@ static const struct default_rule {
      * paid back; each direct algorithm runs its MPB fallback when single
      * copy is off. Measurements: docs/selection.md. */
     {MC_COLL_ALLREDUCE, ON_COHERENT, 16, 2048, "flat"},
+    /* two ranks: one phase, each reads the other's vector (0.6-0.7x the
+     * time of rsag or direct at 16-32 KiB, 0.8x direct's at 64 KiB, 1.06x
+     * at 256 KiB; measured at 2 ranks only) */
+    {MC_COLL_ALLREDUCE, ON_COHERENT, 2, 65536, "direct-all"},
     {MC_COLL_ALLREDUCE, ON_COHERENT, 0, 32768, "rsag"},
     {MC_COLL_ALLREDUCE, ON_COHERENT, 0, SIZE_MAX, "direct"},
     {MC_COLL_ALLGATHER, ON_COHERENT, 16, 16384, "flat"},
