@@ -21,8 +21,8 @@
 #define SLAB 4096
 
 typedef struct fm_entry {
-    uint64_t key; /* UINT64_MAX: empty */
-    uint64_t *slot;
+    uint64_t key;
+    uint64_t *slot; /* NULL: empty (a zeroed table is an empty one) */
 } fm_entry_t;
 
 struct mc_sim_flagmap {
@@ -49,13 +49,11 @@ static void grow(mc_sim_flagmap_t *m)
     fm_entry_t *t = mc_sim_big_zalloc(sizeof *t * cap);
     if (!t)
         oom();
-    for (size_t i = 0; i < cap; i++)
-        t[i].key = UINT64_MAX;
     for (size_t i = 0; i < m->cap; i++) {
-        if (m->tab[i].key == UINT64_MAX)
+        if (!m->tab[i].slot)
             continue;
         size_t h = hash(m->tab[i].key, cap - 1);
-        while (t[h].key != UINT64_MAX)
+        while (t[h].slot)
             h = (h + 1) & (cap - 1);
         t[h] = m->tab[i];
     }
@@ -92,9 +90,9 @@ uint64_t *mc_sim_flagmap_slot(mc_sim_flagmap_t **mp, uint64_t key, int words)
     if (2 * (m->used + 1) > m->cap)
         grow(m);
     size_t h = hash(key, m->cap - 1);
-    while (m->tab[h].key != UINT64_MAX && m->tab[h].key != key)
+    while (m->tab[h].slot && m->tab[h].key != key)
         h = (h + 1) & (m->cap - 1);
-    if (m->tab[h].key == UINT64_MAX) {
+    if (!m->tab[h].slot) {
         m->tab[h].key = key;
         m->tab[h].slot = new_slot(m, words);
         m->used++;

@@ -272,8 +272,7 @@ static int sim_flag_set_wait(mc_tp_t *tp, int rank, int idx, uint64_t v,
                              int wrank, int widx, uint64_t wv)
 {
     sim_tp_t *t = st(tp);
-    mc_coro_t *co = mc_coro_current();
-    if (co && co->wait_note) { /* a non-blocking collective: it may yield */
+    if (tp_nb_call()) { /* a non-blocking collective: it may yield */
         sim_flag_set(tp, rank, idx, v);
         return sim_flag_wait(tp, wrank, widx, wv);
     }

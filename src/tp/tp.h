@@ -225,13 +225,21 @@ typedef struct mc_tp_wait_note {
     uint64_t v;
 } mc_tp_wait_note_t;
 
+/* co (mc_coro_current()) if it runs a non-blocking collective, whose
+ * waits must yield rather than block; else NULL */
+static inline mc_coro_t *tp_nb_call(void)
+{
+    mc_coro_t *co = mc_coro_current();
+    return co && co->wait_note ? co : NULL;
+}
+
 /* For a transport's waits: in a non-blocking collective's coroutine, notes
  * the wait, yields to test or wait and returns 1 (check the flag again);
  * elsewhere returns 0 (block as usual). */
 static inline int tp_wait_yield(mc_tp_t *t, int rank, int idx, uint64_t v)
 {
-    mc_coro_t *co = mc_coro_current();
-    if (!co || !co->wait_note)
+    mc_coro_t *co = tp_nb_call();
+    if (!co)
         return 0;
     *(mc_tp_wait_note_t *)co->wait_note =
         (mc_tp_wait_note_t){.tp = t, .rank = rank, .idx = idx, .v = v};
