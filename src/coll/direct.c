@@ -163,6 +163,23 @@ int mc_direct_reduce(mc_team_t *c, mc_direct_t *d, size_t off, size_t count,
     return MC_OK;
 }
 
+int mc_direct_reduce_end(mc_team_t *c, mc_direct_t *d, size_t off,
+                         size_t count, size_t chunk)
+{
+    const mc_args_t *a = d->a;
+    size_t n = count * a->dsize;
+    char *tmp;
+    MC_CHECK(mc_scratch(c, 2 * chunk + (a->in_place ? n : 0),
+                        (void **)&tmp));
+    char *out = a->in_place ? tmp + 2 * chunk : a->rbuf;
+    MC_CHECK(mc_direct_reduce(c, d, off, count, (const char *)a->sbuf + off,
+                              out, tmp, chunk));
+    MC_CHECK(mc_direct_end(c, d->f));
+    if (a->in_place && n)
+        MC_CHECK(tp_copy(c->tp, a->rbuf, out, n));
+    return MC_OK;
+}
+
 int mc_direct_resolve(const mc_team_t *t, mc_params_t *p)
 {
     (void)t;

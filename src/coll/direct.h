@@ -68,6 +68,13 @@ int mc_direct_end(mc_team_t *c, uint64_t f);
 int mc_direct_reduce(mc_team_t *c, mc_direct_t *d, size_t off, size_t count,
                      const char *mine, char *out, char *tmp, size_t chunk);
 
+/* The rest of a call whose output is rbuf = count elements combined as
+ * mc_direct_reduce does from byte off of every rank's input: into rbuf,
+ * or, in place (my input is rbuf, which peers read until the end), into
+ * scratch copied to rbuf after the end; then ends call d. chunk as
+ * mc_direct_chunk. */
+int mc_direct_reduce_end(mc_team_t *c, mc_direct_t *d, size_t off,
+                         size_t count, size_t chunk);
 /* the chunk parameter (bytes, 0 = 64K) rounded to whole elements */
 size_t mc_direct_chunk(const mc_args_t *a, int64_t chunk);
 

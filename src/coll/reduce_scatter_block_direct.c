@@ -26,20 +26,10 @@ int mc_reduce_scatter_block_direct(mc_team_t *c, const mc_args_t *a,
                                    const mc_params_t *p)
 {
     MC_CHECK(mc_direct_usable(c));
-    size_t chunk = mc_direct_chunk(a, p->v[P_CHUNK]), n = a->bytes;
-    char *tmp;
-    MC_CHECK(mc_scratch(c, 2 * chunk + (a->in_place ? n : 0),
-                        (void **)&tmp));
-    char *out = a->in_place ? tmp + 2 * chunk : a->rbuf;
     mc_direct_t d;
     MC_CHECK(mc_direct_begin(c, a, &d));
-    size_t off = (size_t)c->rank * n;
-    MC_CHECK(mc_direct_reduce(c, &d, off, a->count,
-                              (const char *)a->sbuf + off, out, tmp, chunk));
-    MC_CHECK(mc_direct_end(c, d.f));
-    if (a->in_place)
-        MC_CHECK(tp_copy(c->tp, a->rbuf, out, n));
-    return MC_OK;
+    return mc_direct_reduce_end(c, &d, (size_t)c->rank * a->bytes, a->count,
+                                mc_direct_chunk(a, p->v[P_CHUNK]));
 }
 
 static const mc_param_desc_t params[P_COUNT + 1] = {

@@ -33,11 +33,6 @@ int mc_reduce_scatter_direct(mc_team_t *c, const mc_args_t *a,
             lo = total;
         total += a->rcounts[q];
     }
-    size_t chunk = mc_direct_chunk(a, p->v[P_CHUNK]), n = a->bytes;
-    char *tmp;
-    MC_CHECK(mc_scratch(c, 2 * chunk + (a->in_place ? n : 0),
-                        (void **)&tmp));
-    char *out = a->in_place ? tmp + 2 * chunk : a->rbuf;
     /* peers read my whole input (its count, the sum of rcounts, goes
      * with it for the error of ranks that disagree); nobody reads my
      * output */
@@ -46,13 +41,8 @@ int mc_reduce_scatter_direct(mc_team_t *c, const mc_args_t *a,
     mc_direct_t d;
     MC_CHECK(mc_direct_begin_at(c, &v, &d, (uintptr_t)a->sbuf,
                                 total * a->dsize, (uintptr_t)a->rbuf, 0, 0));
-    size_t off = lo * a->dsize;
-    MC_CHECK(mc_direct_reduce(c, &d, off, a->rcounts[c->rank],
-                              (const char *)a->sbuf + off, out, tmp, chunk));
-    MC_CHECK(mc_direct_end(c, d.f));
-    if (a->in_place && n)
-        MC_CHECK(tp_copy(c->tp, a->rbuf, out, n));
-    return MC_OK;
+    return mc_direct_reduce_end(c, &d, lo * a->dsize, a->rcounts[c->rank],
+                                mc_direct_chunk(a, p->v[P_CHUNK]));
 }
 
 static const mc_param_desc_t params[P_COUNT + 1] = {
