@@ -169,12 +169,34 @@ void mc_comm_rules_release(mc_comm_t *c)
     c->rules = NULL;
 }
 
+/* hist = prev "coll=spec;": 0, or -1 if it does not fit. Not snprintf:
+ * every simulated core comes here, and vfprintf's frame would take each
+ * core's stack onto a second page (4 GiB at a million cores). */
+static int hist_add(char hist[HIST], const char *prev, int coll,
+                    const char *spec)
+{
+    char num[12];
+    int k = (int)sizeof num;
+    unsigned u = (unsigned)coll;
+    do
+        num[--k] = (char)('0' + u % 10);
+    while ((u /= 10) && k > 0);
+    size_t a = strlen(prev), b = sizeof num - (size_t)k, d = strlen(spec);
+    if (a + b + d + 3 > HIST)
+        return -1;
+    memcpy(hist, prev, a);
+    memcpy(hist + a, num + k, b);
+    hist[a + b] = '=';
+    memcpy(hist + a + b + 1, spec, d);
+    memcpy(hist + a + b + 1 + d, ";", 2);
+    return 0;
+}
+
 int mc_comm_rules_set(mc_comm_t *c, mc_coll_t coll, const char *spec)
 {
     char hist[HIST];
-    int n = snprintf(hist, sizeof hist, "%s%d=%s;", c->sel->hist, (int)coll,
-                     spec ? spec : "");
-    int shareable = c->sel->share && n >= 0 && (size_t)n < sizeof hist;
+    int fits = hist_add(hist, c->sel->hist, (int)coll, spec ? spec : "") == 0;
+    int shareable = c->sel->share && fits;
     mc_rules_t *r = shareable ? lookup(c, hist) : NULL;
     if (r) {
         attach(c, r);

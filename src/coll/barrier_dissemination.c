@@ -17,19 +17,36 @@
 #include "coll/coll.h"
 #include "sched/sched.h"
 
+/* what a round needs, in a few bytes: the simulator keeps a copy with
+ * the core and computes each round from it (tp_flag_rounds) */
+typedef struct dissem {
+    int n, me, fl0, per;
+    uint64_t v;
+} dissem_t;
+
+/* round r of rank me: raise the line at me + d, wait for me - d's */
+static void dissem_round(const void *ctx, int r, mc_tp_round_t *rd)
+{
+    const dissem_t *x = ctx;
+    int n = x->n, me = x->me, d;
+    mc_sched_dissem_dists(n, 1, r, &d);
+    *rd = (mc_tp_round_t){.rank = (me + d) % n,
+                          .idx = x->fl0 + me * x->per,
+                          .v = x->v,
+                          .wrank = me,
+                          .widx = x->fl0 + (me - d + n) % n * x->per,
+                          .wv = x->v};
+}
+
 int mc_barrier_dissemination_at(mc_team_t *c, uint32_t step)
 {
-    int n = c->size, me = c->rank;
-    uint64_t v = mc_flagval(c, step);
+    int n = c->size;
     int rounds = mc_sched_dissem_rounds(n, 1);
-    for (int r = 0; r < rounds; r++) {
-        int d;
-        mc_sched_dissem_dists(n, 1, r, &d);
-        MC_CHECK(tp_flag_set_wait(c->tp, (me + d) % n, mc_flag_from(c, 0, me),
-                                  v, me,
-                                  mc_flag_from(c, 0, (me - d + n) % n), v));
-    }
-    return MC_OK;
+    /* mc_flag_from(c, 0, w) = fl0 + w * per */
+    dissem_t x = {n, c->rank, mc_flag_from(c, 0, 0),
+                  mc_flag_from(c, 0, 1) - mc_flag_from(c, 0, 0),
+                  mc_flagval(c, step)};
+    return tp_flag_rounds(c->tp, rounds, dissem_round, &x, sizeof x);
 }
 
 int mc_barrier_dissemination(mc_team_t *c, const mc_args_t *a,

@@ -169,6 +169,23 @@ int mc_sim_flag_wait(mc_sim_t *s, uint64_t *addr, int owner, uint64_t v,
 int mc_sim_flag_write_wait(mc_sim_t *s, uint64_t *addr, int owner,
                            uint64_t v, uint64_t *waddr, int wowner,
                            uint64_t wv);
+/* one round of mc_sim_flag_rounds */
+typedef struct mc_sim_round {
+    uint64_t *addr, *waddr;
+    int owner, wowner;
+    uint64_t v, wv;
+} mc_sim_round_t;
+/* the most bytes of a mc_sim_flag_rounds context */
+#define MC_SIM_ROUND_CTX 48
+/* n rounds of mc_sim_flag_write_wait, round r given by fn(ctx, r, &rd)
+ * when it begins, at the same times and in the same order of events. The
+ * engine keeps a copy of the `size` bytes at ctx with the core and begins
+ * each next round itself, without switching to the core: fn runs outside
+ * it, on that copy, and the core's stack stays out of the caches.
+ * MC_ERR_ARG if size > MC_SIM_ROUND_CTX. */
+int mc_sim_flag_rounds(mc_sim_t *s, int n,
+                       void (*fn)(const void *ctx, int r, mc_sim_round_t *rd),
+                       const void *ctx, size_t size);
 uint64_t mc_sim_flag_read(mc_sim_t *s, uint64_t *addr, int owner);
 /* stores v at *addr at time `at` (>= now), waking its waiters, with no
  * core busy for it (hardware delivering: the static network) */

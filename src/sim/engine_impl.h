@@ -63,6 +63,10 @@ typedef struct core {
     int64_t line;
     mc_ps_t op_start;
     mc_ps_t wait_start;
+    /* mc_sim_flag_rounds in progress (fn NULL: none) */
+    void (*round_fn)(const void *ctx, int r, mc_sim_round_t *rd);
+    int round, nrounds;
+    uint64_t round_ctx[MC_SIM_ROUND_CTX / 8];
 } __attribute__((aligned(64))) core_t;
 
 struct mc_sim {

@@ -212,6 +212,55 @@ int mc_sim_flag_write_wait(mc_sim_t *s, uint64_t *addr, int owner,
     return rc;
 }
 
+/* begins round c->round of core me's mc_sim_flag_rounds */
+static void begin_round(mc_sim_t *s, int me, core_t *c)
+{
+    mc_sim_round_t rd;
+    c->round_fn(c->round_ctx, c->round, &rd);
+    c->op_start = s->now;
+    c->wait_addr = rd.waddr;
+    c->wait_owner = rd.wowner;
+    c->wait_v = rd.wv;
+    mc_sim_push(s, write_flag(s, me, rd.addr, rd.owner, rd.v, NULL, 0),
+                EV_WAIT, (uint32_t)me);
+}
+
+int mc_sim_flag_rounds(mc_sim_t *s, int n,
+                       void (*fn)(const void *ctx, int r, mc_sim_round_t *rd),
+                       const void *ctx, size_t size)
+{
+    int me = s->running;
+    core_t *c = &s->cores[me];
+    if (size > sizeof c->round_ctx)
+        return mc_error(MC_ERR_ARG, "simulator: a context of %zu bytes for "
+                        "flag rounds (at most %d)", size, MC_SIM_ROUND_CTX);
+    if (n <= 0)
+        return MC_OK;
+    c->round_fn = fn;
+    memcpy(c->round_ctx, ctx, size);
+    c->round = 0;
+    c->nrounds = n;
+    begin_round(s, me, c);
+    int rc = suspend(s);
+    c->round_fn = NULL;
+    mc_sim_trace_add(s, "wait", me, c->wait_start, s->now);
+    return rc;
+}
+
+/* the wait of a round of mc_sim_flag_rounds is over: the next round, where
+ * the core would begin it on being switched back (1), or 0: the core's */
+static int next_round(mc_sim_t *s, int i, core_t *c)
+{
+    if (c->status != MC_OK || c->round + 1 >= c->nrounds)
+        return 0;
+    mc_sim_trace_add(s, "wait", i, c->wait_start, s->now);
+    c->round++;
+    s->running = i;
+    begin_round(s, i, c);
+    s->running = -1;
+    return 1;
+}
+
 /* the write of mc_sim_flag_write_wait is acknowledged: what the core
  * would do on being switched back, done here */
 static void on_wait(mc_sim_t *s, int me)
@@ -286,7 +335,7 @@ static void on_land(mc_sim_t *s, int i)
 static void resume(mc_sim_t *s, int i)
 {
     core_t *c = &s->cores[i];
-    if (c->done)
+    if (c->done || (c->round_fn && next_round(s, i, c)))
         return;
     if (c->status < 0)
         mc_error(c->status,

@@ -281,6 +281,47 @@ static int sim_flag_set_wait(mc_tp_t *tp, int rank, int idx, uint64_t v,
                                   core_of(t, wrank), wv);
 }
 
+/* what the engine keeps of a tp_flag_rounds call (MC_SIM_ROUND_CTX) */
+typedef struct sim_rounds {
+    mc_sim_domain_t *dom;
+    mc_tp_round_fn fn;
+    uint64_t ctx[MC_TP_ROUND_CTX / 8];
+} sim_rounds_t;
+
+/* the engine's round r: the algorithm's, with the flags' addresses */
+static void sim_round(const void *arg, int r, mc_sim_round_t *out)
+{
+    const sim_rounds_t *x = arg;
+    mc_tp_round_t rd;
+    x->fn(x->ctx, r, &rd);
+    *out = (mc_sim_round_t){.addr = mc_sim_flag_word(x->dom, rd.rank, rd.idx),
+                            .owner = x->dom->cores[rd.rank],
+                            .v = rd.v,
+                            .waddr = mc_sim_flag_word(x->dom, rd.wrank,
+                                                      rd.widx),
+                            .wowner = x->dom->cores[rd.wrank],
+                            .wv = rd.wv};
+}
+
+static int sim_flag_rounds(mc_tp_t *tp, int n, mc_tp_round_fn fn,
+                           const void *ctx, size_t size)
+{
+    sim_tp_t *t = st(tp);
+    if (tp_nb_call() || size > MC_TP_ROUND_CTX) { /* one by one */
+        for (int r = 0; r < n; r++) {
+            mc_tp_round_t rd;
+            fn(ctx, r, &rd);
+            MC_CHECK(sim_flag_set_wait(tp, rd.rank, rd.idx, rd.v, rd.wrank,
+                                       rd.widx, rd.wv));
+        }
+        return MC_OK;
+    }
+    sim_rounds_t x = {.dom = t->dom, .fn = fn};
+    memcpy(x.ctx, ctx, size);
+    _Static_assert(sizeof x <= MC_SIM_ROUND_CTX, "round context");
+    return mc_sim_flag_rounds(t->sim, n, sim_round, &x, sizeof x);
+}
+
 static void sim_line_set(mc_tp_t *tp, int rank, int idx, uint64_t v,
                          const void *payload, size_t n)
 {
@@ -525,6 +566,7 @@ static const mc_tp_ops_t sim_ops = {
     .flag_read = sim_flag_read,
     .flag_wait = sim_flag_wait,
     .flag_set_wait = sim_flag_set_wait,
+    .flag_rounds = sim_flag_rounds,
     .line_set = sim_line_set,
     .line_wait = sim_line_wait,
     .line_wait_reduce = sim_line_wait_reduce,
