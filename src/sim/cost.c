@@ -34,6 +34,7 @@
  * first served. With no waiting the line costs exactly the formula.
  */
 #include <stdlib.h>
+#include <sys/mman.h>
 
 #include "sim/engine_impl.h"
 
@@ -242,10 +243,30 @@ mc_ps_t mc_sim_reserve(cal_t *c, uint32_t nslots, mc_ps_t slot, mc_ps_t t)
     return (mc_ps_t)nslots * slot; /* saturated beyond the horizon */
 }
 
+/* The MPB ports' calendars: one mapping for all cores, its pages given
+ * by the kernel as they are first touched, so that a reservation finds
+ * its ring at once (no pointer to follow, no allocation of its own: at a
+ * million cores each is a cache miss) */
+static uint16_t *port_ring(mc_sim_t *s, int owner)
+{
+    if (!s->port_tags) {
+        size_t len = (size_t)s->p->ncores * PORT_SLOTS * sizeof(uint16_t);
+        void *m = mmap(NULL, len, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (m == MAP_FAILED)
+            return NULL; /* no contention rather than a crash */
+        s->port_tags = m;
+        s->port_len = len;
+    }
+    return s->port_tags + (size_t)owner * PORT_SLOTS;
+}
+
 mc_ps_t mc_sim_port_delay(mc_sim_t *s, int owner, mc_ps_t t)
 {
-    mc_ps_t d = mc_sim_reserve(&s->cal_port[owner], PORT_SLOTS,
-                               s->p->cont.mpb_service, t);
+    cal_t c = {port_ring(s, owner)};
+    if (!c.tag)
+        return 0;
+    mc_ps_t d = mc_sim_reserve(&c, PORT_SLOTS, s->p->cont.mpb_service, t);
     s->st.port_wait_ps += d;
     return d;
 }
@@ -339,8 +360,8 @@ void mc_sim_cal_free(mc_sim_t *s)
 {
     mc_sim_cache_free(s);
     const mc_platform_t *p = s->p;
-    for (int i = 0; s->cal_port && i < p->ncores; i++)
-        free(s->cal_port[i].tag);
+    if (s->port_tags)
+        munmap(s->port_tags, s->port_len);
     for (int i = 0; s->cal_mc && i < p->nmc; i++)
         free(s->cal_mc[i].tag);
     mc_host_free(s);
@@ -348,7 +369,6 @@ void mc_sim_cal_free(mc_sim_t *s)
     for (int i = 0; s->cal_link && i < p->mesh_x * p->mesh_y * 4 * nchips;
          i++)
         free(s->cal_link[i].tag);
-    free(s->cal_port);
     free(s->cal_mc);
     free(s->cal_link);
 }

@@ -178,12 +178,11 @@ int mc_sim_create(const mc_platform_t *p, int ncores, const mc_sim_opts_t *o,
         nb <<= 1;
     s->bucket = malloc(nb * sizeof(int));
     s->bucket_mask = nb - 1;
-    s->cal_port = calloc((size_t)p->ncores, sizeof(cal_t));
     s->cal_mc = calloc((size_t)p->nmc, sizeof(cal_t));
     s->cal_link = calloc((size_t)p->mesh_x * p->mesh_y * 4 *
                              (size_t)(p->host.nchips > 1 ? p->host.nchips : 1),
                          sizeof(cal_t));
-    if (!s->cores || !s->bucket || !s->cal_port || !s->cal_mc ||
+    if (!s->cores || !s->bucket || !s->cal_mc ||
         !s->cal_link || mc_host_create(s) != MC_OK) {
         mc_sim_destroy(s);
         return mc_error(MC_ERR_NOMEM, "simulator: out of memory");

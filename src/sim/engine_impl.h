@@ -85,7 +85,9 @@ struct mc_sim {
     int *bucket;          /* waiters: hash of flag address -> core */
     uint32_t bucket_mask;
     int c_mpb, c_link, c_mc;
-    cal_t *cal_port, *cal_mc, *cal_link;
+    uint16_t *port_tags;  /* the MPB ports' calendars (cost.c) */
+    size_t port_len;
+    cal_t *cal_mc, *cal_link;
     cal_t *cal_host;      /* per chip: host thread, PCIe up, PCIe down
                              (several chips only; cost_host.c) */
     mc_ps_t *wc_drain;    /* per core: when the host began to drain its
