@@ -71,6 +71,12 @@ else()
 endif()
 add_test(NAME sim_golden COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/sim_golden.py
          $<TARGET_FILE:manycoll_cmd> ${golden_only})
+# the same numbers from the radix heap (src/sim/evq.c), which only runs
+# from 2,048 cores unless told
+add_test(NAME sim_golden_radix COMMAND python3
+         ${CMAKE_CURRENT_SOURCE_DIR}/sim_golden.py $<TARGET_FILE:manycoll_cmd>
+         ${golden_only})
+set_tests_properties(sim_golden_radix PROPERTIES ENVIRONMENT "MC_SIM_EVQ=radix")
 add_test(NAME ocbcast_repro COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/ocbcast_repro.py
          $<TARGET_FILE:manycoll_cmd>)
 # the cache-coherent chip model (cost_cc.c)

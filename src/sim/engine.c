@@ -21,103 +21,6 @@ static _Thread_local mc_sim_t *self_sim;
 #define MC_SIM_STACK (256 * 1024)
 #endif
 
-/* (t, seq) as one 128-bit key: one compare, no branch on equal times
- * (t is never negative: mc_ps_cap) */
-static inline unsigned __int128 ev_key(const ev_t *e)
-{
-    return (unsigned __int128)(uint64_t)e->t << 64 | e->seq;
-}
-
-static inline int ev_less(const ev_t *a, const ev_t *b)
-{
-    return ev_key(a) < ev_key(b);
-}
-
-/* ---- the event queue: a 4-ary min-heap on (t, seq) ----
- * Four children per node halve the depth of a binary heap; with thousands
- * of cores in flight the sift is most of the engine's own work. */
-
-#define ARITY 4
-
-int mc_sim_push(mc_sim_t *s, mc_ps_t t, uint32_t kind, uint32_t idx)
-{
-    if (s->nheap == s->capheap) {
-        size_t cap = s->capheap ? 2 * s->capheap : 1024;
-        ev_t *h = realloc(s->heap, cap * sizeof *h);
-        if (!h)
-            return mc_error(MC_ERR_NOMEM, "simulator: event queue full");
-        s->heap = h;
-        s->capheap = cap;
-    }
-    /* nothing happens before now: an agent's completion computed from
-     * times the core's jittered wait has passed (the host's DMA done
-     * flag) happens now, and the root stays the earliest event
-     * (mc_sim_replace_top) */
-    if (t < s->now)
-        t = s->now;
-    ev_t e = {mc_ps_cap(t), s->seq++, kind, idx};
-    size_t i = s->nheap++;
-    while (i > 0) {
-        size_t up = (i - 1) / ARITY;
-        if (!ev_less(&e, &s->heap[up]))
-            break;
-        s->heap[i] = s->heap[up];
-        i = up;
-    }
-    s->heap[i] = e;
-    return MC_OK;
-}
-
-/* Moves `last` down from the root to its place, bottom-up (Floyd): the
- * hole goes down the smaller children to a leaf without comparing with
- * `last`, which then climbs back the few steps it needs. The event that
- * replaces the root is most often later than nearly all others, so this
- * saves a compare per level over the top-down sift. */
-static void sift_down(mc_sim_t *s, ev_t last)
-{
-    ev_t *h = s->heap;
-    size_t i = 0, n = s->nheap;
-    for (;;) {
-        size_t c = ARITY * i + 1;
-        if (c >= n)
-            break;
-        size_t end = c + ARITY < n ? c + ARITY : n, best = c;
-        for (size_t j = c + 1; j < end; j++)
-            if (ev_less(&h[j], &h[best]))
-                best = j;
-        h[i] = h[best];
-        i = best;
-    }
-    while (i > 0) {
-        size_t up = (i - 1) / ARITY;
-        if (!ev_less(&last, &h[up]))
-            break;
-        h[i] = h[up];
-        i = up;
-    }
-    h[i] = last;
-}
-
-ev_t mc_sim_pop(mc_sim_t *s)
-{
-    ev_t top = s->heap[0];
-    ev_t last = s->heap[--s->nheap];
-    if (s->nheap)
-        sift_down(s, last);
-    return top;
-}
-
-/* The event loop works on heap[0] in place: an event handler that
- * schedules the next event of the same core replaces the root (one sift
- * instead of a pop and a push). Events pushed meanwhile never sort before
- * the root: they are later, or as late and scheduled after it. */
-void mc_sim_replace_top(mc_sim_t *s, mc_ps_t t, uint32_t kind, uint32_t idx)
-{
-    ev_t e = {mc_ps_cap(t), s->seq++, kind, idx};
-    sift_down(s, e);
-    s->top_replaced = 1;
-}
-
 /* ---- jitter: a random extra delay of up to the duration itself ---- */
 
 mc_ps_t mc_sim_jitter(mc_sim_t *s, mc_ps_t d)
@@ -169,6 +72,7 @@ int mc_sim_create(const mc_platform_t *p, int ncores, const mc_sim_opts_t *o,
     s->n = ncores;
     s->running = -1;
     s->free_land = -1;
+    mc_sim_evq_init(s, ncores);
     _Static_assert(offsetof(core_t, co) + offsetof(mc_coro_t, sp) +
                        sizeof(void *) <= 64,
                    "a core's saved stack pointer in its first cache line");
@@ -242,7 +146,7 @@ void mc_sim_destroy(mc_sim_t *s)
     mc_msg_free(s);
     free(s->cores);
     free(s->bucket);
-    free(s->heap);
+    mc_sim_evq_free(s);
     free(s->lands);
     free(s->land_pay);
     free(s->tr);

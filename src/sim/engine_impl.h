@@ -1,4 +1,4 @@
-/* Private to the simulator engine (engine.c, cost.c, calendar.c). */
+/* Private to the simulator engine (engine.c, evq.c, cost.c, ...). */
 #ifndef MC_SIM_ENGINE_IMPL_H
 #define MC_SIM_ENGINE_IMPL_H
 
@@ -14,6 +14,23 @@ typedef struct ev {
     uint32_t kind;
     uint32_t idx;  /* core, or landing record */
 } ev_t;
+
+/* the event queue (evq.c): a 4-ary heap, or from MC_EVQ_RADIX_CORES
+ * cores a radix heap, whose bucket i holds the events whose key first
+ * differs from the last one taken in bit i - 1 (0: equal) */
+#define MC_EVQ_BUCKETS 129
+#define MC_EVQ_RADIX_CORES 2048
+typedef struct mc_evq {
+    int radix;
+    size_t count;             /* events scheduled, not yet taken */
+    ev_t *heap;
+    size_t nheap, capheap;
+    int top_replaced;         /* the handler replaced heap[0] */
+    ev_t *b[MC_EVQ_BUCKETS];
+    size_t n[MC_EVQ_BUCKETS], cap[MC_EVQ_BUCKETS];
+    uint64_t bits[3];         /* the non-empty buckets */
+    unsigned __int128 last;   /* the key last taken */
+} mc_evq_t;
 
 /* A flag write in flight. Its payload (a flag line's words after the
  * flag: lines are at most 256 bytes, platform.c) is in land_pay at the
@@ -76,9 +93,7 @@ struct mc_sim {
     int running;          /* core running now, or -1 */
     mc_ps_t now;
     uint64_t seq;
-    ev_t *heap;
-    size_t nheap, capheap;
-    int top_replaced;     /* the running handler replaced heap[0] */
+    mc_evq_t q;
     land_t *lands;
     unsigned char (*land_pay)[LAND_PAYLOAD];
     int nlands, caplands, free_land;
@@ -129,12 +144,25 @@ static inline int mc_sim_stepped(const mc_sim_t *s)
     return s->c_mpb || s->c_link || s->c_mc;
 }
 
+/* evq.c */
+void mc_sim_evq_init(mc_sim_t *s, int ncores);
+void mc_sim_evq_free(mc_sim_t *s);
+/* schedules an event (not before now) */
 int mc_sim_push(mc_sim_t *s, mc_ps_t t, uint32_t kind, uint32_t idx);
-ev_t mc_sim_pop(mc_sim_t *s);
-/* zeroed, 64-byte aligned, in transparent huge pages from 4 MiB; free()
- * it (engine.c) */
-void *mc_sim_big_zalloc(size_t n);
+/* the same, from the handler of the current event, for that event's own
+ * core: the heap replaces the current event with it (one sift) */
 void mc_sim_replace_top(mc_sim_t *s, mc_ps_t t, uint32_t kind, uint32_t idx);
+/* the earliest event (there is one: s->q.count), to handle; then
+ * mc_sim_taken once it is handled */
+ev_t mc_sim_take(mc_sim_t *s);
+void mc_sim_taken(mc_sim_t *s);
+/* up to max of the events likely next (the earliest among them) */
+size_t mc_sim_peek(const mc_sim_t *s, const ev_t **out, size_t max);
+
+/* engine.c */
+/* zeroed, 64-byte aligned, in transparent huge pages from 4 MiB; free()
+ * it */
+void *mc_sim_big_zalloc(size_t n);
 mc_ps_t mc_sim_jitter(mc_sim_t *s, mc_ps_t d);
 void mc_sim_trace_add(mc_sim_t *s, const char *name, int core, mc_ps_t start,
                       mc_ps_t end);
