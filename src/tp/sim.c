@@ -307,15 +307,8 @@ static int sim_flag_rounds(mc_tp_t *tp, int n, mc_tp_round_fn fn,
                            const void *ctx, size_t size)
 {
     sim_tp_t *t = st(tp);
-    if (tp_nb_call() || size > MC_TP_ROUND_CTX) { /* one by one */
-        for (int r = 0; r < n; r++) {
-            mc_tp_round_t rd;
-            fn(ctx, r, &rd);
-            MC_CHECK(sim_flag_set_wait(tp, rd.rank, rd.idx, rd.v, rd.wrank,
-                                       rd.widx, rd.wv));
-        }
-        return MC_OK;
-    }
+    if (tp_nb_call() || size > MC_TP_ROUND_CTX) /* one by one */
+        return tp_flag_rounds_each(tp, n, fn, ctx);
     sim_rounds_t x = {.dom = t->dom, .fn = fn};
     memcpy(x.ctx, ctx, size);
     _Static_assert(sizeof x <= MC_SIM_ROUND_CTX, "round context");

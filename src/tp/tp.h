@@ -330,6 +330,20 @@ static inline int tp_flag_set_wait(mc_tp_t *t, int rank, int idx,
     t->ops->flag_set(t, rank, idx, v);
     return t->ops->flag_wait(t, wrank, widx, wv);
 }
+/* the rounds one after the other: the transports without flag_rounds */
+static inline int tp_flag_rounds_each(mc_tp_t *t, int n, mc_tp_round_fn fn,
+                                      const void *ctx)
+{
+    for (int r = 0; r < n; r++) {
+        mc_tp_round_t rd;
+        fn(ctx, r, &rd);
+        int rc = tp_flag_set_wait(t, rd.rank, rd.idx, rd.v, rd.wrank,
+                                  rd.widx, rd.wv);
+        if (rc != MC_OK)
+            return rc;
+    }
+    return MC_OK;
+}
 /* Rounds of flag_set_wait whose flags follow from the round number (the
  * dissemination barrier's): fn(ctx, r, &rd) gives round r when it begins,
  * from the `size` bytes at ctx alone (at most MC_TP_ROUND_CTX; the
@@ -341,15 +355,7 @@ static inline int tp_flag_rounds(mc_tp_t *t, int n, mc_tp_round_fn fn,
 {
     if (t->ops->flag_rounds)
         return t->ops->flag_rounds(t, n, fn, ctx, size);
-    for (int r = 0; r < n; r++) {
-        mc_tp_round_t rd;
-        fn(ctx, r, &rd);
-        int rc = tp_flag_set_wait(t, rd.rank, rd.idx, rd.v, rd.wrank,
-                                  rd.widx, rd.wv);
-        if (rc != MC_OK)
-            return rc;
-    }
-    return MC_OK;
+    return tp_flag_rounds_each(t, n, fn, ctx);
 }
 static inline void tp_line_set(mc_tp_t *t, int rank, int idx, uint64_t v,
                                const void *payload, size_t n)
