@@ -16,9 +16,9 @@ typedef struct ev {
 } ev_t;
 
 /* the event queue (evq.c): a 4-ary heap, or from MC_EVQ_RADIX_CORES
- * cores a radix heap, whose bucket i holds the events whose key first
- * differs from the last one taken in bit i - 1 (0: equal) */
-#define MC_EVQ_BUCKETS 129
+ * cores a radix heap, whose bucket i holds the events whose time first
+ * differs from the last one taken in bit i - 1 (0: equal, in order) */
+#define MC_EVQ_BUCKETS 65
 #define MC_EVQ_RADIX_CORES 2048
 typedef struct mc_evq {
     int radix;
@@ -28,8 +28,9 @@ typedef struct mc_evq {
     int top_replaced;         /* the handler replaced heap[0] */
     ev_t *b[MC_EVQ_BUCKETS];
     size_t n[MC_EVQ_BUCKETS], cap[MC_EVQ_BUCKETS];
-    uint64_t bits[3];         /* the non-empty buckets */
-    unsigned __int128 last;   /* the key last taken */
+    size_t head;              /* bucket 0 is taken from here */
+    uint64_t bits[2];         /* the non-empty buckets */
+    mc_ps_t last;             /* the time last taken */
 } mc_evq_t;
 
 /* A flag write in flight. Its payload (a flag line's words after the
@@ -156,8 +157,10 @@ void mc_sim_replace_top(mc_sim_t *s, mc_ps_t t, uint32_t kind, uint32_t idx);
  * mc_sim_taken once it is handled */
 ev_t mc_sim_take(mc_sim_t *s);
 void mc_sim_taken(mc_sim_t *s);
-/* up to max of the events likely next (the earliest among them) */
-size_t mc_sim_peek(const mc_sim_t *s, const ev_t **out, size_t max);
+/* up to max of the events likely next: *ordered, the next ones in the
+ * order they will be taken; else the next is the earliest of them */
+size_t mc_sim_peek(const mc_sim_t *s, const ev_t **out, size_t max,
+                   int *ordered);
 
 /* engine.c */
 /* zeroed, 64-byte aligned, in transparent huge pages from 4 MiB; free()

@@ -8,25 +8,31 @@
  *   the root, and the next event of its own core replaces it (one sift
  *   instead of a pop and a push). Small, it lives in the L1 cache.
  *
- * - a radix heap (Ahuja, Mehlhorn, Orlin and Tarjan), from that many
- *   cores on. A new event is never earlier than the one being handled
- *   (its time is at least now, its sequence number larger): the keys
- *   only grow, which is what it needs. Bucket i > 0 holds the events
- *   whose key first differs from the last one taken (`last`) in bit i - 1:
+ * - a radix heap (Ahuja, Mehlhorn, Orlin and Tarjan) on the time, from
+ *   that many cores on. A new event is never earlier than the one being
+ *   handled, so the times taken only grow, which is what it needs.
+ *   Bucket i > 0 holds the events whose time first differs from the time
+ *   last taken (`last`) in bit i - 1:
  *
  *     last      = ...0110 1000
  *     bucket 4:   ...0110 1xxx  (bit 3 is the highest that differs)
  *     bucket 5:   ...0111 xxxx
  *     bucket 8:   ...1xxx xxxx
  *
- *   Taking the next event scans the lowest non-empty bucket for its
- *   smallest key, which becomes `last`; the bucket's other events go
- *   down to lower buckets, each at most 128 times in its life. Buckets
- *   are arrays, filled and scanned in order. With many cores in flight
- *   the 4-ary heap's sift misses the caches at every level below the top
- *   few (a third of a 262,144-core barrier's time), where these moves
+ *   and bucket 0 the events at `last` itself, in the order they were
+ *   scheduled: a queue taken from its head, to which a new event at
+ *   `last` is appended (its sequence number is the largest yet). When it
+ *   is empty, the lowest non-empty bucket's earliest time becomes `last`
+ *   and the bucket's events go down, those at that time to bucket 0, the
+ *   others to lower buckets, each at most 64 times in its life. Buckets are
+ *   arrays, filled and scanned in order. With many cores in flight the
+ *   4-ary heap's sift misses the caches at every level below the top few
+ *   (a third of a 262,144-core barrier's time), where these moves
  *   stream: 1.2-1.8x faster simulations from 4,096 cores. At 1,024 the
- *   two are even; below, the heap is about 5% faster.
+ *   two are even; below, the heap is about 5% faster. Many events share
+ *   a time (the cores of a round of a tree do the same thing at the same
+ *   moments): each is then taken in O(1), where a key of (time,
+ *   sequence) went down bit by bit through the sequence numbers' bits.
  *
  * MC_SIM_EVQ=heap or radix picks one whatever the cores (tests, and
  * measuring the crossover).
@@ -116,14 +122,11 @@ static void heap_pop(mc_evq_t *q)
 
 /* ---- the radix heap ---- */
 
-/* 1 + the highest bit in which k differs from last (k >= last) */
-static inline int bucket_of(evkey_t k, evkey_t last)
+/* 1 + the highest bit in which t differs from last (t >= last) */
+static inline int bucket_of(mc_ps_t t, mc_ps_t last)
 {
-    evkey_t x = k ^ last;
-    uint64_t hi = (uint64_t)(x >> 64), lo = (uint64_t)x;
-    if (hi)
-        return 128 - __builtin_clzll(hi);
-    return lo ? 64 - __builtin_clzll(lo) : 0; /* 0: k == last */
+    uint64_t x = (uint64_t)t ^ (uint64_t)last;
+    return x ? 64 - __builtin_clzll(x) : 0; /* 0: t == last */
 }
 
 static int append(mc_evq_t *q, int i, const ev_t *e)
@@ -137,11 +140,13 @@ static int append(mc_evq_t *q, int i, const ev_t *e)
         q->cap[i] = cap;
     }
     q->b[i][q->n[i]++] = *e;
-    q->bits[i >> 6] |= 1ull << (i & 63);
+    if (i)
+        q->bits[i >> 6] |= 1ull << (i & 63);
     return MC_OK;
 }
 
-/* the lowest non-empty bucket (there is one: q->count > 0) */
+/* the lowest non-empty bucket above 0 (there is one: q->count > 0 and
+ * bucket 0 is empty) */
 static inline int lowest(const mc_evq_t *q)
 {
     for (int w = 0;; w++)
@@ -149,27 +154,35 @@ static inline int lowest(const mc_evq_t *q)
             return 64 * w + __builtin_ctzll(q->bits[w]);
 }
 
-static ev_t radix_pop(mc_evq_t *q)
+/* Bucket 0 is empty: the lowest bucket's earliest time becomes `last`,
+ * its events at that time go to bucket 0, the others below (an append
+ * fails only without memory, the error said, the event lost). Every
+ * bucket is in the order of scheduling: a push appends the largest
+ * sequence number yet, and a bucket refilled from above was empty (it
+ * was below the lowest non-empty one), taking the events in the order
+ * they were in. So bucket 0 is too. */
+static void refill(mc_evq_t *q)
 {
     int i = lowest(q);
     ev_t *b = q->b[i];
-    size_t n = q->n[i], m = 0;
-    evkey_t best = ev_key(&b[0]);
-    for (size_t j = 1; j < n; j++) {
-        evkey_t k = ev_key(&b[j]);
-        if (k < best)
-            best = k, m = j;
-    }
-    ev_t top = b[m];
+    size_t n = q->n[i];
+    mc_ps_t best = b[0].t;
+    for (size_t j = 1; j < n; j++)
+        best = b[j].t < best ? b[j].t : best;
     q->last = best;
     q->n[i] = 0;
     q->bits[i >> 6] &= ~(1ull << (i & 63));
-    /* the others share bits >= i - 1 with best: they go below i (an
-     * append fails only without memory, the error said, the event lost) */
     for (size_t j = 0; j < n; j++)
-        if (j != m)
-            (void)append(q, bucket_of(ev_key(&b[j]), best), &b[j]);
-    return top;
+        (void)append(q, bucket_of(b[j].t, best), &b[j]);
+}
+
+static ev_t radix_pop(mc_evq_t *q)
+{
+    if (q->head == q->n[0]) {
+        q->head = q->n[0] = 0;
+        refill(q);
+    }
+    return q->b[0][q->head++];
 }
 
 /* ---- the queue ---- */
@@ -200,7 +213,7 @@ int mc_sim_push(mc_sim_t *s, mc_ps_t t, uint32_t kind, uint32_t idx)
         t = s->now;
     ev_t e = {mc_ps_cap(t), s->seq++, kind, idx};
     mc_evq_t *q = &s->q;
-    MC_CHECK(q->radix ? append(q, bucket_of(ev_key(&e), q->last), &e)
+    MC_CHECK(q->radix ? append(q, bucket_of(e.t, q->last), &e)
                       : heap_push(q, e));
     q->count++;
     return MC_OK;
@@ -235,23 +248,33 @@ void mc_sim_taken(mc_sim_t *s)
         heap_pop(q);
 }
 
-size_t mc_sim_peek(const mc_sim_t *s, const ev_t **out, size_t max)
+size_t mc_sim_peek(const mc_sim_t *s, const ev_t **out, size_t max,
+                   int *ordered)
 {
     const mc_evq_t *q = &s->q;
-    const ev_t *from;
-    size_t n;
-    if (q->radix) { /* the lowest bucket's first */
-        if (!q->count)
+    *ordered = q->radix;
+    if (q->radix && q->head < q->n[0]) { /* the next ones, in order */
+        size_t n = q->n[0] - q->head;
+        n = n < max ? n : max;
+        for (size_t j = 0; j < n; j++)
+            out[j] = &q->b[0][q->head + j];
+        return n;
+    }
+    if (q->radix) { /* the lowest bucket's earliest, which refill takes */
+        if (!q->count || !max)
             return 0;
         int i = lowest(q);
-        from = q->b[i];
-        n = q->n[i];
-    } else { /* the root's children */
-        from = q->heap + 1;
-        n = q->nheap > 1 ? q->nheap - 1 : 0;
+        const ev_t *b = q->b[i];
+        size_t m = 0;
+        for (size_t j = 1; j < q->n[i]; j++)
+            if (ev_less(&b[j], &b[m]))
+                m = j;
+        out[0] = &b[m];
+        return 1;
     }
+    size_t n = q->nheap > 1 ? q->nheap - 1 : 0; /* the root's children */
     n = n < max ? n : max;
     for (size_t j = 0; j < n; j++)
-        out[j] = &from[j];
+        out[j] = &q->heap[1 + j];
     return n;
 }
