@@ -2,10 +2,10 @@
  * manycoll info --comm-bytes [--shm N,...] [--sim PLATFORM[:RANKS],...]
  *                            [--bound BYTES]
  *
- * What a communicator costs one rank, in bytes, after a barrier and an
- * 8-byte allreduce (so that what algorithms make on first use is
- * counted): the communicator, its per-peer state and scratch, its share
- * of the selection rules, the transport's private state; and, in shared
+ * What a communicator costs one rank, in bytes, after choosing an
+ * algorithm (bcast:binomial), a barrier and an 8-byte allreduce (so that
+ * what algorithms make on first use is counted): the communicator, its
+ * per-peer state and scratch, its share of the selection rules, the transport's private state; and, in shared
  * memory, the rank's flag words and MPB. On shm, N processes are forked
  * (default 2, 8, 64); in the simulator every core of the platform (or
  * RANKS of them) is a rank (default mesh64x64, 4,096 cores). The largest
@@ -43,11 +43,15 @@ static void fp_max(fp_t *m, const fp_t *f)
 
 /* the calls that make lazily created state, then the footprint, then a
  * barrier: no rank frees its communicator (and its share of the rules)
- * before every rank has measured */
+ * before every rank has measured. An algorithm is chosen first, as
+ * `manycoll sim --algo` does on every core: the rules it makes must stay
+ * shared too (they once were remade by every simulated core). */
 static int measure(mc_comm_t *c, fp_t *f)
 {
     double in = 1, out = 0;
-    int rc = mc_barrier(c);
+    int rc = mc_comm_set_algo(c, "bcast", "binomial");
+    if (rc == MC_OK)
+        rc = mc_barrier(c);
     if (rc == MC_OK)
         rc = mc_allreduce(c, &in, &out, 1, MC_FLOAT64, MC_SUM);
     if (rc == MC_OK)
@@ -240,9 +244,10 @@ int info_comm(int argc, char **argv)
         }
         return mc_usage_error("info", "unknown option '%s'", a);
     }
-    printf("bytes per rank of one communicator after a barrier and an "
-           "8-byte allreduce,\nthe largest over the ranks (private = comm "
-           "+ team heap + rules + tp;\nflags and MPB are shared memory)\n");
+    printf("bytes per rank of one communicator after choosing "
+           "bcast:binomial, a barrier\nand an 8-byte allreduce, the largest "
+           "over the ranks\n(private = comm + team heap + rules + tp; "
+           "flags and MPB are shared memory)\n");
     printf("  %-20s %8s %8s %8s %9s %12s %6s %8s %6s\n", "transport",
            "ranks", "private", "comm", "team heap", "rules (/by)", "tp",
            "flags", "MPB");

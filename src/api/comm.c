@@ -20,7 +20,7 @@ static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
 static mc_comm_t *live;  /* every communicator not yet freed */
 static mc_comm_t *world; /* from mc_init */
 
-static void comm_destroy(mc_comm_t *c)
+void mc_comm_destroy(mc_comm_t *c)
 {
     mc_nb_ctx_free_all(c);
     mc_comm_rules_release(c);
@@ -48,7 +48,7 @@ int mc_comm_wrap(mc_tp_t *tp, mc_comm_t **out)
     if (rc == MC_OK)
         rc = mc_comm_rules_init(c);
     if (rc != MC_OK) {
-        comm_destroy(c);
+        mc_comm_destroy(c);
         return rc;
     }
     pthread_mutex_lock(&live_lock);
@@ -168,11 +168,6 @@ void mc_comm_unlist(mc_comm_t *c)
     pthread_mutex_unlock(&live_lock);
 }
 
-void mc_comm_destroy(mc_comm_t *c)
-{
-    comm_destroy(c);
-}
-
 int mc_comm_free(mc_comm_t *c)
 {
     if (!c)
@@ -186,7 +181,7 @@ int mc_comm_free(mc_comm_t *c)
         world = NULL;
     int last = !live;
     pthread_mutex_unlock(&live_lock);
-    comm_destroy(c);
+    mc_comm_destroy(c);
     if (last)
         mc_comm_rules_flush();
     return MC_OK;
