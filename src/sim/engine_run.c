@@ -400,7 +400,7 @@ static __attribute__((noinline)) void prefetch_next(const mc_sim_t *s)
     if (e->kind == EV_LAND || e->kind == EV_WAIT)
         return;
     const char *sp = s->cores[e->idx].co.sp;
-    for (int k = 0; k < 8; k++)
+    for (int k = 0; sp && k < 8; k++)
         __builtin_prefetch(sp + 64 * k);
 }
 
