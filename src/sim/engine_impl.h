@@ -158,7 +158,8 @@ void mc_sim_replace_top(mc_sim_t *s, mc_ps_t t, uint32_t kind, uint32_t idx);
 ev_t mc_sim_take(mc_sim_t *s);
 void mc_sim_taken(mc_sim_t *s);
 /* up to max of the events likely next: *ordered, the next ones in the
- * order they will be taken; else the next is the earliest of them */
+ * order they will be taken; else the next is most likely the earliest
+ * of them */
 size_t mc_sim_peek(const mc_sim_t *s, const ev_t **out, size_t max,
                    int *ordered);
 

@@ -373,8 +373,9 @@ static int break_deadlock(mc_sim_t *s)
 /* With many cores, an event's time goes into cache misses on the state
  * of a core that last ran long ago: its stack (the context switch pops
  * from it, the algorithm's frames are on it) and its core_t. The next
- * events are among the few mc_sim_peek shows (in order on the radix
- * heap, else the earliest of them): their core_t lines are fetched now
+ * events are among the few mc_sim_peek shows (in order while the radix
+ * heap's current time has events left, else most likely the earliest of
+ * them): their core_t lines are fetched now
  * (the address alone, no load), and the next one's stack top (its saved
  * stack pointer is in a core_t line fetched one event earlier), so both
  * overlap this event's work. */

@@ -252,29 +252,24 @@ size_t mc_sim_peek(const mc_sim_t *s, const ev_t **out, size_t max,
                    int *ordered)
 {
     const mc_evq_t *q = &s->q;
-    *ordered = q->radix;
-    if (q->radix && q->head < q->n[0]) { /* the next ones, in order */
-        size_t n = q->n[0] - q->head;
-        n = n < max ? n : max;
-        for (size_t j = 0; j < n; j++)
-            out[j] = &q->b[0][q->head + j];
-        return n;
-    }
-    if (q->radix) { /* the lowest bucket's earliest, which refill takes */
-        if (!q->count || !max)
+    const ev_t *from = q->heap + 1; /* the root's children */
+    size_t n = q->nheap > 1 ? q->nheap - 1 : 0;
+    *ordered = q->radix && q->head < q->n[0];
+    if (*ordered) { /* the next ones, in order */
+        from = q->b[0] + q->head;
+        n = q->n[0] - q->head;
+    } else if (q->radix) {
+        /* the lowest bucket's first few (not a scan for its earliest:
+         * handlers that schedule at the current time would have it
+         * scanned again at every event) */
+        if (!q->count)
             return 0;
         int i = lowest(q);
-        const ev_t *b = q->b[i];
-        size_t m = 0;
-        for (size_t j = 1; j < q->n[i]; j++)
-            if (ev_less(&b[j], &b[m]))
-                m = j;
-        out[0] = &b[m];
-        return 1;
+        from = q->b[i];
+        n = q->n[i];
     }
-    size_t n = q->nheap > 1 ? q->nheap - 1 : 0; /* the root's children */
     n = n < max ? n : max;
     for (size_t j = 0; j < n; j++)
-        out[j] = &q->heap[1 + j];
+        out[j] = &from[j];
     return n;
 }
