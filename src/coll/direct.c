@@ -52,6 +52,7 @@ int mc_direct_begin_at(mc_team_t *c, const mc_args_t *a, mc_direct_t *d,
                        a->count};
     d->a = a;
     d->peer = -1;
+    d->release = 0;
     MC_CHECK(mc_fast_begin(c, 1, &d->f));
     return mc_fast_publish(c, d->f, w, sizeof w);
 }
@@ -119,34 +120,51 @@ int mc_direct_end(mc_team_t *c, uint64_t f)
     return mc_fast_wait_done(c, f);
 }
 
-/* inout = inout op (count elements at byte off of q's sbuf) */
-static int combine_from(mc_team_t *c, mc_direct_t *d, int q, size_t off,
-                        size_t count, char *inout, char *tmp)
+/* after a read of a peer's input: if it was the call's last and the
+ * caller asked for it, end the call now, so that peers may return while
+ * I combine what I read */
+static void after_read(mc_team_t *c, mc_direct_t *d, int last)
 {
-    MC_CHECK(mc_direct_get(c, d, q, 0, off, tmp, count * d->a->dsize));
-    return tp_reduce(c->tp, inout, tmp, count, d->a->dt, d->a->op, 0);
+    if (last && d->release)
+        mc_fast_end(c, d->f);
 }
 
-/* one piece of at most chunk bytes; tmp holds two chunks */
+/* one piece of at most chunk bytes; tmp holds two chunks; last: the
+ * call's last piece */
 static int piece(mc_team_t *c, mc_direct_t *d, size_t off, size_t count,
-                 const char *mine, char *out, char *tmp, size_t chunk)
+                 const char *mine, char *out, char *tmp, size_t chunk,
+                 int last)
 {
     const mc_args_t *a = d->a;
     size_t n = count * a->dsize;
     int me = c->rank;
+    int lastq = me == c->size - 1 ? c->size - 2 : c->size - 1; /* read */
     if (me != 0 && mine == out) { /* in place: rank 0's part comes first */
         MC_CHECK(tp_copy(c->tp, tmp + chunk, mine, n));
         mine = tmp + chunk;
     }
-    if (me == 0)
+    int q = 1;
+    if (me == 0 && mine != out && c->size > 1) {
+        /* rank 1's part straight into out, mine combined on its left:
+         * no copy of mine first (a third of the root's work at 2 ranks) */
+        MC_CHECK(mc_direct_get(c, d, 1, 0, off, out, n));
+        after_read(c, d, last && lastq == 1);
+        MC_CHECK(tp_reduce(c->tp, out, mine, count, a->dt, a->op, 1));
+        q = 2;
+    } else if (me == 0) {
         MC_CHECK(tp_copy(c->tp, out, mine, n));
-    else
+    } else {
         MC_CHECK(mc_direct_get(c, d, 0, 0, off, out, n));
-    for (int q = 1; q < c->size; q++) {
-        if (q == me)
+        after_read(c, d, last && lastq == 0);
+    }
+    for (; q < c->size; q++) {
+        if (q == me) {
             MC_CHECK(tp_reduce(c->tp, out, mine, count, a->dt, a->op, 0));
-        else
-            MC_CHECK(combine_from(c, d, q, off, count, out, tmp));
+            continue;
+        }
+        MC_CHECK(mc_direct_get(c, d, q, 0, off, tmp, n)); /* out op= x_q */
+        after_read(c, d, last && lastq == q);
+        MC_CHECK(tp_reduce(c->tp, out, tmp, count, a->dt, a->op, 0));
     }
     return MC_OK;
 }
@@ -158,7 +176,7 @@ int mc_direct_reduce(mc_team_t *c, mc_direct_t *d, size_t off, size_t count,
     for (size_t i = 0; i < count; i += per) {
         size_t k = count - i < per ? count - i : per;
         MC_CHECK(piece(c, d, off + i * ds, k, mine + i * ds, out + i * ds,
-                       tmp, chunk));
+                       tmp, chunk, i + k == count));
     }
     return MC_OK;
 }

@@ -37,6 +37,10 @@ typedef struct mc_direct {
     size_t lo[2], hi[2];
     uint64_t count;
     int peer;            /* whose addresses addr holds; -1 none */
+    /* set by the caller after begin: mc_direct_reduce ends the call
+     * (mc_fast_end) right after its last read, before its last combine,
+     * and the caller only waits (mc_fast_wait_done) */
+    int release;
 } mc_direct_t;
 
 /* MC_OK if the team has single copy and 2 ranks or more (the selection

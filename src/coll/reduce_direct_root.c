@@ -6,10 +6,12 @@
  *
  *   P = 3, root 1:
  *
- *   rank 0:        publish {s0}                                      end
- *   rank 1 (root): publish {s1}  r1 = read(s0) op s1 op read(s2)     end
- *   rank 2:        publish {s2}                                      end
- *                  (end: wait until nobody reads my input any more)
+ *   rank 0:        publish {s0}                           end
+ *   rank 1 (root): publish {s1}  r1 = read(s0) op s1 op read(s2)  wait
+ *   rank 2:        publish {s2}                           end
+ *                  (end: wait until the root has read my input; the
+ *                  root ends its call after its last read, before its
+ *                  last combine, then waits for everyone's end)
  *
  * The same data flow as flat (the root combines all P inputs), with one
  * copy instead of two and one handshake per call instead of one per
@@ -17,13 +19,16 @@
  * root gathers them) it saves a phase and a handshake but does not
  * spread the combining. In place at the root, its input is rbuf: rank
  * 0's part lands first, so the root's own goes through scratch
- * (direct.c).
+ * (direct.c). At 2 ranks out of place nothing goes through scratch: the
+ * other rank's input is read straight into rbuf and the root's own is
+ * combined into it (on the left when the root is rank 0).
  *
  * Fallback, run by the selection without single copy (the simulator,
  * MC_SINGLE_COPY=0) or on one rank: flat.
  */
 #include "coll/coll.h"
 #include "coll/direct.h"
+#include "coll/fast.h"
 
 enum { P_CHUNK = 0, P_COUNT };
 
@@ -31,26 +36,47 @@ int mc_reduce_direct_root(mc_team_t *c, const mc_args_t *a,
                           const mc_params_t *p)
 {
     MC_CHECK(mc_direct_usable(c));
+    int scratch = c->size > 2 || a->in_place; /* else none (direct.c) */
     size_t chunk = mc_direct_chunk(a, p->v[P_CHUNK]);
+    if (p->v[P_CHUNK] == 0 && !scratch && a->count)
+        chunk = a->count * a->dsize; /* one piece: one read per call */
     char *tmp = NULL;
-    if (c->rank == a->root)
+    if (c->rank == a->root && scratch)
         MC_CHECK(mc_scratch(c, 2 * chunk, (void **)&tmp));
     mc_direct_t d;
     MC_CHECK(mc_direct_begin(c, a, &d));
-    if (c->rank == a->root)
-        MC_CHECK(mc_direct_reduce(c, &d, 0, a->count, a->sbuf, a->rbuf, tmp,
-                                  chunk));
-    return mc_direct_end(c, d.f);
+    if (c->rank != a->root || a->count == 0)
+        return mc_direct_end(c, d.f);
+    d.release = 1; /* the others go once I have read them */
+    MC_CHECK(mc_direct_reduce(c, &d, 0, a->count, a->sbuf, a->rbuf, tmp,
+                              chunk));
+    return mc_fast_wait_done(c, d.f);
+}
+
+/* The chunk bounds the scratch a piece goes through. At 2 ranks out of
+ * place there is none, and the fewer the pieces, the fewer the
+ * process_vm_readv calls and the sooner the other rank may go: through
+ * Open MPI 4.1 (osu_reduce -f, 2 ranks) one piece matched Open MPI's own
+ * average and slowest-rank times from 256 KiB to 1 MiB, 64 KiB pieces
+ * were 1.1-1.3x slower (docs/selection.md). */
+static int resolve(const mc_team_t *t, mc_params_t *p)
+{
+    if (p->v[P_CHUNK] <= 0)
+        p->v[P_CHUNK] = t->size == 2 ? 0 : 65536;
+    return MC_OK;
 }
 
 static const mc_param_desc_t params[P_COUNT + 1] = {
-    [P_CHUNK] = MC_DIRECT_CHUNK_PARAM,
+    [P_CHUNK] = {"chunk", 0, 0, 1LL << 30,
+                 "bytes combined per step through a scratch buffer; 0 = "
+                 "64K, or the whole message at 2 ranks out of place (no "
+                 "scratch there)"},
 };
 
 const mc_algo_impl_t mc_reduce_direct_root_algo = {
     .fn = mc_reduce_direct_root,
     .params = params,
-    .resolve = mc_direct_resolve,
+    .resolve = resolve,
     .needs = MC_ALGO_SINGLE_COPY,
     .fallback = "flat",
 };
