@@ -30,7 +30,7 @@ static const struct default_rule {
     {MC_COLL_BCAST, ON_COHERENT, 16, 16384, "flat"},
     {MC_COLL_BCAST, ON_COHERENT, 16, SIZE_MAX, "direct"},
     /* reduce above 4 KiB: the root reads the others' inputs itself (at
-     * 2 ranks 0.45x flat's time at 64 KiB, 0.9x at 1 MiB) */
+     * 2 ranks 0.34x flat's time at 64 KiB, 0.52x at 1 MiB) */
     {MC_COLL_REDUCE, ON_COHERENT, 16, 4096, "flat"},
     {MC_COLL_REDUCE, ON_COHERENT, 16, SIZE_MAX, "direct-root"},
     /* Above 16 ranks, small messages: the optimal trees of Ramos & Hoefler
