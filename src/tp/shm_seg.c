@@ -378,8 +378,11 @@ static int open_any(shm_tp_t *s, int inherited, int rank, int size)
     /* automatic: the machine's CPUs, not this process's affinity mask
      * (under a launcher that binds each rank to one CPU the mask says 1,
      * yet the ranks do not share it); oversubscribed, a spinning waiter
-     * steals the CPU from the rank it waits for: yield almost at once */
-    s->spin = spin >= 0 ? (long)spin : size > (ncpu < 1 ? 1 : ncpu) ? 50
+     * steals the CPU from the rank it waits for: yield at once (a poll
+     * with its pause costs about 20 ns here; 50 of them before the first
+     * yield took OSU's 8-byte bcast at 4 ranks on 2 CPUs from 0.6 to
+     * 1.5 us, docs/mpi.md) */
+    s->spin = spin >= 0 ? (long)spin : size > (ncpu < 1 ? 1 : ncpu) ? 0
                                                                     : 4000;
     if (inherited >= 0)
         return open_inherited(s, inherited, rank, size, (size_t)mpb);
