@@ -43,8 +43,8 @@ const mc_envvar_t mc_envvars[] = {
     {"MC_TIMEOUT", "60", "seconds a wait may last before MC_ERR_TIMEOUT",
      MC_ENV_NUM, 0.001, YEAR_S, 0},
     {"MC_SPIN", "-1",
-     "polls before a waiting rank yields the CPU; -1 = automatic (short "
-     "when ranks outnumber cores)",
+     "polls before a waiting rank yields the CPU; -1 = automatic (0 "
+     "when ranks outnumber cores, else 4000)",
      MC_ENV_INT, -1, 2147483647, 0},
     {"MC_SINGLE_COPY", "1",
      "1: large-message algorithms read peers' buffers directly "
