@@ -57,8 +57,9 @@ int mc_reduce_direct_root(mc_team_t *c, const mc_args_t *a,
  * place there is none, and the fewer the pieces, the fewer the
  * process_vm_readv calls and the sooner the other rank may go: through
  * Open MPI 4.1 (osu_reduce -f, 2 ranks) one piece matched Open MPI's own
- * average and slowest-rank times from 256 KiB to 1 MiB, 64 KiB pieces
- * were 1.1-1.3x slower (docs/selection.md). */
+ * average and slowest-rank times from 256 KiB to 1 MiB; with 64 or 256
+ * KiB pieces the average was 1.1-1.3x Open MPI's at 512 KiB and 1 MiB
+ * (docs/selection.md). */
 static int resolve(const mc_team_t *t, mc_params_t *p)
 {
     if (p->v[P_CHUNK] <= 0)
