@@ -3,7 +3,7 @@
  * buffer straight from the root's process (coll/direct.h):
  *
  *   root:    publish {buf}                         end: wait for all reads
- *   rank q:  publish {-}   buf = read(root.buf)    end
+ *   rank q:  publish {-}   buf = read(root.buf)    end (returns at once)
  *
  * One copy per byte and one handshake per call, where the staged
  * broadcasts pay a handshake per MPB slot; when a handshake costs a slow
@@ -25,6 +25,8 @@ int mc_bcast_direct(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
     if (c->rank != a->root) {
         MC_CHECK(mc_direct_get(c, &d, a->root, 0, 0, a->rbuf, a->bytes));
     }
+    if (c->rank != a->root) /* no one reads mine */
+        return mc_direct_end_for(c, d.f, MC_DIRECT_NOBODY);
     return mc_direct_end(c, d.f);
 }
 

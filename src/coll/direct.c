@@ -120,6 +120,15 @@ int mc_direct_end(mc_team_t *c, uint64_t f)
     return mc_fast_wait_done(c, f);
 }
 
+int mc_direct_end_for(mc_team_t *c, uint64_t f, int reader)
+{
+    if (reader == MC_DIRECT_ALL)
+        return mc_direct_end(c, f);
+    mc_fast_end(c, f);
+    return reader == MC_DIRECT_NOBODY ? MC_OK
+                                      : mc_fast_wait_peer(c, f, reader);
+}
+
 /* after a read of a peer's input: if it was the call's last and the
  * caller asked for it, end the call now, so that peers may return while
  * I combine what I read */

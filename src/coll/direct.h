@@ -13,7 +13,9 @@
  *                    MC_ERR_ARG naming both counts instead of reading
  *                    past the peer's buffer
  *            end     my progress = f; wait every peer's progress >= f
- *                    (nobody reads my buffers any more: I may return)
+ *                    (nobody reads my buffers any more: I may return);
+ *                    only the reader's, or no one's, where the
+ *                    algorithm lets one rank, or none, read me
  *
  * A call is a fast call (coll/fast.h), so the addresses ride in one flag
  * line and need no acknowledgement of their own; a second fast call with
@@ -65,6 +67,14 @@ int mc_direct_signal(mc_team_t *c, uint64_t *f);
 int mc_direct_wait_signal(mc_team_t *c, uint64_t f, int peer);
 /* ends call f: returns once no peer reads my buffers any more */
 int mc_direct_end(mc_team_t *c, uint64_t f);
+/* ... where only `reader` reads them (MC_DIRECT_ALL: any peer may, as
+ * mc_direct_end; MC_DIRECT_NOBODY: none does, as a broadcast's or a
+ * scatter's receivers, who then return as soon as they have their data,
+ * not when the slowest receiver has: that matters most when ranks
+ * outnumber the CPUs) */
+#define MC_DIRECT_ALL (-1)
+#define MC_DIRECT_NOBODY (-2)
+int mc_direct_end_for(mc_team_t *c, uint64_t f, int reader);
 
 /* out[0..count) = x_0 op x_1 op ... op x_{P-1}, in rank order, where x_q
  * is count elements at byte off of rank q's sbuf (mine from `mine`, which

@@ -45,6 +45,8 @@ int mc_fast_begin(mc_team_t *c, int publishes, uint64_t *f);
 void mc_fast_end(mc_team_t *c, uint64_t f);
 /* waits until every peer has ended fast call f (mc_fast_end) */
 int mc_fast_wait_done(mc_team_t *c, uint64_t f);
+/* ... until peer p has (at once if p is me) */
+int mc_fast_wait_peer(mc_team_t *c, uint64_t f, int p);
 /* publishes n bytes (n <= mc_fast_max) in my slot of call f */
 int mc_fast_publish(mc_team_t *c, uint64_t f, const void *data, size_t n);
 /* waits for peer's slot of call f and copies its n bytes to out */

@@ -4,7 +4,9 @@
  *
  *   root (1):  publish {-, r}   r = [ read(s0) | s1 | read(s2) ]   end
  *   rank 0:    publish {s0}     end: wait until the root read s0
- *   rank 2:    publish {s2}     end
+ *   rank 2:    publish {s2}     end: wait until the root read s2
+ *   (the root ends at once: no one reads its buffers; the others wait
+ *   for the root alone, not for each other)
  *
  * One copy per byte and one handshake per call, where the linear gather
  * stages every block through two MPB copies and pays a handshake per MPB
@@ -34,7 +36,8 @@ int mc_gather_direct(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
             MC_CHECK(mc_direct_get(c, &d, q, 0, 0, out + (size_t)q * n, n));
         }
     }
-    return mc_direct_end(c, d.f);
+    return mc_direct_end_for(c, d.f, me == a->root ? MC_DIRECT_NOBODY
+                                                   : a->root);
 }
 
 const mc_algo_impl_t mc_gather_direct_algo = {

@@ -11,7 +11,8 @@
  *   rank 2:        publish {s2}                           end
  *                  (end: wait until the root has read my input; the
  *                  root ends its call after its last read, before its
- *                  last combine, then waits for everyone's end)
+ *                  last combine, and waits for no one: no one reads
+ *                  its buffers)
  *
  * The same data flow as flat (the root combines all P inputs), with one
  * copy instead of two and one handshake per call instead of one per
@@ -45,12 +46,14 @@ int mc_reduce_direct_root(mc_team_t *c, const mc_args_t *a,
         MC_CHECK(mc_scratch(c, 2 * chunk, (void **)&tmp));
     mc_direct_t d;
     MC_CHECK(mc_direct_begin(c, a, &d));
-    if (c->rank != a->root || a->count == 0)
-        return mc_direct_end(c, d.f);
+    if (c->rank != a->root) /* only the root reads mine */
+        return mc_direct_end_for(c, d.f, a->root);
+    if (a->count == 0)
+        return mc_direct_end_for(c, d.f, MC_DIRECT_NOBODY);
     d.release = 1; /* the others go once I have read them */
-    MC_CHECK(mc_direct_reduce(c, &d, 0, a->count, a->sbuf, a->rbuf, tmp,
-                              chunk));
-    return mc_fast_wait_done(c, d.f);
+    /* ends my call after the last read; no one reads mine: no wait */
+    return mc_direct_reduce(c, &d, 0, a->count, a->sbuf, a->rbuf, tmp,
+                            chunk);
 }
 
 /* The chunk bounds the scratch a piece goes through. At 2 ranks out of

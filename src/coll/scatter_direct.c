@@ -4,8 +4,9 @@
  *
  *   root (1):  publish {s = [ b0 | b1 | b2 ]}   r1 = b1   end: wait for
  *                                                          all reads
- *   rank 0:    publish {-}   r0 = read(root.s, block 0)    end
- *   rank 2:    publish {-}   r2 = read(root.s, block 2)    end
+ *   rank 0:    publish {-}   r0 = read(root.s, block 0)    end (at once:
+ *   rank 2:    publish {-}   r2 = read(root.s, block 2)    end  no one
+ *                                                          reads them)
  *
  * One copy per byte and one handshake per call (the linear scatter: two
  * MPB copies and a handshake per MPB slot of every block, sent one rank
@@ -32,7 +33,9 @@ int mc_scatter_direct(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
     else if (!a->in_place)
         MC_CHECK(tp_copy(c->tp, a->rbuf, (const char *)a->sbuf +
                                              (size_t)me * n, n));
-    return mc_direct_end(c, d.f);
+    /* the root waits for every read; no one reads the others */
+    return mc_direct_end_for(c, d.f, me == a->root ? MC_DIRECT_ALL
+                                                   : MC_DIRECT_NOBODY);
 }
 
 const mc_algo_impl_t mc_scatter_direct_algo = {
