@@ -98,6 +98,7 @@ MC_ALGO_DECL(mc_reduce_rs_gather);
 MC_ALGO_DECL(mc_allgather_ring);
 MC_ALGO_DECL(mc_alltoall_pairwise);
 MC_ALGO_DECL(mc_gather_linear);
+MC_ALGO_DECL(mc_gather_flat);
 MC_ALGO_DECL(mc_scatter_linear);
 MC_ALGO_DECL(mc_scatter_flat);
 MC_ALGO_DECL(mc_scan_linear); /* scan and exscan */

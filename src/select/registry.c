@@ -176,6 +176,11 @@ const mc_algo_t mc_algos[] = {
      .desc = "every rank publishes its block in its own line or slot and "
              "copies all others' (one step); larger blocks slot by slot",
      .impl = &mc_allgather_flat_algo},
+    {.coll = MC_COLL_GATHER, .name = "flat",
+     .desc = "every other rank publishes its block in its own line or "
+             "slot, the root copies them all (one step); larger blocks "
+             "slot by slot",
+     .impl = &mc_gather_flat_algo},
     {.coll = MC_COLL_ALLTOALL, .name = "flat",
      .desc = "every rank publishes its P blocks in its own slot and takes "
              "its block from every other rank's (one step)",

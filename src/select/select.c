@@ -14,7 +14,10 @@
 /* Built-in defaults: per collective and kind of machine, the first rule
  * whose max_bytes is >= the message size (bytes per rank block where the
  * call has blocks). Why each rule is there: docs/selection.md. */
-enum { ON_ANY = 0, ON_COHERENT, ON_MPB };
+/* ON_OVERSUB: cache-coherent with more ranks than CPUs (tp.h); its
+ * collectives take the ON_OVERSUB rules where they have some, else the
+ * ON_COHERENT ones */
+enum { ON_ANY = 0, ON_COHERENT, ON_MPB, ON_OVERSUB };
 static const struct default_rule {
     mc_coll_t coll;
     int on;
@@ -22,6 +25,25 @@ static const struct default_rule {
     size_t max_bytes;
     const char *spec;
 } default_rules[] = {
+    /* Oversubscribed, up to 16 ranks: a handshake may wait for the
+     * scheduler to run the peer (a time slice, or a yield round), so the
+     * fewest dependent handshakes win. bcast: flat while its 2 KiB
+     * windows fit the four fast slots of one call, single copy above,
+     * where the receivers leave as soon as they have read (at 4 and 8
+     * ranks on 2 CPUs, OSU through Open MPI 4.1: flat 7.5-13 us at 16
+     * KiB, direct 2.6-3.5); scatter: single copy from 1 KiB blocks, where
+     * flat needs more than one window and linear a handshake per rank;
+     * allgather: flat to 8 KiB (at 8 ranks it wins to 16 KiB, at 4 to
+     * 4 KiB); alltoall: single copy from 2 KiB blocks, pairwise's P - 1
+     * handshakes lose to it everywhere (docs/selection.md) */
+    {MC_COLL_BCAST, ON_OVERSUB, 16, 4096, "flat"},
+    {MC_COLL_BCAST, ON_OVERSUB, 16, SIZE_MAX, "direct"},
+    {MC_COLL_SCATTER, ON_OVERSUB, 16, 512, "flat"},
+    {MC_COLL_SCATTER, ON_OVERSUB, 16, SIZE_MAX, "direct"},
+    {MC_COLL_ALLGATHER, ON_OVERSUB, 16, 8192, "flat"},
+    {MC_COLL_ALLGATHER, ON_OVERSUB, 16, SIZE_MAX, "direct"},
+    {MC_COLL_ALLTOALL, ON_OVERSUB, 16, 1024, "flat"},
+    {MC_COLL_ALLTOALL, ON_OVERSUB, 16, SIZE_MAX, "direct"},
     /* Cache-coherent machines, up to 16 ranks: the flat fast paths
      * (coll/fast.h), one line or slot per rank, no handshakes. Measured at
      * 2 ranks with `manycoll bench --algo A --algo B` (interleaved) against
@@ -72,7 +94,10 @@ static const struct default_rule {
     {MC_COLL_REDUCE_SCATTER, ON_COHERENT, 16, SIZE_MAX, "direct"},
     /* gather and scatter: single copy above 8 KiB blocks (at 16 KiB
      * 0.74-0.77x linear's time, 0.54-0.67x from 64 KiB; at 4 KiB equal);
-     * above 16 ranks an extrapolation */
+     * above 16 ranks an extrapolation. Small gathers up to 16 ranks: the
+     * root reads every rank's published block (at 2 ranks 0.41-0.43x
+     * linear's time up to 512 bytes, 0.68x at 2 KiB, 0.91x at 4 KiB) */
+    {MC_COLL_GATHER, ON_COHERENT, 16, 4096, "flat"},
     {MC_COLL_GATHER, ON_COHERENT, 0, 8192, "linear"},
     {MC_COLL_GATHER, ON_COHERENT, 0, SIZE_MAX, "direct"},
     /* small scatters up to 16 ranks: one publication all read (at 2
@@ -160,10 +185,18 @@ static int defaults(mc_coll_t coll, int kind, int size, mc_rule_t *out,
                     int *n)
 {
     *n = 0;
-    for (size_t i = 0; i < sizeof default_rules / sizeof *default_rules;
-         i++) {
+    size_t nr = sizeof default_rules / sizeof *default_rules;
+    int own = 0; /* oversubscribed: coll has rules of its own */
+    for (size_t i = 0; kind == ON_OVERSUB && i < nr; i++)
+        own |= default_rules[i].coll == coll &&
+               default_rules[i].on == ON_OVERSUB &&
+               !(default_rules[i].max_ranks &&
+                 size > default_rules[i].max_ranks);
+    for (size_t i = 0; i < nr; i++) {
+        int on = default_rules[i].on;
         if (default_rules[i].coll != coll ||
-            (default_rules[i].on != ON_ANY && default_rules[i].on != kind) ||
+            (on != ON_ANY && on != kind &&
+             !(kind == ON_OVERSUB && !own && on == ON_COHERENT)) ||
             (default_rules[i].max_ranks && size > default_rules[i].max_ranks))
             continue;
         if (*n == MC_MAX_RULES)
@@ -171,7 +204,10 @@ static int defaults(mc_coll_t coll, int kind, int size, mc_rule_t *out,
                             "for %s", MC_MAX_RULES, mc_coll_name(coll));
         mc_rule_t *r = &out[(*n)++];
         r->max_bytes = default_rules[i].max_bytes;
-        r->why = "built-in default rule (src/select/select.c)";
+        r->why = default_rules[i].on == ON_OVERSUB
+                     ? "built-in rule for more ranks than CPUs "
+                       "(src/select/select.c)"
+                     : "built-in default rule (src/select/select.c)";
         MC_CHECK(mc_algo_parse(coll, default_rules[i].spec, "default rule",
                                &r->sel));
     }
@@ -309,7 +345,8 @@ static int settle_all(const mc_team_t *t, mc_ruleset_t *rs)
 static int init_one(const mc_tuning_t *t, const mc_team_t *team,
                     mc_coll_t c, mc_ruleset_t *rs)
 {
-    int kind = team->tp->cache_coherent ? ON_COHERENT : ON_MPB;
+    int kind = !team->tp->cache_coherent ? ON_MPB
+               : team->tp->oversubscribed ? ON_OVERSUB : ON_COHERENT;
     memset(rs, 0, sizeof *rs);
     int forced = env_rule(c, rs);
     MC_CHECK(forced);

@@ -85,6 +85,20 @@ static int compute_layout(int size, size_t mpb, layout_t *l)
 
 /* ---- creating and attaching ---- */
 
+/* whether `size` ranks outnumber the CPUs (MC_CPUS, automatic: the
+ * machine's, not this process's affinity mask: under a launcher that
+ * binds each rank to one CPU the mask says 1, yet the ranks do not share
+ * it), so the same on every rank of a team */
+static int oversubscribed(int size, int *out)
+{
+    long long cpus;
+    MC_CHECK(mc_env_int("MC_CPUS", &cpus));
+    if (cpus < 0)
+        cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    *out = size > (cpus < 1 ? 1 : cpus);
+    return MC_OK;
+}
+
 /* what a transport of `size` ranks would be, for reports (no segment) */
 int mc_shm_describe(int size, mc_tp_t *out)
 {
@@ -94,6 +108,7 @@ int mc_shm_describe(int size, mc_tp_t *out)
                      .line = LINE, .nflags = mc_tp_nflags(size, LINE),
                      .cache_coherent = 1,
                      .single_copy = size > 1 && mc_shm_direct_possible()};
+    MC_CHECK(oversubscribed(size, &out->oversubscribed));
     out->mpb_size = (size_t)mpb / LINE * LINE + ((size_t)mpb % LINE ? LINE : 0);
     return MC_OK;
 }
@@ -374,16 +389,13 @@ static int open_any(shm_tp_t *s, int inherited, int rank, int size)
     MC_CHECK(mc_env_int("MC_MPB_SIZE", &mpb));
     MC_CHECK(mc_env_int("MC_SINGLE_COPY", &sc));
     s->single_copy_env = (int)sc;
-    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-    /* automatic: the machine's CPUs, not this process's affinity mask
-     * (under a launcher that binds each rank to one CPU the mask says 1,
-     * yet the ranks do not share it); oversubscribed, a spinning waiter
-     * steals the CPU from the rank it waits for: yield at once (a poll
-     * with its pause costs about 20 ns here; 50 of them before the first
-     * yield took OSU's 8-byte bcast at 4 ranks on 2 CPUs from 0.6 to
-     * 1.5 us, docs/mpi.md) */
-    s->spin = spin >= 0 ? (long)spin : size > (ncpu < 1 ? 1 : ncpu) ? 0
-                                                                    : 4000;
+    /* automatic: oversubscribed, a spinning waiter steals the CPU from
+     * the rank it waits for: yield at once (a poll with its pause costs
+     * about 20 ns here; 50 of them before the first yield took OSU's
+     * 8-byte bcast at 4 ranks on 2 CPUs from 0.6 to 1.5 us, docs/mpi.md);
+     * the selection also knows (select.c) */
+    MC_CHECK(oversubscribed(size, &s->base.oversubscribed));
+    s->spin = spin >= 0 ? (long)spin : s->base.oversubscribed ? 0 : 4000;
     if (inherited >= 0)
         return open_inherited(s, inherited, rank, size, (size_t)mpb);
     if (size == 1) {

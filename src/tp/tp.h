@@ -213,6 +213,9 @@ struct mc_tp {
     size_t p2p_chunk_hint; /* two-sided chunk the platform suggests (0: MPB) */
     int single_copy;    /* 1 if get_direct works between every pair of ranks
                            (the same on every rank) */
+    int oversubscribed; /* 1 if the ranks outnumber the machine's CPUs (the
+                           same on every rank): a wait for a peer may wait
+                           for the scheduler to run it */
     const uint64_t *calls; /* collective calls this rank has started, kept
                               by the layer above (NULL: not counted): a
                               peer that left before my current call will

@@ -44,8 +44,15 @@ const mc_envvar_t mc_envvars[] = {
      MC_ENV_NUM, 0.001, YEAR_S, 0},
     {"MC_SPIN", "-1",
      "polls before a waiting rank yields the CPU; -1 = automatic (0 "
-     "when ranks outnumber cores, else 4000)",
+     "when ranks outnumber the CPUs, MC_CPUS; else 4000)",
      MC_ENV_INT, -1, 2147483647, 0},
+    {"MC_CPUS", "-1",
+     "CPUs the ranks of a machine share; -1 = automatic (the machine's "
+     "online CPUs, not a rank's affinity mask). More ranks than this: "
+     "waiters yield at once (MC_SPIN) and the selection takes its rules "
+     "for oversubscribed ranks (docs/selection.md). The same on every "
+     "rank, as MC_ALGO_<COLL>",
+     MC_ENV_INT, -1, 1 << 20, 0},
     {"MC_SINGLE_COPY", "1",
      "1: large-message algorithms read peers' buffers directly "
      "(process_vm_readv) when the kernel allows it; 0: never (staged "

@@ -119,6 +119,7 @@ static const struct {
     {"MC_MPB_SIZE", "100"},  {"MC_MPB_SIZE", "2G"},
     {"MC_MPB_SIZE", "0.5K1"}, {"MC_P2P_CHUNK", "12"},
     {"MC_P2P_CHUNK", "-8"},  {"MC_CHECK_ARGS", "yes"},
+    {"MC_CPUS", "-2"},       {"MC_CPUS", "2x"},
 };
 
 static void environment(void)
