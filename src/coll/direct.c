@@ -76,18 +76,19 @@ static int fetch(mc_team_t *c, mc_direct_t *d, int peer)
 
 /* a read the owner's buffer does not cover: the ranks disagree */
 static int out_of_bounds(mc_team_t *c, mc_direct_t *d, int peer, int which,
-                         size_t off, size_t n)
+                         size_t off, size_t n, int write)
 {
     const char *what = d->a->coll == MC_COLL_REDUCE_SCATTER
                            ? "rcounts summing to"
                            : "count";
     return mc_error(MC_ERR_ARG,
                     "mc_%s: rank %d passed %s %zu but rank %d passed "
-                    "%s %llu: reading %zu bytes at offset %zu of rank "
+                    "%s %llu: %s %zu bytes at offset %zu of rank "
                     "%d's %s buffer (bytes %zu to %zu published) would go "
                     "past it; every rank must pass the same %s",
                     mc_coll_name(d->a->coll), c->rank, what, d->a->count,
-                    peer, what, (unsigned long long)d->count, n, off, peer,
+                    peer, what, (unsigned long long)d->count,
+                    write ? "writing" : "reading", n, off, peer,
                     which ? "receive" : "send", d->lo[which], d->hi[which],
                     d->a->coll == MC_COLL_REDUCE_SCATTER ? "rcounts"
                                                          : "count");
@@ -99,8 +100,17 @@ int mc_direct_get(mc_team_t *c, mc_direct_t *d, int peer, int which,
     MC_CHECK(fetch(c, d, peer));
     if (off < d->lo[which] || off > d->hi[which] ||
         n > d->hi[which] - off)
-        return out_of_bounds(c, d, peer, which, off, n);
+        return out_of_bounds(c, d, peer, which, off, n, 0);
     return tp_get_direct(c->tp, dst, peer, d->addr[which] + off, n);
+}
+
+int mc_direct_put(mc_team_t *c, mc_direct_t *d, int peer, size_t off,
+                  const void *src, size_t n)
+{
+    MC_CHECK(fetch(c, d, peer));
+    if (off < d->lo[1] || off > d->hi[1] || n > d->hi[1] - off)
+        return out_of_bounds(c, d, peer, 1, off, n, 1);
+    return tp_put_direct(c->tp, peer, d->addr[1] + off, src, n);
 }
 
 int mc_direct_signal(mc_team_t *c, uint64_t *f)

@@ -61,6 +61,11 @@ int mc_direct_begin_at(mc_team_t *c, const mc_args_t *a, mc_direct_t *d,
  * range does not cover them */
 int mc_direct_get(mc_team_t *c, mc_direct_t *d, int peer, int which,
                   size_t off, void *dst, size_t n);
+/* writes n bytes of src at byte off of peer's rbuf, which the peer
+ * published for it (peers may write the same range they may read);
+ * MC_ERR_ARG as mc_direct_get */
+int mc_direct_put(mc_team_t *c, mc_direct_t *d, int peer, size_t off,
+                  const void *src, size_t n);
 /* a fast call without payload: I reached this point; *f is its number */
 int mc_direct_signal(mc_team_t *c, uint64_t *f);
 /* waits until peer reached signal f */

@@ -92,18 +92,23 @@ static const struct default_rule {
      * from 16 KiB; docs/selection.md) */
     {MC_COLL_REDUCE_SCATTER, ON_COHERENT, 16, 4096, "flat"},
     {MC_COLL_REDUCE_SCATTER, ON_COHERENT, 16, SIZE_MAX, "direct"},
-    /* gather and scatter: single copy above 8 KiB blocks (at 16 KiB
-     * 0.74-0.77x linear's time, 0.54-0.67x from 64 KiB; at 4 KiB equal);
-     * above 16 ranks an extrapolation. Small gathers up to 16 ranks: the
-     * root reads every rank's published block (at 2 ranks 0.41-0.43x
-     * linear's time up to 512 bytes, 0.68x at 2 KiB, 0.91x at 4 KiB) */
+    /* gather: small blocks up to 16 ranks, the root reads every rank's
+     * published block (at 2 ranks 0.41-0.43x linear's time up to 512
+     * bytes, 0.91x at 4 KiB); above 4 KiB single copy, the senders
+     * writing their blocks into the root's buffer (at 2 ranks 0.80x
+     * linear's time at 8 KiB, 0.39-0.59x from 64 KiB; at 4 and 8
+     * oversubscribed ranks 0.14-0.65x from 8 KiB). Above 16 ranks an
+     * extrapolation. */
     {MC_COLL_GATHER, ON_COHERENT, 16, 4096, "flat"},
-    {MC_COLL_GATHER, ON_COHERENT, 0, 8192, "linear"},
+    {MC_COLL_GATHER, ON_COHERENT, 0, 4096, "linear"},
     {MC_COLL_GATHER, ON_COHERENT, 0, SIZE_MAX, "direct"},
     /* small scatters up to 16 ranks: one publication all read (at 2
-     * ranks 0.4x linear's time up to 512 bytes, 0.75x at 1 KiB) */
+     * ranks 0.4x linear's time up to 512 bytes, 0.75x at 1 KiB); above
+     * 1 KiB single copy, the receivers leaving as soon as they have read
+     * (at 2 ranks 0.74-0.85x linear's time at 2-4 KiB, 0.52-0.59x at
+     * 8 KiB). Above 16 ranks an extrapolation. */
     {MC_COLL_SCATTER, ON_COHERENT, 16, 1024, "flat"},
-    {MC_COLL_SCATTER, ON_COHERENT, 0, 8192, "linear"},
+    {MC_COLL_SCATTER, ON_COHERENT, 0, 1024, "linear"},
     {MC_COLL_SCATTER, ON_COHERENT, 0, SIZE_MAX, "direct"},
     /* everywhere else */
     {MC_COLL_BARRIER, ON_ANY, 0, SIZE_MAX, "dissemination"},

@@ -367,6 +367,7 @@ const mc_tp_ops_t mc_shm_ops = {
     .line_wait = shm_line_wait,
     .line_wait_reduce = shm_line_wait_reduce,
     .get_direct = mc_shm_get_direct,
+    .put_direct = mc_shm_put_direct,
     .sub = mc_shm_sub,
     .fail = mc_shm_fail,
     .footprint = shm_footprint,

@@ -2,7 +2,9 @@
  * Single copy on the shm transport: a rank reads a peer's buffer straight
  * from the peer's address space with Linux cross-memory attach
  * (process_vm_readv), one copy instead of two through the MPB (what Open
- * MPI's vader BTL calls CMA).
+ * MPI's vader BTL calls CMA), or writes into a buffer the peer published
+ * for it (process_vm_writev: gather's senders, in parallel, into the
+ * root's receive buffer). The kernel checks both alike.
  *
  * Whether it works is decided once per communicator, the same on every
  * rank: when joining, every rank publishes the address of a word of known
@@ -85,11 +87,15 @@ void mc_shm_direct_leave(shm_tp_t *s)
     pthread_mutex_unlock(&ptracer_lock);
 }
 
-static int read_peer(int pid, void *dst, uintptr_t addr, size_t n)
+/* n bytes between my buffer mine and address addr of process pid: read
+ * (process_vm_readv) or written (process_vm_writev); 0 or an errno */
+static int move_peer(int pid, void *mine, uintptr_t addr, size_t n,
+                     int write)
 {
-    struct iovec local = {dst, n}, remote = {(void *)addr, n};
+    struct iovec local = {mine, n}, remote = {(void *)addr, n};
     while (local.iov_len) {
-        ssize_t got = process_vm_readv(pid, &local, 1, &remote, 1, 0);
+        ssize_t got = write ? process_vm_writev(pid, &local, 1, &remote, 1, 0)
+                            : process_vm_readv(pid, &local, 1, &remote, 1, 0);
         if (got <= 0)
             return got == 0 ? EFAULT : errno;
         local.iov_base = (char *)local.iov_base + got;
@@ -98,6 +104,11 @@ static int read_peer(int pid, void *dst, uintptr_t addr, size_t n)
         remote.iov_len -= (size_t)got;
     }
     return 0;
+}
+
+static int read_peer(int pid, void *dst, uintptr_t addr, size_t n)
+{
+    return move_peer(pid, dst, addr, n, 0);
 }
 
 static int probe_one(shm_tp_t *s)
@@ -139,19 +150,32 @@ int mc_shm_direct_probe(shm_tp_t *s, double timeout)
     return MC_OK;
 }
 
+/* the error of a failed move of n bytes from or to rank peer */
+static int move_failed(shm_tp_t *s, int err, int peer, size_t n, int write)
+{
+    MC_CHECK(mc_shm_check_peers(s)); /* names a dead peer */
+    if (err == ESRCH && !atomic_exchange(&s->hdr->info[peer].dead, 1))
+        mc_shm_note_dead(s->hdr->info[peer].pid, "dead");
+    return mc_error(err == ESRCH ? MC_ERR_PEER_DEAD : MC_ERR_SYS,
+                    "rank %d of job '%s': %s %zu bytes %s rank %d "
+                    "(pid %d) failed: %s",
+                    s->base.rank, s->job, write ? "writing" : "reading", n,
+                    write ? "to" : "of", peer, s->hdr->info[peer].pid,
+                    strerror(err));
+}
+
 int mc_shm_get_direct(mc_tp_t *t, void *dst, int src, uintptr_t addr,
                       size_t n)
 {
     shm_tp_t *s = (shm_tp_t *)t;
     int err = read_peer(s->hdr->info[src].pid, dst, addr, n);
-    if (err == 0)
-        return MC_OK;
-    MC_CHECK(mc_shm_check_peers(s)); /* names a dead peer */
-    if (err == ESRCH && !atomic_exchange(&s->hdr->info[src].dead, 1))
-        mc_shm_note_dead(s->hdr->info[src].pid, "dead");
-    return mc_error(err == ESRCH ? MC_ERR_PEER_DEAD : MC_ERR_SYS,
-                    "rank %d of job '%s': reading %zu bytes of rank %d "
-                    "(pid %d) failed: %s",
-                    t->rank, s->job, n, src, s->hdr->info[src].pid,
-                    strerror(err));
+    return err == 0 ? MC_OK : move_failed(s, err, src, n, 0);
+}
+
+int mc_shm_put_direct(mc_tp_t *t, int dst, uintptr_t addr, const void *src,
+                      size_t n)
+{
+    shm_tp_t *s = (shm_tp_t *)t;
+    int err = move_peer(s->hdr->info[dst].pid, (void *)src, addr, n, 1);
+    return err == 0 ? MC_OK : move_failed(s, err, dst, n, 1);
 }

@@ -106,5 +106,7 @@ int mc_shm_direct_probe(shm_tp_t *s, double timeout);
 void mc_shm_direct_leave(shm_tp_t *s);
 int mc_shm_get_direct(mc_tp_t *t, void *dst, int src, uintptr_t addr,
                       size_t n);
+int mc_shm_put_direct(mc_tp_t *t, int dst, uintptr_t addr, const void *src,
+                      size_t n);
 
 #endif

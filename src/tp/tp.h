@@ -146,6 +146,11 @@ typedef struct mc_tp_ops {
      * single_copy is 1, NULL in transports that have none */
     int (*get_direct)(mc_tp_t *tp, void *dst, int src, uintptr_t addr,
                       size_t n);
+    /* ... and the other way: n bytes of src into address addr of rank
+     * dst's private memory (a buffer dst passed to the collective and
+     * published for it); where get_direct is */
+    int (*put_direct)(mc_tp_t *tp, int dst, uintptr_t addr, const void *src,
+                      size_t n);
     /* Static-network multicast, where tp->mcast is 1 (a grid of one core
      * per tile on a chip with a static network): every rank calls it
      * with the same root; the root's n bytes at buf arrive in every
@@ -385,6 +390,13 @@ static inline int tp_get_direct(mc_tp_t *t, void *dst, int src,
 {
     /* callers check t->single_copy first */
     return t->ops->get_direct(t, dst, src, addr, n);
+}
+
+static inline int tp_put_direct(mc_tp_t *t, int dst, uintptr_t addr,
+                                const void *src, size_t n)
+{
+    /* callers check t->single_copy first */
+    return t->ops->put_direct(t, dst, addr, src, n);
 }
 
 static inline int tp_locality(mc_tp_t *t, int rank)

@@ -37,7 +37,10 @@ typedef int (*case_fn)(mc_comm_t *c, int me);
 
 /* runs one case on a fresh communicator: every rank must fail with
  * `want` (MC_ERR_ARG where it is the reader, any error elsewhere if
- * want_everywhere is 0) within 3 s */
+ * want_everywhere is 0) within 3 s; without the checking mode a rank
+ * whose part was done before the error (a broadcast's or scatter's
+ * reader, a gather's sender: no one waits for it) may return MC_OK, and
+ * then its next call on the communicator fails */
 static void run_case(mc_comm_t *w, const char *name, case_fn fn,
                      const char *word, int arg_everywhere)
 {
@@ -49,6 +52,12 @@ static void run_case(mc_comm_t *w, const char *name, case_fn fn,
     double t0 = now_s();
     int rc = fn(c, me);
     double dt = now_s() - t0;
+    mc_barrier(w); /* every rank is done with the case */
+    if (rc == MC_OK && !arg_everywhere) { /* c is broken all the same */
+        t0 = now_s();
+        rc = mc_barrier(c);
+        dt = now_s() - t0;
+    }
     const char *msg = mc_last_error();
     int ok = rc < 0 && dt < 3 && (!arg_everywhere || rc == MC_ERR_ARG) &&
              (rc != MC_ERR_ARG || !word || strstr(msg, word));
@@ -59,6 +68,7 @@ static void run_case(mc_comm_t *w, const char *name, case_fn fn,
     } else if (me == 0) {
         printf("%-28s rank 0: %s\n", name, msg);
     }
+    mc_barrier(w);
     mc_comm_free(c);
     mc_barrier(w); /* the world is untouched by the case */
 }
@@ -107,6 +117,22 @@ static int bc_count(mc_comm_t *c, int r)
 {
     mc_comm_set_algo(c, "bcast", "direct");
     return mc_bcast(c, sb, r == 0 ? BIG / 4 : BIG, MC_FLOAT64, 0);
+}
+
+/* rank 1 thinks the blocks are larger: it would write past the root's
+ * receive buffer (gather) or read past its send buffer (scatter) */
+static int ga_count(mc_comm_t *c, int r)
+{
+    mc_comm_set_algo(c, "gather", "direct");
+    return mc_gather(c, sb, rb, r == 1 ? BIG / np : BIG / np / 2,
+                     MC_FLOAT64, 0);
+}
+
+static int sc_count(mc_comm_t *c, int r)
+{
+    mc_comm_set_algo(c, "scatter", "direct");
+    return mc_scatter(c, sb, rb, r == 1 ? BIG / np : BIG / np / 2,
+                      MC_FLOAT64, 0);
 }
 
 static int red_count(mc_comm_t *c, int r)
@@ -199,6 +225,8 @@ int main(int argc, char **argv)
         run_case(w, "reduce_scatter rcounts", rs_counts, "rcounts summing",
                  0);
         run_case(w, "bcast count", bc_count, "count", 0);
+        run_case(w, "gather count", ga_count, "count", 0);
+        run_case(w, "scatter count", sc_count, "count", 0);
         run_case(w, "reduce count", red_count, "count", 0);
         run_case(w, "reduce (root alone) count", red_root_count, "count",
                  0);
