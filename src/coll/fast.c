@@ -130,8 +130,8 @@ static void saw(mc_team_t *c, int peer, uint64_t f)
         c->fast_seen[peer] = f - 1;
 }
 
-int mc_fast_fetch_part(mc_team_t *c, uint64_t f, int peer, size_t off,
-                       void *out, size_t n, size_t total)
+static int fetch_part(mc_team_t *c, uint64_t f, int peer, size_t off,
+                      void *out, size_t n, size_t total)
 {
     if (total <= line_max(c)) {
         uint64_t tmp[15]; /* a line's payload */
@@ -143,7 +143,23 @@ int mc_fast_fetch_part(mc_team_t *c, uint64_t f, int peer, size_t off,
         MC_CHECK(tp_flag_wait(c->tp, peer, slot_line(c, f), f));
         MC_CHECK(tp_get(c->tp, out, peer, slot_off(c, f) + off, n));
     }
+    return MC_OK;
+}
+
+int mc_fast_fetch_part(mc_team_t *c, uint64_t f, int peer, size_t off,
+                       void *out, size_t n, size_t total)
+{
+    MC_CHECK(fetch_part(c, f, peer, off, out, n, total));
     saw(c, peer, f);
+    return MC_OK;
+}
+
+int mc_fast_fetch_ahead(mc_team_t *c, uint64_t f, int ahead, int peer,
+                        size_t off, void *out, size_t n, size_t total)
+{
+    MC_CHECK(fetch_part(c, f, peer, off, out, n, total));
+    if (f >= (uint64_t)ahead)
+        saw(c, peer, f + 1 - (uint64_t)ahead);
     return MC_OK;
 }
 

@@ -59,6 +59,11 @@ int mc_fast_fetch_reduce(mc_team_t *c, uint64_t f, int peer, void *inout,
 /* the same for n bytes at offset off of a publication of `total` bytes */
 int mc_fast_fetch_part(mc_team_t *c, uint64_t f, int peer, size_t off,
                        void *out, size_t n, size_t total);
+/* mc_fast_fetch_part for collectives whose ranks publish up to `ahead`
+ * calls before ending the first of them (alltoall:flat): a publication of
+ * f shows only that its publisher has ended f - ahead */
+int mc_fast_fetch_ahead(mc_team_t *c, uint64_t f, int ahead, int peer,
+                        size_t off, void *out, size_t n, size_t total);
 int mc_fast_fetch_reduce_part(mc_team_t *c, uint64_t f, int peer, size_t off,
                               void *inout, size_t count, const mc_args_t *a,
                               int in_left, size_t total);
