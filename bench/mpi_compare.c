@@ -4,7 +4,7 @@
  *   mpirun -n 2 mpi_compare [--colls LIST] [--sizes LIST] [--iters N]
  *                           [--warmup W] [--max-seconds S] [--order alt|ab]
  *                           [--lib both|mpi|mc] [--root R] [--json] [--quiet]
- *                           [--sides mpi,mc|pmpi,lib|lib,mc]
+ *                           [--sides mpi,mc|pmpi,lib|lib,mc] [--loop B]
  *
  * Rank 0 makes a job name (mc_job_name) and sends it by MPI_Bcast; every
  * rank then joins a manycoll communicator over the same ranks
@@ -30,6 +30,13 @@
  * the measurement after S (by rank 0's clock, sent with MPI_Bcast after
  * every iteration, outside the timed calls). For slow oversubscribed runs.
  *
+ * --loop B times B calls back to back instead of one (the barrier comes
+ * before the B calls; the time of a call is the block's over B): the view
+ * of a program that calls the collective in a loop, where a root may run
+ * ahead of its peers. One call after a barrier (B = 0, the default, and
+ * OSU's and IMB's way) measures also who leaves the barrier first, which
+ * with more ranks than CPUs depends on the scheduler.
+ *
  * --lib mpi or --lib mc runs one library only, separated by the other
  * library's barrier: bench/icount counts instructions that way.
  *
@@ -54,6 +61,7 @@ typedef struct opts {
     size_t sizes[MAX_SIZES];
     int nsizes;
     int iters, warmup, root, json, quiet, alt, lib; /* lib: -1 = both */
+    int loop; /* calls per timed block, 0 = one */
     const char *sides;
     double max_seconds;
 } opts_t;
@@ -69,7 +77,8 @@ static int usage(int rank, const char *fmt, const char *arg)
                 "\nusage: mpirun -n P mpi_compare [--colls LIST|all] "
                 "[--sizes LIST] [--iters N] [--warmup W]\n"
                 "         [--max-seconds S] [--order alt|ab] "
-                "[--lib both|mpi|mc] [--root R] [--json] [--quiet]\n"
+                "[--lib both|mpi|mc] [--root R] [--loop B] [--json] "
+                "[--quiet]\n"
                 "  collectives: barrier bcast reduce allreduce allgather "
                 "alltoall reduce_scatter_block\n"
                 "  sizes: bytes, e.g. 8,64,1K,8K,64K,1M,16M (per rank block "
@@ -135,6 +144,10 @@ static int parse_opt(opts_t *o, const char *a, const char *v, int rank)
         o->iters = atoi(v);
     } else if (!strcmp(a, "--warmup")) {
         o->warmup = atoi(v);
+    } else if (!strcmp(a, "--loop")) {
+        o->loop = atoi(v);
+        if (o->loop < 0)
+            return usage(rank, "--loop: '%s' is not a count of calls", v);
     } else if (!strcmp(a, "--root")) {
         o->root = atoi(v);
     } else if (!strcmp(a, "--max-seconds")) {
@@ -252,14 +265,14 @@ static void print_result(const opts_t *o, const bench_case_t *k,
     if (o->json) {
         printf("{\"mpi\":\"%s\",\"ranks\":%d,\"coll\":\"%s\",\"bytes\":%zu,"
                "\"count\":%zu,\"dtype\":\"%s\",\"root\":%d,\"iters\":%d,"
-               "\"warmup\":%d,\"order\":\"%s\",\"lib\":\"%s\",\"sides\":\"%s\","
+               "\"warmup\":%d,\"loop\":%d,\"order\":\"%s\",\"lib\":\"%s\",\"sides\":\"%s\","
                "\"mpi_p50_us\":%.3f,\"mpi_p90_us\":%.3f,\"mc_p50_us\":%.3f,"
                "\"mc_p90_us\":%.3f,\"ratio_p50\":%.3f,\"ratio_paired\":%.3f,"
                "\"sep_barrier_min_us\":%.3f,\"verified\":true}\n",
                mpi_name, k->size, coll_name(k->coll), k->bytes, k->count,
                k->coll == CO_BARRIER ? "none"
                : coll_is_reduction(k->coll) ? "float64" : "byte",
-               k->root, r->iters, r->warmup, o->alt ? "alt" : "ab",
+               k->root, r->iters, r->warmup, o->loop, o->alt ? "alt" : "ab",
                o->lib < 0 ? "both" : o->lib == LIB_MPI ? "mpi" : "mc",
                o->sides, r->p50[LIB_MPI], r->p90[LIB_MPI], r->p50[LIB_MC],
                r->p90[LIB_MC], ratio, r->paired, r->sep_min);
@@ -309,12 +322,14 @@ static int iteration(bench_case_t *k, const opts_t *o, int it, double t0,
         double a = now_us();
         if (it >= 0 && j == 0)
             t[T_SEP][it] = a - s0;
-        int bad = case_run(k, lib, msg, sizeof msg);
+        int calls = o->loop > 0 ? o->loop : 1, bad = 0;
+        for (int n = 0; n < calls && !bad; n++)
+            bad = case_run(k, lib, msg, sizeof msg);
         double b = now_us();
         if (bad)
             fail(k, "call failed", msg);
         if (it >= 0)
-            t[lib][it] = b - a;
+            t[lib][it] = (b - a) / calls;
     }
     if (case_verify(k, o->lib, msg, sizeof msg))
         fail(k, "wrong result", msg);
@@ -332,7 +347,10 @@ static void run_case(bench_case_t *k, const opts_t *o, const char *mpi_name)
 {
     if (case_setup(k) != 0)
         fail(k, "setup", "out of memory");
-    result_t r = {.iters = o->iters > 0 ? o->iters : default_iters(k->bytes)};
+    int calls = o->loop > 0 ? o->loop : 1;
+    result_t r = {.iters = o->iters > 0 ? o->iters
+                                        : (default_iters(k->bytes) + calls - 1)
+                                              / calls};
     r.warmup = o->warmup >= 0 ? o->warmup : r.iters / 10 + 2;
     double *t[T_COUNT], *all[T_COUNT];
     for (int l = 0; l < T_COUNT; l++) {

@@ -1,7 +1,11 @@
 /*
  * Flat reduce for small messages: every rank publishes its vector in its
  * own slot (coll/fast.h); the root reads them all and combines them in
- * rank order; the others are done once they have published.
+ * rank order; the others are done once they have published. The root
+ * publishes only in place, where its own vector comes back from its slot
+ * (its output has overwritten it): a line nobody reads would only cost it
+ * (in a loop of 8-byte MPI_Reduce at 2 ranks, 0.15 us a call against
+ * 0.10-0.11 without).
  *
  *   rank 0: x0 ---.
  *   rank 1: x1 ---+---> root: x0 op x1 op x2
@@ -17,9 +21,11 @@ static int one(mc_team_t *c, const mc_args_t *a, const char *in, char *out,
 {
     uint64_t f;
     size_t n = count * a->dsize;
-    MC_CHECK(mc_fast_begin(c, 1, &f));
-    MC_CHECK(mc_fast_publish(c, f, in, n));
-    if (c->rank == a->root)
+    int root = c->rank == a->root, pub = !root || a->in_place;
+    MC_CHECK(mc_fast_begin(c, pub, &f));
+    if (pub)
+        MC_CHECK(mc_fast_publish(c, f, in, n));
+    if (root)
         MC_CHECK(mc_fast_combine(c, f, a, in, out, count));
     mc_fast_end(c, f);
     return MC_OK;
