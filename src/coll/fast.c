@@ -8,12 +8,12 @@
 /* the line indices are fixed per communicator (mc_fast_setup) */
 static int slot_line(const mc_team_t *c, uint64_t f)
 {
-    return c->fast_line0 + (int)(f % MC_FAST_SLOTS) * c->fast_line_step;
+    return c->fast_line0 + (int)(f % MC_FAST_LINES) * c->fast_line_step;
 }
 
 static int progress_line(const mc_team_t *c)
 {
-    return c->fast_line0 + MC_FAST_SLOTS * c->fast_line_step;
+    return c->fast_line0 + MC_FAST_LINES * c->fast_line_step;
 }
 
 /* payloads up to this size ride in the flag's line (lines of up to 128
@@ -75,9 +75,9 @@ int mc_fast_begin(mc_team_t *c, int publishes, uint64_t *f)
         MC_CHECK(fast_seen_alloc(c));
     uint64_t me = ++c->fast_seq;
     *f = me;
-    if (!publishes || me <= MC_FAST_SLOTS)
+    if (!publishes || me <= MC_FAST_LINES)
         return MC_OK;
-    return mc_fast_wait_done(c, me - MC_FAST_SLOTS);
+    return mc_fast_wait_done(c, me - MC_FAST_LINES);
 }
 
 void mc_fast_end(mc_team_t *c, uint64_t f)
@@ -118,6 +118,10 @@ int mc_fast_publish(mc_team_t *c, uint64_t f, const void *data, size_t n)
         tp_line_set(c->tp, c->rank, slot_line(c, f), f, data, n);
         return MC_OK;
     }
+    /* the MPB slots are fewer than the lines: this one's last readers
+     * were those of call f - MC_FAST_SLOTS */
+    if (f > MC_FAST_SLOTS)
+        MC_CHECK(mc_fast_wait_done(c, f - MC_FAST_SLOTS));
     MC_CHECK(tp_put(c->tp, c->rank, slot_off(c, f), data, n));
     tp_flag_set(c->tp, c->rank, slot_line(c, f), f);
     return MC_OK;

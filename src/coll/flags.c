@@ -8,9 +8,9 @@
 
 /* The reservations of the shared lines. A new owner adds an entry to
  * mc_flag_owner_t and one here; the checks below see every range. Lines
- * 6-7 and 12-47 are free. */
+ * 0-4, 6-7 and 45-47 are free. */
 const mc_flag_range_t mc_flag_ranges[MC_FL_COUNT] = {
-    [MC_FL_FAST] = {"coll/fast.c", 0, MC_FAST_SLOTS + 1},
+    [MC_FL_FAST] = {"coll/fast.c", 12, MC_FAST_LINES + 1},
     [MC_FL_RSAG] = {"coll/allreduce_rsag.c", 8, 2},
     [MC_FL_CC_ACK] = {"coll/cc.h", 48, MC_CC_ACK_LINES},
     [MC_FL_CHECK_ARGS] = {"api/check_args.c", 10, 2},
