@@ -15,12 +15,13 @@
  *
  * so that while one rank reads round k its peers can already publish
  * round k + 1 (and a rank that runs while its peers wait for a CPU gets
- * two rounds out). Publishing round k + 2 reuses the slot of round
- * k - 2, which needs every peer to have ended round k - 2: their
- * round-k publications, just read, show that (mc_fast_fetch_ahead), so
- * no progress line is read. Three or four rounds ahead would need those
- * reads (remote on the simulated SCC: 60% slower there) and measured no
- * faster at 8 ranks on 2 CPUs.
+ * two rounds out). A round larger than a line goes to an MPB slot, of
+ * which there are four: publishing round k + 2 then reuses round k - 2's,
+ * which needs every peer to have ended round k - 2. Their round-k
+ * publications, just read, show that (mc_fast_fetch_ahead), so no
+ * progress line is read. Three or four rounds ahead would need those
+ * reads (remote on the simulated SCC: 60% slower there, with four slots
+ * for lines too) and measured no faster at 8 ranks on 2 CPUs.
  * In place, the API layer hands a copy of the input as sbuf.
  */
 #include "coll/coll.h"

@@ -24,7 +24,7 @@
  * only four calls (8-byte MPI_Bcast at 4 ranks on 2 CPUs, back to back,
  * mpi_compare --loop 100: 0.47 us a call with 4 line slots, 0.19-0.21
  * with 16, 0.14-0.16 with 32; Open MPI 0.11-0.17).
-
+ *
  * All ranks count fast calls alike (the selection depends only on the
  * arguments, which are equal on every rank), so f is the same everywhere.
  * The lines are the shared range MC_FL_FAST of coll/flags.h, each
