@@ -131,6 +131,7 @@ void mc_sim_destroy(mc_sim_t *s)
         nx = d->next;
         free(d->cores);
         free(d->mpb);
+        free(d->mpb_scratch);
         free(d->flags);
         mc_sim_flagmap_free(d->fmap);
         free(d->mpb_st);

@@ -81,6 +81,10 @@ typedef struct mc_sim_stage {
     unsigned char data[];
 } mc_sim_stage_t;
 
+/* MPB bytes are stored in blocks of this many, block k of every rank
+ * side by side (sim/mpbmem.c) */
+#define MC_SIM_MPB_BLOCK ((size_t)256)
+
 /* Flag words of a large domain, only those used (sim/flagmap.c). */
 typedef struct mc_sim_flagmap mc_sim_flagmap_t;
 /* a dense flag area up to this many bytes, sparse above */
@@ -90,7 +94,9 @@ typedef struct mc_sim_flagmap mc_sim_flagmap_t;
 typedef struct mc_sim_domain {
     int n;
     int *cores;          /* rank -> core */
-    unsigned char *mpb;  /* n * mpb_size */
+    unsigned char *mpb;  /* n * mpb_bytes, block-major (sim/mpbmem.c) */
+    size_t mpb_bytes;    /* per rank */
+    unsigned char *mpb_scratch; /* 2 * mpb_bytes (sim/mpbmem.c) */
     uint64_t *flags;     /* n * nflags, or NULL: fmap */
     mc_sim_flagmap_t *fmap;
     int nflags;
@@ -216,6 +222,19 @@ int mc_sim_host_dma(mc_sim_t *s, int dst, int64_t lines, uint64_t *flag,
  * platform is not cache-coherent) */
 mc_cc_line_t *mc_sim_cc_mpb(const mc_sim_t *s, mc_sim_domain_t *d, int rank,
                             size_t off);
+
+/* copies between a private buffer and bytes [off, off + n) of the MPB
+ * of `rank` (inside it: the caller checks) */
+void mc_sim_mpb_read(const mc_sim_domain_t *d, int rank, size_t off,
+                     void *dst, size_t n);
+void mc_sim_mpb_write(mc_sim_domain_t *d, int rank, size_t off,
+                      const void *src, size_t n);
+/* n bytes from one MPB range to another (they may overlap) */
+void mc_sim_mpb_move(mc_sim_domain_t *d, int dst, size_t dst_off, int src,
+                     size_t src_off, size_t n);
+/* scratch buffer 0 or 1 of the domain, mpb_bytes each (one core's
+ * operation at a time; mc_sim_mpb_move uses 0) */
+unsigned char *mc_sim_mpb_scratch(mc_sim_domain_t *d, int which);
 
 /* the `words` words of flag line `key` of a sparse domain (zero at
  * first; the address is stable) */

@@ -476,19 +476,25 @@ int mc_sim_domain(mc_sim_t *s, mc_sim_domain_t *parent, uint64_t key,
                         dense ? " and flags" : "", have / (1 << 30));
     }
     d->cores = malloc(sizeof(int) * (size_t)n);
-    d->mpb = calloc((size_t)n, s->p->mpb_bytes);
+    size_t blocks = (s->p->mpb_bytes + MC_SIM_MPB_BLOCK - 1) /
+                    MC_SIM_MPB_BLOCK;
+    d->mpb_bytes = s->p->mpb_bytes;
+    d->mpb = calloc((size_t)n * blocks, MC_SIM_MPB_BLOCK);
+    d->mpb_scratch = malloc(2 * d->mpb_bytes);
     d->flags = dense ? calloc((size_t)n * (size_t)d->nflags,
                               sizeof(uint64_t))
                      : NULL;
-    if (!d->cores || !d->mpb || (dense && !d->flags)) {
-        free(d->cores), free(d->mpb), free(d->flags), free(d);
+    if (!d->cores || !d->mpb || !d->mpb_scratch || (dense && !d->flags)) {
+        free(d->cores), free(d->mpb), free(d->mpb_scratch), free(d->flags);
+        free(d);
         return mc_error(MC_ERR_NOMEM, "simulator: out of memory: %d cores "
                         "need %.1f GiB of MPBs%s; simulate fewer --ranks", n,
                         need / (1 << 30), dense ? " and flags" : "");
     }
     memcpy(d->cores, cores, sizeof(int) * (size_t)n);
     if (mc_cc_domain_init(s, d) != MC_OK) {
-        free(d->cores), free(d->mpb), free(d->flags), free(d->mpb_st), free(d);
+        free(d->cores), free(d->mpb), free(d->mpb_scratch), free(d->flags);
+        free(d->mpb_st), free(d);
         return MC_ERR_NOMEM;
     }
     d->next = s->domains;

@@ -45,11 +45,6 @@ static const mc_tp_ops_t sim_ops;
 
 static inline sim_tp_t *st(mc_tp_t *t) { return (sim_tp_t *)t; }
 
-static unsigned char *mpb(sim_tp_t *t, int rank, size_t off)
-{
-    return t->dom->mpb + (size_t)rank * t->base.mpb_size + off;
-}
-
 static uint64_t *flag(sim_tp_t *t, int rank, int idx)
 {
     return mc_sim_flag_word(t->dom, rank, idx);
@@ -106,7 +101,7 @@ static int sim_put(mc_tp_t *tp, int dst, size_t off, const void *src,
     MC_CHECK(check_mpb(t, dst, off, n, "put"));
     mc_sim_acc_t a[2] = {MEM_R(t->core, src), MPB_W(dst, off)};
     MC_CHECK(run(t, "put", mc_sim_platform(t->sim)->c.o_put_mem, n, 0, 2, a));
-    memcpy(mpb(t, dst, off), src, n);
+    mc_sim_mpb_write(t->dom, dst, off, src, n);
     return MC_OK;
 }
 
@@ -120,7 +115,7 @@ static int sim_put_mpb(mc_tp_t *tp, int dst, size_t off, size_t my_off,
     MC_CHECK(check_mpb(t, tp->rank, my_off, n, "put_mpb"));
     mc_sim_acc_t a[2] = {MPB_R(tp->rank, my_off), MPB_W(dst, off)};
     MC_CHECK(run(t, "put", mc_sim_platform(t->sim)->c.o_put_mpb, n, 0, 2, a));
-    memmove(mpb(t, dst, off), mpb(t, tp->rank, my_off), n);
+    mc_sim_mpb_move(t->dom, dst, off, tp->rank, my_off, n);
     return MC_OK;
 }
 
@@ -132,7 +127,7 @@ static int sim_get(mc_tp_t *tp, void *dst, int src, size_t off, size_t n)
     MC_CHECK(check_mpb(t, src, off, n, "get"));
     mc_sim_acc_t a[2] = {MPB_R(src, off), MEM_W(t->core, dst)};
     MC_CHECK(run(t, "get", mc_sim_platform(t->sim)->c.o_get_mem, n, 0, 2, a));
-    memmove(dst, mpb(t, src, off), n);
+    mc_sim_mpb_read(t->dom, src, off, dst, n);
     return MC_OK;
 }
 
@@ -146,7 +141,7 @@ static int sim_get_mpb(mc_tp_t *tp, size_t my_off, int src, size_t off,
     MC_CHECK(check_mpb(t, tp->rank, my_off, n, "get_mpb"));
     mc_sim_acc_t a[2] = {MPB_R(src, off), MPB_W(tp->rank, my_off)};
     MC_CHECK(run(t, "get", mc_sim_platform(t->sim)->c.o_get_mpb, n, 0, 2, a));
-    memmove(mpb(t, tp->rank, my_off), mpb(t, src, off), n);
+    mc_sim_mpb_move(t->dom, tp->rank, my_off, src, off, n);
     return MC_OK;
 }
 
@@ -163,7 +158,9 @@ static int sim_get_reduce(mc_tp_t *tp, void *inout, int src, size_t off,
                          MEM_W(t->core, inout)};
     MC_CHECK(run(t, "get_reduce", mc_sim_platform(t->sim)->c.o_get_mem, n,
                  (int64_t)count, 3, a));
-    mc_reduce_into(inout, mpb(t, src, off), count, dt, op, src_left);
+    unsigned char *theirs = mc_sim_mpb_scratch(t->dom, 0);
+    mc_sim_mpb_read(t->dom, src, off, theirs, n);
+    mc_reduce_into(inout, theirs, count, dt, op, src_left);
     return MC_OK;
 }
 
@@ -181,9 +178,15 @@ static int sim_get_reduce_mpb(mc_tp_t *tp, size_t my_off, int src,
                          MPB_W(tp->rank, my_off)};
     MC_CHECK(run(t, "get_reduce_mpb", mc_sim_platform(t->sim)->c.o_get_mpb, n,
                  (int64_t)count, 3, a));
-    unsigned char *mine = mpb(t, tp->rank, my_off);
+    /* as if in were copied to my range and then src's range read (the
+     * two ranges may overlap) */
+    unsigned char *mine = mc_sim_mpb_scratch(t->dom, 0),
+                  *theirs = mc_sim_mpb_scratch(t->dom, 1);
     memmove(mine, in, n);
-    mc_reduce_into(mine, mpb(t, src, off), count, dt, op, src_left);
+    mc_sim_mpb_write(t->dom, tp->rank, my_off, in, n);
+    mc_sim_mpb_read(t->dom, src, off, theirs, n);
+    mc_reduce_into(mine, theirs, count, dt, op, src_left);
+    mc_sim_mpb_write(t->dom, tp->rank, my_off, mine, n);
     return MC_OK;
 }
 
@@ -511,7 +514,7 @@ static int sim_dma(mc_tp_t *tp, int dst, size_t dst_off, size_t my_off,
     MC_CHECK(check_mpb(t, tp->rank, my_off, n, "dma"));
     /* the bytes move now; the flags say when they may be read (the
      * protocol keeps both ranges untouched until then) */
-    memmove(mpb(t, dst, dst_off), mpb(t, tp->rank, my_off), n);
+    mc_sim_mpb_move(t->dom, dst, dst_off, tp->rank, my_off, n);
     int64_t lines = (int64_t)((n + tp->line - 1) / tp->line);
     return mc_sim_host_dma(t->sim, core_of(t, dst), lines, flag(t, dst, idx),
                            v, flag(t, tp->rank, done_idx), done_v);
