@@ -295,7 +295,7 @@ static void fail(const bench_case_t *k, const char *what, const char *msg)
 /* the barrier between iterations: MPI's, unless only MPI is measured */
 static void separate(const bench_case_t *k, const opts_t *o)
 {
-    if (o->lib == LIB_MPI) {
+    if (o->lib == LIB_MPI && k->mc) {
         int rc = mc_barrier(k->mc);
         if (rc != MC_OK)
             fail(k, "manycoll barrier between iterations", mc_last_error());
@@ -457,7 +457,8 @@ int main(int argc, char **argv)
         MPI_Finalize();
         return rc;
     }
-    mc_comm_t *mc = join(rank, size);
+    /* "pmpi,lib" compares two MPI paths only: it runs across nodes too */
+    mc_comm_t *mc = strcmp(o.sides, "pmpi,lib") ? join(rank, size) : NULL;
     char name[96];
     mpi_name(name, sizeof name);
     if (rank == 0 && !o.json)
@@ -482,7 +483,8 @@ int main(int argc, char **argv)
             run_case(&k, &o, name);
         }
     }
-    mc_comm_free(mc);
+    if (mc)
+        mc_comm_free(mc);
     MPI_Finalize();
     return 0;
 }

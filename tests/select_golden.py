@@ -23,11 +23,17 @@ GOLDEN = os.path.join(os.path.dirname(__file__), "data",
                       "select_golden.json")
 
 
-def table(mc, n, cpus):
+# what says how many processes share the CPUs with a communicator's ranks
+LOCAL_VARS = ["MC_LOCAL_RANKS", "OMPI_COMM_WORLD_LOCAL_SIZE",
+              "MPI_LOCALNRANKS"]
+
+
+def table(mc, n, cpus, extra=None):
     env = dict(os.environ, MC_TUNING="none", MC_CPUS=str(cpus))
     for v in list(env):
-        if v.startswith("MC_ALGO_"):
+        if v.startswith("MC_ALGO_") or v in LOCAL_VARS:
             del env[v]
+    env.update(extra or {})
     p = subprocess.run([mc, "info", "--tuning", "-n", str(n), "--json"],
                        capture_output=True, text=True, env=env)
     if p.returncode != 0:
@@ -42,10 +48,29 @@ def table(mc, n, cpus):
     return got
 
 
+def local_ranks(mc, got):
+    """2 ranks on 2 CPUs that share them with 2 more processes of the job
+    (a node communicator of MPI's "nodes", a split) are oversubscribed,
+    whoever says so; alone they are not. The number of failures."""
+    bad = 0
+    for var in LOCAL_VARS:
+        for n, want in (("4", got["2 on 1 CPU"]), ("2", got["2"])):
+            if table(mc, 2, 2, {var: n}) != want:
+                print(f"WRONG: 2 ranks on 2 CPUs with {var}={n} do not take "
+                      f"the rules of {'more' if n == '4' else 'no more'} "
+                      f"ranks than CPUs")
+                bad += 1
+    return bad
+
+
 def main():
     mc = sys.argv[1]
     got = {str(n): table(mc, n, 1 << 20) for n in RANKS}
     got.update({f"{n} on 1 CPU": table(mc, n, 1) for n in OVER})
+    if got["2"] == got["2 on 1 CPU"]:
+        raise SystemExit("FAIL: the rules for 2 ranks do not depend on "
+                         "oversubscription; local_ranks() tests nothing")
+    wrong = local_ranks(mc, got)
     if "--update" in sys.argv:
         with open(GOLDEN, "w") as f:
             json.dump(got, f, indent=1)
@@ -65,8 +90,8 @@ def main():
         print("select_golden: if the rules changed on purpose, run `make "
               "golden` and commit tests/data/select_golden.json")
     print(f"select_golden: {len(got)} rank counts, {len(got) - bad} as "
-          f"golden")
-    return 1 if bad else 0
+          f"golden; {wrong} wrong with other processes on the CPUs")
+    return 1 if bad or wrong else 0
 
 
 if __name__ == "__main__":

@@ -64,6 +64,7 @@ typedef struct shm_tp {
     size_t stride;
     size_t flags_bytes;
     long spin;
+    int procs;       /* processes sharing the CPUs (local_procs) */
     unsigned idle_n; /* progress rounds without progress (shm_idle) */
     double timeout;
     int single_copy_env;       /* MC_SINGLE_COPY */

@@ -85,17 +85,49 @@ static int compute_layout(int size, size_t mpb, layout_t *l)
 
 /* ---- creating and attaching ---- */
 
-/* whether `size` ranks outnumber the CPUs (MC_CPUS, automatic: the
+/* what the launcher says runs on this machine, or -1 */
+static long long launcher_local_size(void)
+{
+    static const char *const vars[] = {"OMPI_COMM_WORLD_LOCAL_SIZE",
+                                       "MPI_LOCALNRANKS"};
+    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
+        long long n;
+        const char *v = getenv(vars[i]);
+        if (v && mc_parse_int(v, 1, 1 << 20, &n) == 0)
+            return n;
+    }
+    return -1;
+}
+
+/* The processes sharing the machine's CPUs with a team of `size`: its own
+ * ranks, or more when the team is part of a larger job here (a node
+ * communicator of MPI's "nodes", a split): MC_LOCAL_RANKS, automatic the
+ * launcher's count or the parent team's. A 2-rank node communicator of a
+ * 4-rank job on 2 CPUs that spun took 96 us per hierarchical barrier,
+ * 3.6 yielding at once (docs/mpi.md). */
+static int local_procs(int size, int parent, int *out)
+{
+    long long n;
+    MC_CHECK(mc_env_int("MC_LOCAL_RANKS", &n));
+    if (n < 0)
+        n = launcher_local_size();
+    if (n < parent)
+        n = parent;
+    *out = n > size ? (int)n : size;
+    return MC_OK;
+}
+
+/* whether `procs` processes outnumber the CPUs (MC_CPUS, automatic: the
  * machine's, not this process's affinity mask: under a launcher that
  * binds each rank to one CPU the mask says 1, yet the ranks do not share
  * it), so the same on every rank of a team */
-static int oversubscribed(int size, int *out)
+static int oversubscribed(int procs, int *out)
 {
     long long cpus;
     MC_CHECK(mc_env_int("MC_CPUS", &cpus));
     if (cpus < 0)
         cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    *out = size > (cpus < 1 ? 1 : cpus);
+    *out = procs > (cpus < 1 ? 1 : cpus);
     return MC_OK;
 }
 
@@ -108,7 +140,9 @@ int mc_shm_describe(int size, mc_tp_t *out)
                      .line = LINE, .nflags = mc_tp_nflags(size, LINE),
                      .cache_coherent = 1,
                      .single_copy = size > 1 && mc_shm_direct_possible()};
-    MC_CHECK(oversubscribed(size, &out->oversubscribed));
+    int procs;
+    MC_CHECK(local_procs(size, 0, &procs));
+    MC_CHECK(oversubscribed(procs, &out->oversubscribed));
     out->mpb_size = (size_t)mpb / LINE * LINE + ((size_t)mpb % LINE ? LINE : 0);
     return MC_OK;
 }
@@ -394,7 +428,9 @@ static int open_any(shm_tp_t *s, int inherited, int rank, int size)
      * about 20 ns here; 50 of them before the first yield took OSU's
      * 8-byte bcast at 4 ranks on 2 CPUs from 0.6 to 1.5 us, docs/mpi.md);
      * the selection also knows (select.c) */
-    MC_CHECK(oversubscribed(size, &s->base.oversubscribed));
+    MC_CHECK(local_procs(size, s->parent ? s->parent->procs : 0,
+                         &s->procs));
+    MC_CHECK(oversubscribed(s->procs, &s->base.oversubscribed));
     s->spin = spin >= 0 ? (long)spin : s->base.oversubscribed ? 0 : 4000;
     if (inherited >= 0)
         return open_inherited(s, inherited, rank, size, (size_t)mpb);

@@ -44,7 +44,8 @@ const mc_envvar_t mc_envvars[] = {
      MC_ENV_NUM, 0.001, YEAR_S, 0},
     {"MC_SPIN", "-1",
      "polls before a waiting rank yields the CPU; -1 = automatic (0 "
-     "when ranks outnumber the CPUs, MC_CPUS; else 4000)",
+     "when the machine's processes outnumber its CPUs, MC_LOCAL_RANKS "
+     "and MC_CPUS; else 4000)",
      MC_ENV_INT, -1, 2147483647, 0},
     {"MC_CPUS", "-1",
      "CPUs the ranks of a machine share; -1 = automatic (the machine's "
@@ -52,6 +53,14 @@ const mc_envvar_t mc_envvars[] = {
      "waiters yield at once (MC_SPIN) and the selection takes its rules "
      "for oversubscribed ranks (docs/selection.md). The same on every "
      "rank, as MC_ALGO_<COLL>",
+     MC_ENV_INT, -1, 1 << 20, 0},
+    {"MC_LOCAL_RANKS", "-1",
+     "processes of the job on this machine, sharing its CPUs with a "
+     "communicator's ranks (a communicator may be part of a larger MPI "
+     "job); -1 = automatic (the launcher's count: Open MPI's "
+     "OMPI_COMM_WORLD_LOCAL_SIZE, Hydra's MPI_LOCALNRANKS; a split's "
+     "parent's; at least the communicator's size). More than MC_CPUS: "
+     "oversubscribed, as above. The same on every rank",
      MC_ENV_INT, -1, 1 << 20, 0},
     {"MC_SINGLE_COPY", "1",
      "1: large-message algorithms read peers' buffers directly "

@@ -120,6 +120,7 @@ static const struct {
     {"MC_MPB_SIZE", "0.5K1"}, {"MC_P2P_CHUNK", "12"},
     {"MC_P2P_CHUNK", "-8"},  {"MC_CHECK_ARGS", "yes"},
     {"MC_CPUS", "-2"},       {"MC_CPUS", "2x"},
+    {"MC_LOCAL_RANKS", "-2"}, {"MC_LOCAL_RANKS", "4x"},
 };
 
 static void environment(void)
