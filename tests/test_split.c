@@ -1,10 +1,13 @@
 /*
  * mc_comm_split: even and odd ranks, ordered by descending key; a rank
  * with MC_UNDEFINED gets NULL; collectives on the parts and on the parent
- * interleave correctly.
+ * interleave correctly. A part shares the machine's CPUs with the whole
+ * job: it is oversubscribed exactly when its parent is (ctest sets
+ * MC_CPUS=3, so 4 and 5 ranks are and parts of 2 and 3 only as parts).
  */
 #include <stdio.h>
 
+#include "api/comm.h"
 #include "manycoll.h"
 
 int main(void)
@@ -23,6 +26,13 @@ int main(void)
     if (mc_comm_size(part) != psize || mc_comm_rank(part) != want_rank) {
         fprintf(stderr, "rank %d: part size %d rank %d, expected %d %d\n", me,
                 mc_comm_size(part), mc_comm_rank(part), psize, want_rank);
+        bad++;
+    }
+    if (part->team.tp->oversubscribed != w->team.tp->oversubscribed) {
+        fprintf(stderr, "rank %d: the part of %d ranks says %s, the job of "
+                "%d %s\n", me, mc_comm_size(part),
+                part->team.tp->oversubscribed ? "oversubscribed" : "not",
+                n, w->team.tp->oversubscribed ? "oversubscribed" : "not");
         bad++;
     }
     for (int it = 0; it < 3; it++) {
