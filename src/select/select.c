@@ -38,6 +38,18 @@ static const struct default_rule {
      * handshakes lose to it everywhere (docs/selection.md) */
     {MC_COLL_BCAST, ON_OVERSUB, 16, 4096, "flat"},
     {MC_COLL_BCAST, ON_OVERSUB, 16, SIZE_MAX, "direct"},
+    /* allreduce: from 3 ranks rsag's MPB rounds to 128 KiB, where
+     * direct's readers' process_vm_readv calls cost more (`manycoll bench
+     * --algo rsag --algo direct` on 2 CPUs: at 4 ranks rsag 0.73-0.95x
+     * direct's time at 32-96 KiB, even at 128 KiB; at 8 ranks 0.52-0.79x
+     * to 128 KiB, even at 256 KiB, direct ahead from 512 KiB; at 16
+     * 0.54-0.75x at 64-128 KiB); 2 ranks on 1 CPU as on 2 (direct-all
+     * 0.87x rsag's time at 64 KiB, direct 0.87x at 128 KiB) */
+    {MC_COLL_ALLREDUCE, ON_OVERSUB, 16, 2048, "flat"},
+    {MC_COLL_ALLREDUCE, ON_OVERSUB, 2, 65536, "direct-all"},
+    {MC_COLL_ALLREDUCE, ON_OVERSUB, 2, SIZE_MAX, "direct"},
+    {MC_COLL_ALLREDUCE, ON_OVERSUB, 16, 131072, "rsag"},
+    {MC_COLL_ALLREDUCE, ON_OVERSUB, 16, SIZE_MAX, "direct"},
     {MC_COLL_SCATTER, ON_OVERSUB, 16, 512, "flat"},
     {MC_COLL_SCATTER, ON_OVERSUB, 16, SIZE_MAX, "direct"},
     {MC_COLL_ALLGATHER, ON_OVERSUB, 16, 8192, "flat"},
