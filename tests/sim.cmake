@@ -23,6 +23,22 @@ add_test(NAME sim_walk_odd_ranks_jitter COMMAND test_sim scc48 --ranks 13
 add_test(NAME sim_walk_mesh32x32 COMMAND test_sim mesh32x32 --level tiny
          --contention none --jitter 5)
 set_tests_properties(sim_walk_mesh32x32 PROPERTIES LABELS no-asan)
+# A core that runs past the bottom of its stack stops the simulation with
+# a message naming it and the size (stack_guard.c: the guard page's fault;
+# core 0 goes deepest, creating the communicator's tables), not a bare
+# segmentation fault; a stack that is large enough runs.
+add_test(NAME sim_stack_overflow
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/expect_run.sh 134
+                 "simulated core [0-9]+ overflowed its 4096-byte stack .*--stack-size"
+                 -- $<TARGET_FILE:manycoll_cmd> sim --platform mesh4x4
+                 --coll bcast --algo binomial --sizes 8 --stack-size 4K)
+if(NOT MC_SANITIZE)
+  add_test(NAME sim_stack_small_enough
+           COMMAND $<TARGET_FILE:manycoll_cmd> sim --platform mesh4x4
+                   --coll bcast --algo binomial --sizes 8 --stack-size 16K
+                   --check)
+endif()
+
 # several chips behind one host: every algorithm across the host link,
 # writes acknowledged by the host (240 ranks) and by the target (53 ranks:
 # chips 0 and 1 whole, 5 cores of chip 2)

@@ -76,8 +76,19 @@ def run(mc, case):
     if p.returncode != 0:
         raise SystemExit(f"FAIL: manycoll sim {case}: exit status "
                          f"{p.returncode}\n{p.stderr}")
-    return [{k: json.loads(line)[k] for k in FIELDS}
-            for line in p.stdout.splitlines() if line.startswith("{")]
+    rows = [json.loads(line) for line in p.stdout.splitlines()
+            if line.startswith("{")]
+    for r in rows:
+        # every core's first run is an event, and it comes before the end;
+        # so does its time
+        if not (r["ranks"] <= r["start_events"] <= r["events"] and
+                0 < r["start_wall_s"] <= r["wall_s"] + 0.0005):
+            raise SystemExit(f"FAIL: manycoll sim {case}: start_events "
+                             f"{r['start_events']}, start_wall_s "
+                             f"{r['start_wall_s']} against {r['ranks']} "
+                             f"ranks, {r['events']} events, wall_s "
+                             f"{r['wall_s']}")
+    return [{k: r[k] for k in FIELDS} for r in rows]
 
 
 def write(got):

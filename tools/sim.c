@@ -310,7 +310,8 @@ int mc_sim_run_size(const sim_opts_t *o, const mc_platform_t *p,
     sim_progress_t pr = {.last = 0};
     clock_gettime(CLOCK_MONOTONIC, &pr.start);
     /* trace_file: the first size ("" when only --traffic is wanted) */
-    mc_sim_opts_t so = {o->cont_mpb, o->cont_link, o->cont_mc, o->jitter, 0,
+    mc_sim_opts_t so = {o->cont_mpb, o->cont_link, o->cont_mc, o->jitter,
+                        o->stack_size,
                         trace_file && *trace_file, on_progress, &pr,
                         trace_file && o->traffic};
     int n = o->ranks, rc;

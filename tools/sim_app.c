@@ -51,7 +51,8 @@ int mc_sim_run_app(const sim_opts_t *o, const mc_platform_t *p)
                                      "(gcmc[:k=v,...])", o->app);
     if (colon && mc_gcmc_parse(colon + 1, &g) != MC_OK)
         return mc_usage_error("sim", "--app: %s", mc_last_error());
-    mc_sim_opts_t so = {o->cont_mpb, o->cont_link, o->cont_mc, o->jitter, 0,
+    mc_sim_opts_t so = {o->cont_mpb, o->cont_link, o->cont_mc, o->jitter,
+                        o->stack_size,
                         o->trace != NULL, NULL, NULL, 0};
     int n = o->ranks, rc, bad = 0;
     mc_sim_t *sim;

@@ -18,6 +18,8 @@ typedef struct sim_opts {
     const char *trace;
     const char *traffic;  /* --traffic FILE (sim_traffic.c) */
     uint64_t jitter;
+    size_t stack_size;    /* --stack-size: per simulated core (0: the
+                             engine's default) */
     int cont_mpb, cont_link, cont_mc; /* -1 = platform default */
     int runs;             /* --runs: simulations per size, each with its
                              own jitter seed (0 = 1; sim_runs.c) */

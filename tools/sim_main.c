@@ -121,6 +121,10 @@ static int parse_value(sim_opts_t *o, const char *a, const char *v)
         if (mc_opt_int("sim", a, v, 0, 1LL << 31, &x))
             return 2;
         o->jitter = (uint64_t)x | 1u << 31;
+    } else if (!strcmp(a, "--stack-size")) {
+        if (mc_opt_int("sim", a, v, 4096, 1LL << 30, &x))
+            return 2;
+        o->stack_size = (size_t)x;
     } else if (!strcmp(a, "--coll")) {
         o->pingpong = 0;
         if (mc_coll_from_name(v, &o->k.coll) != MC_OK)
@@ -163,7 +167,8 @@ int mc_sim_parse(int argc, char **argv, sim_opts_t *o)
             "--ranks", "--runs", "--iters", "--warmup", "--app", "--grid",
             "--root", "--trace", "--jitter", "--coll", "--dtype", "--op",
             "--sizes", "--contention", "--compute", "--pair", "--map",
-            "--hier-ml", "--traffic", "--scheme", "--pipe", NULL};
+            "--hier-ml", "--traffic", "--scheme", "--pipe", "--stack-size",
+            NULL};
         if (i + 1 >= argc)
             return mc_opt_no_value("sim", a, valued);
         coll_seen |= !strcmp(a, "--coll");
@@ -214,6 +219,8 @@ static void print_json_extra(const sim_opts_t *o, const mc_platform_t *p,
            (unsigned long long)st->flag_waits,
            (double)st->flag_wait_ps / MC_PS_PER_US,
            (double)st->port_wait_ps / MC_PS_PER_US);
+    printf(",\"start_events\":%llu,\"start_wall_s\":%.6f",
+           (unsigned long long)st->start_events, st->start_wall_s);
     if (p->host.nchips > 1)
         printf(",\"host_wait_us\":%.4f",
                (double)st->host_wait_ps / MC_PS_PER_US);

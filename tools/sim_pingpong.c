@@ -107,7 +107,8 @@ static const char *const scheme_names[] = {"rcce", "lp_rg", "rp_lg",
 static int run_size(const sim_opts_t *o, const mc_platform_t *p, size_t n,
                     int first)
 {
-    mc_sim_opts_t so = {o->cont_mpb, o->cont_link, o->cont_mc, o->jitter, 0,
+    mc_sim_opts_t so = {o->cont_mpb, o->cont_link, o->cont_mc, o->jitter,
+                        o->stack_size,
                         0, NULL, NULL, 0};
     int cores[2] = {o->pair[0], o->pair[1]}, rc, loc = MC_LOC_CHIP;
     int ncores = (cores[0] > cores[1] ? cores[0] : cores[1]) + 1;

@@ -34,6 +34,8 @@ static void add_stats(mc_sim_stats_t *a, const mc_sim_stats_t *b)
     a->flag_waits += b->flag_waits;
     a->flag_wait_ps += b->flag_wait_ps;
     a->wall_s += b->wall_s;
+    a->start_events += b->start_events;
+    a->start_wall_s += b->start_wall_s;
 }
 
 int mc_sim_run_runs(const sim_opts_t *o, const mc_platform_t *p,

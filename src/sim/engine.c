@@ -198,6 +198,7 @@ int mc_sim_spawn(mc_sim_t *s, int core, void (*fn)(void *), void *arg)
         return mc_error(MC_ERR_NOMEM, "simulator: no stack for core %d",
                         core);
     c->spawned = 1;
+    s->nspawned++;
     c->next_waiter = -1;
     return mc_sim_push(s, 0, EV_RESUME, (uint32_t)core);
 }

@@ -128,6 +128,10 @@ typedef struct mc_sim_stats {
     mc_ps_t port_wait_ps; /* time lines waited for MPB ports, summed */
     mc_ps_t host_wait_ps; /* ... for host threads and PCIe links */
     double wall_s;     /* wall-clock time of mc_sim_run */
+    /* the events and the wall-clock time until every spawned core had
+     * run once (its stack first touched, its communicator made) */
+    uint64_t start_events;
+    double start_wall_s;
 } mc_sim_stats_t;
 
 typedef struct mc_sim_trace_rec {

@@ -2,6 +2,8 @@
 #ifndef MC_SIM_ENGINE_IMPL_H
 #define MC_SIM_ENGINE_IMPL_H
 
+#include <time.h>
+
 #include "sim/engine.h"
 
 /* EV_WAIT: a core's flag write is acknowledged and its wait begins
@@ -73,7 +75,7 @@ typedef struct core {
     int waiting;
     int next_waiter;      /* next core in the same hash bucket, or -1 */
     int wait_owner;
-    int spawned;
+    int spawned;          /* 1 spawned, 2 has run */
     mc_coro_t co;         /* co.sp at byte 40 */
     int quiet;            /* its operations stay out of the traffic matrix */
     /* the operation in progress (line-stepped when contention is on) */
@@ -117,6 +119,8 @@ struct mc_sim {
     unsigned char *stack_pool; /* every core's stack block, one mapping */
     size_t pool_len;
     int stack_guard;           /* guard pages (while mappings allow) */
+    int nspawned, nstarted;    /* cores spawned; of them, cores that ran */
+    struct timespec run_t0;    /* when mc_sim_run began */
     int trace;
     mc_sim_trace_rec_t *tr;
     void (*progress)(void *arg, uint64_t events, double sim_us);
@@ -144,6 +148,12 @@ static inline int mc_sim_stepped(const mc_sim_t *s)
 {
     return s->c_mpb || s->c_link || s->c_mc;
 }
+
+/* stack_guard.c: around mc_sim_run, a fault in a guard page of the
+ * stacks reports which core overflowed its stack (nothing without guard
+ * pages, or while another simulation holds the handler) */
+void mc_sim_guard_begin(mc_sim_t *s);
+void mc_sim_guard_end(mc_sim_t *s);
 
 /* evq.c */
 void mc_sim_evq_init(mc_sim_t *s, int ncores);

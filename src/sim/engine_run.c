@@ -332,6 +332,20 @@ static void on_land(mc_sim_t *s, int i)
 
 /* ---- the loop ---- */
 
+/* the last spawned core to run for the first time: the simulation has
+ * started (mc_sim_stats_t.start_events, start_wall_s) */
+static void first_run(mc_sim_t *s, core_t *c)
+{
+    c->spawned = 2;
+    if (++s->nstarted < s->nspawned)
+        return;
+    struct timespec b;
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    s->st.start_events = s->st.events;
+    s->st.start_wall_s = s->st.wall_s + (double)(b.tv_sec - s->run_t0.tv_sec) +
+                         (double)(b.tv_nsec - s->run_t0.tv_nsec) * 1e-9;
+}
+
 static void resume(mc_sim_t *s, int i)
 {
     core_t *c = &s->cores[i];
@@ -346,9 +360,13 @@ static void resume(mc_sim_t *s, int i)
     s->running = i;
     mc_coro_resume(&c->co);
     s->running = -1;
+    if (c->spawned == 1)
+        first_run(s, c);
     if (!mc_coro_stack_ok(&c->co)) { /* no guard page caught it */
         fprintf(stderr, "manycoll sim: simulated core %d overflowed its "
-                        "%zu-byte stack\n", i, s->stack_size);
+                        "%zu-byte stack (give it more: manycoll sim "
+                        "--stack-size, mc_sim_opts_t.stack_size)\n", i,
+                s->stack_size);
         abort();
     }
     if (c->co.done)
@@ -409,7 +427,9 @@ int mc_sim_run(mc_sim_t *s)
 {
     struct timespec a, b;
     clock_gettime(CLOCK_MONOTONIC, &a);
+    s->run_t0 = a;
     mc_sim_set_self(s);
+    mc_sim_guard_begin(s);
     int deadlocked = 0;
     do {
         while (s->q.count) {
@@ -430,6 +450,7 @@ int mc_sim_run(mc_sim_t *s)
             mc_sim_taken(s);
         }
     } while (break_deadlock(s) && ++deadlocked);
+    mc_sim_guard_end(s);
     mc_sim_set_self(NULL);
     clock_gettime(CLOCK_MONOTONIC, &b);
     s->st.wall_s += (double)(b.tv_sec - a.tv_sec) +
