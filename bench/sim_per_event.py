@@ -26,7 +26,7 @@ what runs).
         [--colls bcast:binomial,barrier:dissemination] [--reps 3]
         [--callgrind 512] [--rows FILE]
 
-Takes about 5 minutes with the default meshes (32 to 1024) and 3 rounds;
+Takes about 10 minutes with the default meshes (32 to 1024) and 3 rounds;
 each callgrind count of a 262,144-core barrier about 10 minutes.
 """
 import argparse
