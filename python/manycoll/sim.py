@@ -8,8 +8,9 @@
 A row is a dict with the fields of `manycoll sim --json` (platform, coll,
 algo, ranks, root, bytes, lat_us, bw_MBps, done_min_us, done_max_us,
 done_stdev_us, events, ops, lines, contention, jitter, check, and the
-simulation's own wall_s and events_per_s), made by the same code: the
-command runs inside this process (docs/simulator.md explains the fields).
+simulation's own wall_s, events_per_s, start_events and start_wall_s),
+made by the same code: the command runs inside this process
+(docs/simulator.md explains the fields).
 """
 import json
 
