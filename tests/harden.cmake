@@ -114,6 +114,6 @@ add_test(NAME harden_chaos_short
 set_tests_properties(harden_chaos_short PROPERTIES TIMEOUT 300)
 
 add_executable(test_units ${MC_H}/test_units.c)
-target_link_libraries(test_units PRIVATE manycoll_static)
+target_link_libraries(test_units PRIVATE manycoll_static Threads::Threads)
 mc_include_view(test_units util tp)
 add_test(NAME harden_units COMMAND test_units)

@@ -147,19 +147,65 @@ int mc_env_unknown(char *buf, unsigned len)
 
 static const mc_envvar_t *lookup(const char *name)
 {
+    /* every name is MC_...: its fourth character first */
+    char k = name[0] && name[1] && name[2] ? name[3] : 0;
     for (const mc_envvar_t *e = mc_envvars; e->name; e++)
-        if (strcmp(e->name, name) == 0)
+        if (e->name[3] == k && strcmp(e->name, name) == 0)
             return e;
     fprintf(stderr, "manycoll: internal error: unregistered variable %s\n",
             name);
     abort();
 }
 
+/* ---- held: each variable read and parsed once (mc_env_hold) ---- */
+
+#define NVARS (sizeof mc_envvars / sizeof mc_envvars[0])
+
+/* what a held thread has read of one variable; an invalid value is never
+ * kept (every read of it fails again, with its message) */
+typedef struct memo {
+    const char *text;
+    long long i;
+    double d;
+    unsigned char has_text, has_i, has_d;
+} memo_t;
+
+static _Thread_local int held;
+static _Thread_local memo_t memo[NVARS];
+
+void mc_env_hold(void)
+{
+    held++;
+}
+
+void mc_env_release(void)
+{
+    if (held > 0 && --held == 0)
+        memset(memo, 0, sizeof memo);
+}
+
+static memo_t *memo_of(const mc_envvar_t *e)
+{
+    return held ? &memo[e - mc_envvars] : NULL;
+}
+
+static const char *value_of(const mc_envvar_t *e)
+{
+    memo_t *m = memo_of(e);
+    if (m && m->has_text)
+        return m->text;
+    const char *v = getenv(e->name);
+    v = (v && *v) ? v : e->def;
+    if (m) {
+        m->text = v;
+        m->has_text = 1;
+    }
+    return v;
+}
+
 const char *mc_env(const char *name)
 {
-    const mc_envvar_t *e = lookup(name);
-    const char *v = getenv(name);
-    return (v && *v) ? v : e->def;
+    return value_of(lookup(name));
 }
 
 /* the number part of a size or integer, then its suffix */
@@ -237,7 +283,12 @@ static int bad(const mc_envvar_t *e, const char *v)
 int mc_env_int(const char *name, long long *out)
 {
     const mc_envvar_t *e = lookup(name);
-    const char *v = mc_env(name);
+    memo_t *m = memo_of(e);
+    if (m && m->has_i) {
+        *out = m->i;
+        return MC_OK;
+    }
+    const char *v = value_of(e);
     long long x;
     if (e->kind != MC_ENV_INT)
         return mc_error(MC_ERR_INTERNAL, "%s is not an integer variable",
@@ -245,6 +296,10 @@ int mc_env_int(const char *name, long long *out)
     if (mc_parse_int(v, (long long)e->min, (long long)e->max, &x) != 0 ||
         (e->mult && x % e->mult))
         return bad(e, v);
+    if (m) {
+        m->i = x;
+        m->has_i = 1;
+    }
     *out = x;
     return MC_OK;
 }
@@ -252,7 +307,12 @@ int mc_env_int(const char *name, long long *out)
 int mc_env_num(const char *name, double *out)
 {
     const mc_envvar_t *e = lookup(name);
-    const char *v = mc_env(name);
+    memo_t *m = memo_of(e);
+    if (m && m->has_d) {
+        *out = m->d;
+        return MC_OK;
+    }
+    const char *v = value_of(e);
     char *end;
     if (e->kind != MC_ENV_NUM)
         return mc_error(MC_ERR_INTERNAL, "%s is not a number variable", name);
@@ -265,6 +325,10 @@ int mc_env_num(const char *name, double *out)
     if (!*v || *end || errno == ERANGE || !isfinite(x) || x < e->min ||
         x > e->max)
         return bad(e, v);
+    if (m) {
+        m->d = x;
+        m->has_d = 1;
+    }
     *out = x;
     return MC_OK;
 }

@@ -34,6 +34,15 @@ const char *mc_env(const char *name);
  * text and the range. */
 int mc_env_int(const char *name, long long *out);
 int mc_env_num(const char *name, double *out);
+/* Between mc_env_hold() and mc_env_release() on a thread, each variable
+ * is read from the environment and parsed once, at its first use, and
+ * later reads return that: for a thread that hosts many ranks reading the
+ * same variables (the simulator's cores, each making its communicator,
+ * while mc_sim_run runs). Changes to the environment in between are not
+ * seen; an invalid value is not kept (each read fails, with its message).
+ * Calls nest; other threads are not affected. */
+void mc_env_hold(void);
+void mc_env_release(void);
 /* "an integer in [-1, 1000000]" for messages and `manycoll info` */
 void mc_env_describe_range(const mc_envvar_t *e, char *buf, unsigned len);
 /* The MC_ variables of the environment that manycoll does not know (a

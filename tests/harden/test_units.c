@@ -4,9 +4,14 @@
  *     paper (Appendix A: 15 bytes) and the reference code's first vector
  *     (the empty message); messages of 0..63 bytes all hash differently;
  *   - mc_parse_size and mc_parse_int: what they take and refuse;
- *   - mc_tp_flag_writer: the writer of each kind of flag.
+ *   - mc_tp_flag_writer: the writer of each kind of flag;
+ *   - mc_env_hold: a held thread reads each variable once (a change of the
+ *     environment is seen again only after the last release), never keeps
+ *     an invalid value, and another thread is not held.
  */
+#include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tp/tp.h"
@@ -75,13 +80,68 @@ static void writers(void)
     CHECK(mc_tp_flag_writer(4, 64, 2, 8 * (1 + 8 + 48)) == -1);
 }
 
+static long long chunk(int *rc)
+{
+    long long v = -1;
+    *rc = mc_env_int("MC_P2P_CHUNK", &v);
+    return v;
+}
+
+static void *other_thread(void *arg)
+{
+    int rc;
+    *(long long *)arg = chunk(&rc);
+    return NULL;
+}
+
+static void held(void)
+{
+    int rc;
+    double t = 0;
+    setenv("MC_P2P_CHUNK", "1K", 1);
+    setenv("MC_TIMEOUT", "7", 1);
+    mc_env_hold();
+    CHECK(chunk(&rc) == 1024 && rc == 0);
+    CHECK(mc_env_num("MC_TIMEOUT", &t) == 0 && t == 7);
+    CHECK(!strcmp(mc_env("MC_TIMEOUT"), "7"));
+    setenv("MC_P2P_CHUNK", "2K", 1);
+    setenv("MC_TIMEOUT", "9", 1);
+    CHECK(chunk(&rc) == 1024); /* held: read once */
+    CHECK(mc_env_num("MC_TIMEOUT", &t) == 0 && t == 7);
+    CHECK(!strcmp(mc_env("MC_TIMEOUT"), "7"));
+    long long seen = -1;
+    pthread_t th;
+    CHECK(pthread_create(&th, NULL, other_thread, &seen) == 0);
+    pthread_join(th, NULL);
+    CHECK(seen == 2048); /* not held there */
+    mc_env_hold(); /* nested */
+    mc_env_release();
+    CHECK(chunk(&rc) == 1024);
+    mc_env_release();
+    CHECK(chunk(&rc) == 2048 && rc == 0); /* released: read again */
+    CHECK(mc_env_num("MC_TIMEOUT", &t) == 0 && t == 9);
+    setenv("MC_P2P_CHUNK", "12", 1); /* not a multiple of 8 */
+    mc_env_hold();
+    CHECK(chunk(&rc) == -1 && rc == MC_ERR_ARG);
+    CHECK(strstr(mc_last_error(), "MC_P2P_CHUNK") != NULL);
+    CHECK(chunk(&rc) == -1 && rc == MC_ERR_ARG); /* not kept */
+    mc_env_release();
+    unsetenv("MC_P2P_CHUNK");
+    unsetenv("MC_TIMEOUT");
+    mc_env_hold();
+    CHECK(chunk(&rc) == 0 && rc == 0); /* the default */
+    mc_env_release();
+}
+
 int main(void)
 {
     siphash();
     parsers();
     writers();
+    held();
     if (failed)
         return 1;
-    printf("test_units: siphash, size and number parsers, flag writers\n");
+    printf("test_units: siphash, size and number parsers, flag writers, "
+           "held variables\n");
     return 0;
 }
