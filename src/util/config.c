@@ -170,23 +170,28 @@ typedef struct memo {
     unsigned char has_text, has_i, has_d;
 } memo_t;
 
+/* the memo itself is on the heap while held: the thread-local storage a
+ * module loaded with dlopen (the Python extension) may take is small */
 static _Thread_local int held;
-static _Thread_local memo_t memo[NVARS];
+static _Thread_local memo_t *memo;
 
 void mc_env_hold(void)
 {
-    held++;
+    if (held++ == 0)
+        memo = calloc(NVARS, sizeof *memo); /* NULL: read every time */
 }
 
 void mc_env_release(void)
 {
-    if (held > 0 && --held == 0)
-        memset(memo, 0, sizeof memo);
+    if (held > 0 && --held == 0) {
+        free(memo);
+        memo = NULL;
+    }
 }
 
 static memo_t *memo_of(const mc_envvar_t *e)
 {
-    return held ? &memo[e - mc_envvars] : NULL;
+    return memo ? &memo[e - mc_envvars] : NULL;
 }
 
 static const char *value_of(const mc_envvar_t *e)
