@@ -215,8 +215,53 @@ void case_free(bench_case_t *k)
     k->expect = NULL;
 }
 
+/* --sides mc,mc+progress: the progress function libmanycoll_mpi gives
+ * manycoll (a test of an MPI request that never completes, which turns
+ * the MPI's progress engine), on side B only */
+static MPI_Request spin = MPI_REQUEST_NULL;
+
+static int spin_query(void *x, MPI_Status *st)
+{
+    (void)x;
+    MPI_Status_set_elements(st, MPI_BYTE, 0);
+    MPI_Status_set_cancelled(st, 0);
+    return MPI_SUCCESS;
+}
+
+static int spin_free(void *x)
+{
+    (void)x;
+    return MPI_SUCCESS;
+}
+
+static int spin_cancel(void *x, int done)
+{
+    (void)x, (void)done;
+    return MPI_SUCCESS;
+}
+
+static void mpi_progress(void *arg)
+{
+    int flag;
+    (void)arg;
+    if (spin == MPI_REQUEST_NULL)
+        MPI_Grequest_start(spin_query, spin_free, spin_cancel, NULL, &spin);
+    MPI_Test(&spin, &flag, MPI_STATUS_IGNORE);
+}
+
+void case_progress_end(void)
+{
+    mc_set_progress(NULL, NULL);
+    if (spin == MPI_REQUEST_NULL)
+        return;
+    MPI_Grequest_complete(spin);
+    MPI_Wait(&spin, MPI_STATUS_IGNORE);
+}
+
 void case_poison(bench_case_t *k, int lib)
 {
+    if (side_progress) /* outside the timed call */
+        mc_set_progress(lib == LIB_MC ? mpi_progress : NULL, NULL);
     if (k->coll == CO_BCAST && k->rank == k->root)
         return; /* the root's buffer is the input */
     memset(k->rbuf[lib], POISON, k->rlen);
@@ -249,7 +294,7 @@ static const mpi_fns_t via_pmpi = {
     PMPI_Barrier, PMPI_Bcast, PMPI_Reduce, PMPI_Allreduce, PMPI_Allgather,
     PMPI_Alltoall, PMPI_Reduce_scatter_block};
 
-int side_a_pmpi, side_b_lib;
+int side_a_pmpi, side_b_lib, side_progress;
 
 static int run_mpi(bench_case_t *k, const mpi_fns_t *f, int lib)
 {
@@ -272,9 +317,9 @@ static int run_mpi(bench_case_t *k, const mpi_fns_t *f, int lib)
     }
 }
 
-static int run_mc(bench_case_t *k)
+static int run_mc(bench_case_t *k, int lib)
 {
-    unsigned char *s = k->sbuf[LIB_MC], *r = k->rbuf[LIB_MC];
+    unsigned char *s = k->sbuf[lib], *r = k->rbuf[lib];
     size_t c = k->count;
     switch (k->coll) {
     case CO_BARRIER: return mc_barrier(k->mc);
@@ -293,7 +338,7 @@ static int run_mc(bench_case_t *k)
 
 int case_run(bench_case_t *k, int lib, char *msg, size_t len)
 {
-    if (lib == LIB_MPI || side_b_lib) {
+    if ((lib == LIB_MPI && !side_progress) || side_b_lib) {
         int rc = lib == LIB_MPI
                      ? run_mpi(k, side_a_pmpi ? &via_pmpi : &via_mpi, LIB_MPI)
                      : run_mpi(k, &via_mpi, LIB_MC);
@@ -306,7 +351,7 @@ int case_run(bench_case_t *k, int lib, char *msg, size_t len)
         }
         return 0;
     }
-    int rc = run_mc(k);
+    int rc = run_mc(k, lib);
     if (rc != MC_OK) {
         snprintf(msg, len, "manycoll failed: %s: %s", mc_strerror(rc),
                  mc_last_error());

@@ -43,7 +43,10 @@
  * --sides, with libmanycoll_mpi preloaded: "pmpi,lib" times PMPI_X (the MPI
  * alone) against MPI_X (the MPI with the library), "lib,mc" MPI_X (the
  * library) against manycoll called directly; the default "mpi,mc" is MPI_X
- * against manycoll. Either way side A is reported as "mpi", side B as "mc".
+ * against manycoll; "mc,mc+progress" manycoll against manycoll with the
+ * MPI progress function that libmanycoll_mpi gives it (mc_set_progress:
+ * what MPI's progress rule costs a waiting rank). Either way side A is
+ * reported as "mpi", side B as "mc".
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime, strtok_r */
 
@@ -79,6 +82,7 @@ static int usage(int rank, const char *fmt, const char *arg)
                 "         [--max-seconds S] [--order alt|ab] "
                 "[--lib both|mpi|mc] [--root R] [--loop B] [--json] "
                 "[--quiet]\n"
+                "         [--sides mpi,mc|pmpi,lib|lib,mc|mc,mc+progress]\n"
                 "  collectives: barrier bcast reduce allreduce allgather "
                 "alltoall reduce_scatter_block\n"
                 "  sizes: bytes, e.g. 8,64,1K,8K,64K,1M,16M (per rank block "
@@ -157,11 +161,13 @@ static int parse_opt(opts_t *o, const char *a, const char *v, int rank)
             return usage(rank, "--order: '%s' is not alt or ab", v);
         o->alt = !strcmp(v, "alt");
     } else if (!strcmp(a, "--sides")) {
-        if (strcmp(v, "mpi,mc") && strcmp(v, "pmpi,lib") && strcmp(v, "lib,mc"))
-            return usage(rank, "--sides: '%s' is not mpi,mc, pmpi,lib or "
-                               "lib,mc", v);
+        if (strcmp(v, "mpi,mc") && strcmp(v, "pmpi,lib") &&
+            strcmp(v, "lib,mc") && strcmp(v, "mc,mc+progress"))
+            return usage(rank, "--sides: '%s' is not mpi,mc, pmpi,lib, "
+                               "lib,mc or mc,mc+progress", v);
         side_a_pmpi = !strcmp(v, "pmpi,lib");
         side_b_lib = side_a_pmpi;
+        side_progress = !strcmp(v, "mc,mc+progress");
         o->sides = v;
     } else if (!strcmp(a, "--lib")) {
         if (strcmp(v, "both") && strcmp(v, "mpi") && strcmp(v, "mc"))
@@ -483,6 +489,7 @@ int main(int argc, char **argv)
             run_case(&k, &o, name);
         }
     }
+    case_progress_end();
     if (mc)
         mc_comm_free(mc);
     MPI_Finalize();

@@ -43,8 +43,12 @@ typedef struct bench_case {
 } bench_case_t;
 
 /* --sides: side A calls PMPI_X instead of MPI_X; side B calls MPI_X
- * (through libmanycoll_mpi when it is loaded) instead of manycoll */
-extern int side_a_pmpi, side_b_lib;
+ * (through libmanycoll_mpi when it is loaded) instead of manycoll;
+ * side_progress: both sides call manycoll, side B with the MPI progress
+ * function of libmanycoll_mpi set (mc_set_progress) */
+extern int side_a_pmpi, side_b_lib, side_progress;
+/* removes that progress function and frees its MPI request */
+void case_progress_end(void);
 
 const char *coll_name(coll_t c);
 int coll_from_name(const char *s, coll_t *out);

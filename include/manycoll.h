@@ -441,6 +441,30 @@ MC_API int mc_waitall(int n, mc_request_t **reqs);
  * is active: there is no cancel. */
 MC_API int mc_request_free(mc_request_t **req);
 
+/* Progress of another library while manycoll waits.
+ *
+ * A library that progresses only inside its own calls (an MPI, a
+ * communication runtime) stalls while this process waits in manycoll: a
+ * peer that waits for that library's progress (a send larger than its
+ * eager limit to a receive this rank posted) may then never reach the
+ * collective this rank waits in. With fn set, every wait of this process
+ * inside manycoll calls fn(arg) once it has lasted 20 microseconds, then
+ * again every 20 microseconds for as long as it lasts (checked every 256
+ * polls of the flag while spinning and at every yield after that), and
+ * so do the waits of a communicator being joined and the idle rounds of
+ * mc_wait. So fn's pending work cannot be what keeps a wait waiting: it
+ * turns again and again until the wait ends. The short waits of a call
+ * whose peers are on time never call it (their cost is unchanged). Inside
+ * a non-blocking call's coroutine the wait yields instead: the mc_test or
+ * mc_wait that resumed it calls fn, not the coroutine.
+ *
+ * fn runs on the waiting thread, possibly in several threads at once
+ * (one per thread waiting); it must not call manycoll. fn == NULL
+ * removes it. Process-wide; set it while no call of this process waits.
+ * libmanycoll_mpi sets one that turns the MPI library's progress engine. */
+typedef void (*mc_progress_fn)(void *arg);
+MC_API int mc_set_progress(mc_progress_fn fn, void *arg);
+
 /* Algorithm selection for one collective ("bcast", "allreduce", ...) on
  * one communicator, overriding the environment and the tuning file: spec
  * is "name[:k=v,...]" as listed by `manycoll info`, or NULL to return to

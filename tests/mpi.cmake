@@ -61,6 +61,44 @@ foreach(v ${MC_MPI_VARIANTS})
                        ENVIRONMENT "${env};MC_MPI_NODE_SIZE=0")
 endforeach()
 
+# MPI's progress rule (tests/mpi/test_mpi_progress.c): a rank waiting in
+# a collective manycoll took lets its pending point-to-point operations
+# progress, for every collective, form and shape, at 2 and 3 ranks and as
+# 2x2 "nodes". A case that hangs exits 3 after 10 s (its own alarm), well
+# before the ctest timeout. MPICH busy-polls oversubscribed: its 3- and
+# 4-rank runs take the shorter matrix (--quick).
+foreach(v ${MC_MPI_VARIANTS})
+  set(exe test_mpi_progress_${v})
+  add_executable(${exe} mpi/test_mpi_progress.c)
+  target_compile_options(${exe} PRIVATE ${MC_MPI_${v}_CFLAGS})
+  target_link_libraries(${exe} PRIVATE manycoll_mpi_${v} ${MC_MPI_${v}_LIBS}
+                        ${CMAKE_DL_LIBS})
+  set(run ${MC_MPI_${v}_RUN})
+  set(q "")
+  if(v STREQUAL "openmpi")
+    set(run ${run} --oversubscribe)
+  else()
+    set(q --quick)
+  endif()
+  set(env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+      OMPI_MCA_mpi_yield_when_idle=1 ASAN_OPTIONS=detect_leaks=0
+      MC_TUNING=none)
+  # name; ranks; node size; expected path; options
+  foreach(c "n2;2;0;flat;" "n3;3;0;flat;${q}" "2x2;4;2;hier;${q}")
+    list(GET c 0 name)
+    list(GET c 1 n)
+    list(GET c 2 k)
+    list(GET c 3 expect)
+    list(GET c 4 opt)
+    add_test(NAME mpi_${v}_progress_${name}
+             COMMAND ${run} -n ${n} $<TARGET_FILE:${exe}> --expect ${expect}
+                     ${opt})
+    set_tests_properties(mpi_${v}_progress_${name} PROPERTIES TIMEOUT 120
+      PROCESSORS 2 LABELS mpi
+      ENVIRONMENT "${env};MC_MPI_NODE_SIZE=${k}")
+  endforeach()
+endforeach()
+
 # failures: an error in a call, a failed setup, a dead rank; and the
 # documented use, LD_PRELOAD around mpirun, with a program that does not
 # link the library (not under ASan: its runtime must be loaded first)

@@ -201,6 +201,12 @@ int mc_finalize(void)
     return MC_OK;
 }
 
+int mc_set_progress(mc_progress_fn fn, void *arg)
+{
+    mc_shm_set_progress(fn, arg);
+    return MC_OK;
+}
+
 int mc_comm_rank(const mc_comm_t *c)
 {
     if (!c)

@@ -101,6 +101,10 @@ void mcm_lazy_init(void)
                 mcm_cfg.on = 0;
             else if (PMPI_Add_error_class(&cls) == MPI_SUCCESS)
                 PMPI_Add_error_code(cls, &mcm_errcode);
+            /* MPI's progress rule: a rank waiting in manycoll on behalf
+             * of an MPI call lets the MPI library progress */
+            if (mcm_cfg.on)
+                mcm_mpi_progress_begin();
         }
         mcm_inited = 1;
     }

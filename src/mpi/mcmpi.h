@@ -324,8 +324,11 @@ int mcm_wait_req(MPI_Request *req, MPI_Status *st);
  * every wait loop calls it, so that neither library's requests starve */
 void mcm_nb_progress(void);
 /* advances the MPI library's own requests (a test of a private request
- * that is never complete); _end frees that request (MPI_Finalize) */
+ * that is never complete); _begin makes every wait inside manycoll call
+ * it (mc_set_progress, at initialisation); _end stops that and frees the
+ * request (MPI_Finalize) */
 void mcm_mpi_progress(void);
+void mcm_mpi_progress_begin(void);
 void mcm_mpi_progress_end(void);
 /* starts a persistent record; frees one (inactive) */
 int mcm_nb_start(mcm_nb_t *x);

@@ -244,25 +244,48 @@ int mcm_nb_test(mcm_nb_t *x, MPI_Request *hp, int *flag, MPI_Status *st)
  * request not complete progresses). A probe of MPI_COMM_SELF, used
  * before, progresses nothing in MPICH 4 and 5: ch4 answers it from the
  * self communicator alone, and MPICH's coll/nonblocking3 hung at 4 ranks.
- * Records exist only outside MPI_THREAD_MULTIPLE, so one thread tests. */
+ * Waits inside manycoll call it too (mc_set_progress), in any thread
+ * that waits in a blocking collective: one thread at a time tests the
+ * request (testing one request in two threads at once is erroneous), and
+ * a thread that finds another testing goes on waiting, as that other
+ * thread's test progresses the MPI for both. */
 static MPI_Request spin = MPI_REQUEST_NULL;
+static atomic_flag spin_busy = ATOMIC_FLAG_INIT;
 
 void mcm_mpi_progress(void)
 {
     int flag = 0;
+    /* acquire: the previous tester's writes to `spin` are seen */
+    if (atomic_flag_test_and_set_explicit(&spin_busy, memory_order_acquire))
+        return;
     if (spin == MPI_REQUEST_NULL &&
         PMPI_Grequest_start(query_fn, free_fn, cancel_fn, NULL, &spin) !=
             MPI_SUCCESS) {
         spin = MPI_REQUEST_NULL;
         PMPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_SELF, &flag,
                     MPI_STATUS_IGNORE);
-        return;
+    } else {
+        PMPI_Test(&spin, &flag, MPI_STATUS_IGNORE);
     }
-    PMPI_Test(&spin, &flag, MPI_STATUS_IGNORE);
+    /* release: this test's writes to `spin` before the next tester's */
+    atomic_flag_clear_explicit(&spin_busy, memory_order_release);
+}
+
+/* mc_set_progress's form of it: manycoll's waits call it */
+static void progress_hook(void *arg)
+{
+    (void)arg;
+    mcm_mpi_progress();
+}
+
+void mcm_mpi_progress_begin(void)
+{
+    mc_set_progress(progress_hook, NULL);
 }
 
 void mcm_mpi_progress_end(void)
 {
+    mc_set_progress(NULL, NULL);
     if (spin == MPI_REQUEST_NULL)
         return;
     PMPI_Grequest_complete(spin);

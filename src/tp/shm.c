@@ -114,18 +114,37 @@ static int timed_out(shm_tp_t *s, _Atomic uint64_t *f, uint64_t v, int rank,
                             : "");
 }
 
-/* the clock of a wait: every 10 ms of it, the peers' liveness; past
- * MC_TIMEOUT, the timeout. t0 == 0: the wait starts now. */
+/* another library's progress (mc_set_progress) turns first
+ * PROGRESS_S into a wait, then every PROGRESS_S of it */
+#define PROGRESS_S 20e-6
+_Atomic(mc_progress_fn) mc_shm_progress_fn;
+void *mc_shm_progress_arg;
+
+void mc_shm_set_progress(mc_progress_fn fn, void *arg)
+{
+    atomic_store_explicit(&mc_shm_progress_fn, NULL, memory_order_relaxed);
+    mc_shm_progress_arg = arg;
+    /* release: pairs with the acquire in mc_shm_progress */
+    atomic_store_explicit(&mc_shm_progress_fn, fn, memory_order_release);
+}
+
+/* the clock of a wait: every PROGRESS_S of it, with `progress`, another
+ * library's progress; every 10 ms, the peers' liveness; past MC_TIMEOUT,
+ * the timeout. t0 == 0: the wait starts now. */
 typedef struct wait_clock {
-    double t0, next;
+    double t0, next, next_progress;
 } wait_clock_t;
 
 static int tick(shm_tp_t *s, wait_clock_t *w, _Atomic uint64_t *f,
-                uint64_t v, int rank, int idx)
+                uint64_t v, int rank, int idx, int progress)
 {
     double t = now_s();
     if (w->t0 == 0)
-        w->t0 = t, w->next = t + 0.01;
+        w->t0 = t, w->next = t + 0.01, w->next_progress = t + PROGRESS_S;
+    if (progress && t >= w->next_progress) {
+        mc_shm_progress();
+        w->next_progress = t + PROGRESS_S;
+    }
     if (t < w->next)
         return MC_OK;
     w->next = t + 0.01;
@@ -133,26 +152,30 @@ static int tick(shm_tp_t *s, wait_clock_t *w, _Atomic uint64_t *f,
     return t - w->t0 > s->timeout ? timed_out(s, f, v, rank, idx) : MC_OK;
 }
 
-/* Spins MC_SPIN polls, reading the clock every 2^16 of them (a spin of any
- * length still sees deaths and the timeout), then yields between polls. */
+/* Spins MC_SPIN polls, reading the clock every 256 of them (a spin of any
+ * length still sees deaths and the timeout, and turns another library's
+ * progress), then yields between polls, reading the clock at each yield.
+ * Inside a non-blocking call's coroutine it yields to the test or wait
+ * that resumed it, which progresses the other library itself (on its own
+ * stack, not the coroutine's). */
 static int wait_slow(shm_tp_t *s, _Atomic uint64_t *f, uint64_t v, int rank,
                      int idx)
 {
-    wait_clock_t w = {0, 0};
+    wait_clock_t w = {0, 0, 0};
     /* in a non-blocking collective: yield to its test or wait instead
      * (the clock every 64 resumes: a test loop still sees the timeout) */
     for (unsigned i = 0; tp_wait_yield(&s->base, rank, idx, v); i++) {
         if (atomic_load_explicit(f, memory_order_acquire) >= v)
             return MC_OK;
         if (i % 64 == 63)
-            MC_CHECK(tick(s, &w, f, v, rank, idx));
+            MC_CHECK(tick(s, &w, f, v, rank, idx, 0));
     }
     for (long i = 0; i < s->spin; i++) {
         cpu_relax();
         if (atomic_load_explicit(f, memory_order_acquire) >= v)
             return MC_OK;
-        if ((i & 0xffff) == 0xffff)
-            MC_CHECK(tick(s, &w, f, v, rank, idx));
+        if (i % 256 == 255)
+            MC_CHECK(tick(s, &w, f, v, rank, idx, 1));
     }
     for (;;) {
         sched_yield();
@@ -163,7 +186,7 @@ static int wait_slow(shm_tp_t *s, _Atomic uint64_t *f, uint64_t v, int rank,
                 return MC_OK;
             cpu_relax();
         }
-        MC_CHECK(tick(s, &w, f, v, rank, idx));
+        MC_CHECK(tick(s, &w, f, v, rank, idx, 1));
     }
 }
 
@@ -173,10 +196,12 @@ static int wait_slow(shm_tp_t *s, _Atomic uint64_t *f, uint64_t v, int rank,
 static int shm_idle(mc_tp_t *t)
 {
     shm_tp_t *s = (shm_tp_t *)t;
-    if (s->spin <= 64 || ++s->idle_n % 64 == 0)
+    if (s->spin <= 64 || ++s->idle_n % 64 == 0) {
+        mc_shm_progress();
         sched_yield();
-    else
+    } else {
         cpu_relax();
+    }
     return MC_OK;
 }
 

@@ -26,6 +26,8 @@ void mc_shm_leave_all(void);
  * opening nothing: for reports (`manycoll info --tuning`). Its ops must
  * not be called. */
 int mc_shm_describe(int size, mc_tp_t *out);
+/* The progress function every wait calls (mc_set_progress) */
+void mc_shm_set_progress(mc_progress_fn fn, void *arg);
 /* Address of a rank's MPB (tests and tools). */
 void *mc_shm_mpb(mc_tp_t *tp, int rank);
 

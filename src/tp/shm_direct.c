@@ -142,6 +142,7 @@ int mc_shm_direct_probe(shm_tp_t *s, double timeout)
                 return mc_error(MC_ERR_TIMEOUT,
                                 "job '%s': rank %d did not finish joining",
                                 s->job, r);
+            mc_shm_progress();
             sched_yield();
         }
         all &= v == 1;

@@ -79,6 +79,19 @@ typedef struct shm_tp {
 
 extern const mc_tp_ops_t mc_shm_ops;
 
+/* another library's progress while waiting (mc_set_progress), in shm.c */
+extern _Atomic(mc_progress_fn) mc_shm_progress_fn;
+extern void *mc_shm_progress_arg;
+static inline void mc_shm_progress(void)
+{
+    /* acquire: pairs with the release in mc_shm_set_progress, so the
+     * argument stored before the function is seen with it */
+    mc_progress_fn fn =
+        atomic_load_explicit(&mc_shm_progress_fn, memory_order_acquire);
+    if (fn)
+        fn(mc_shm_progress_arg);
+}
+
 /* names (shm_name.c) */
 int mc_shm_valid_job(const char *job);
 int mc_shm_sub_job(const shm_tp_t *parent, uint64_t id, char *job,

@@ -256,6 +256,7 @@ static int wait_tick(shm_tp_t *s, double t0, const char *what)
     if (now_s() - t0 > s->timeout)
         return mc_error(MC_ERR_TIMEOUT, "job '%s': %s after %g s", s->job,
                         what, s->timeout);
+    mc_shm_progress();
     sleep_ms(1);
     return MC_OK;
 }
@@ -348,6 +349,7 @@ static int join(shm_tp_t *s, int rank, int size)
                             "job '%s': only %d of %d ranks arrived in %g s",
                             s->job, atomic_load(&h->attached), size,
                             s->timeout);
+        mc_shm_progress();
         sleep_ms(1);
     }
     return mc_shm_direct_probe(s, s->timeout);
