@@ -465,6 +465,69 @@ MC_API int mc_request_free(mc_request_t **req);
 typedef void (*mc_progress_fn)(void *arg);
 MC_API int mc_set_progress(mc_progress_fn fn, void *arg);
 
+/* The collectives, each described once: the API, the selection, the
+ * variables, `manycoll info`, the hierarchy, libmanycoll_mpi and the tests
+ * all read this table. mc_coll_info(k) describes collective k of
+ * [0, MC_COLL_COUNT) (NULL out of range); mc_coll_lookup finds one by
+ * name (MC_ERR_ARG, naming the valid ones, if there is none). */
+typedef enum {
+    MC_COLL_BARRIER = 0,
+    MC_COLL_BCAST,
+    MC_COLL_REDUCE,
+    MC_COLL_ALLREDUCE,
+    MC_COLL_ALLGATHER,
+    MC_COLL_ALLTOALL,
+    MC_COLL_REDUCE_SCATTER_BLOCK,
+    MC_COLL_GATHER,
+    MC_COLL_SCATTER,
+    MC_COLL_SCAN,
+    MC_COLL_EXSCAN,
+    MC_COLL_ALLGATHERV,
+    MC_COLL_ALLTOALLV,
+    MC_COLL_GATHERV,
+    MC_COLL_SCATTERV,
+    MC_COLL_REDUCE_SCATTER,
+    MC_COLL_COUNT
+} mc_coll_t;
+
+/* mc_coll_info_t.props */
+enum {
+    MC_COLL_ROOTED = 1u << 0,  /* has a root */
+    MC_COLL_REDUCES = 1u << 1, /* combines the inputs with an op */
+    MC_COLL_BLOCKS = 1u << 2,  /* a buffer holds one block of `count`
+                                  elements per rank */
+    MC_COLL_VECTOR = 1u << 3,  /* counts (and displacements) per rank: the
+                                  v-variants and reduce_scatter */
+};
+
+/* where MC_IN_PLACE may go (mc_coll_info_t.in_place) */
+typedef enum {
+    MC_IN_PLACE_NONE = 0,  /* nowhere (barrier, bcast) */
+    MC_IN_PLACE_SEND,      /* sbuf, on every rank */
+    MC_IN_PLACE_ROOT_SEND, /* sbuf, on the root only */
+    MC_IN_PLACE_ROOT_RECV  /* rbuf, on the root only */
+} mc_in_place_t;
+
+/* mc_coll_info_t.forms: the calls that exist */
+enum {
+    MC_COLL_BLOCKING = 1u << 0,    /* mc_<coll> */
+    MC_COLL_NONBLOCKING = 1u << 1, /* mc_i<coll> */
+    MC_COLL_PERSISTENT = 1u << 2,  /* mc_<coll>_init */
+};
+
+typedef struct mc_coll_info {
+    mc_coll_t coll;
+    const char *name; /* "reduce_scatter_block": mc_comm_set_algo's */
+    const char *var;  /* "MC_ALGO_REDUCE_SCATTER_BLOCK" */
+    const char *mpi;  /* "MPI_Reduce_scatter_block" */
+    unsigned props;   /* MC_COLL_ROOTED, ... */
+    mc_in_place_t in_place;
+    unsigned forms;   /* MC_COLL_BLOCKING, ... */
+} mc_coll_info_t;
+
+MC_API const mc_coll_info_t *mc_coll_info(mc_coll_t coll);
+MC_API int mc_coll_lookup(const char *name, mc_coll_t *out);
+
 /* Algorithm selection for one collective ("bcast", "allreduce", ...) on
  * one communicator, overriding the environment and the tuning file: spec
  * is "name[:k=v,...]" as listed by `manycoll info`, or NULL to return to

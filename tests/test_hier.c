@@ -74,14 +74,12 @@ static const mc_coll_t colls[] = {
 
 static int is_reduction(mc_coll_t c)
 {
-    return c == MC_COLL_REDUCE || c == MC_COLL_ALLREDUCE ||
-           c == MC_COLL_REDUCE_SCATTER_BLOCK;
+    return (mc_coll_info(c)->props & MC_COLL_REDUCES) != 0;
 }
 
 static int is_rooted(mc_coll_t c)
 {
-    return c == MC_COLL_BCAST || c == MC_COLL_REDUCE || c == MC_COLL_GATHER ||
-           c == MC_COLL_SCATTER;
+    return (mc_coll_info(c)->props & MC_COLL_ROOTED) != 0;
 }
 
 typedef struct stats {
@@ -118,7 +116,7 @@ static int variants(mc_hier_t *h, mc_case_t k, int all_roots, stats_t *st)
     int nroots = is_rooted(k.coll) ? (all_roots ? h->size : 1) : 1;
     for (int root = 0; root < nroots; root++) {
         for (int ip = 0; ip < 2; ip++) {
-            if (ip && (k.coll == MC_COLL_BARRIER || k.coll == MC_COLL_BCAST))
+            if (ip && mc_coll_info(k.coll)->in_place == MC_IN_PLACE_NONE)
                 continue;
             k.root = is_rooted(k.coll) && !all_roots ? h->size - 1 : root;
             k.in_place = ip;
@@ -162,7 +160,7 @@ static int coll_cases(mc_hier_t *h, mc_coll_t coll, stats_t *st)
                 if (!mc_case_valid(&k))
                     continue;
                 int comm = k.uop != MC_UOP_FIRST && k.uop != MC_UOP_LAST;
-                int ok = mc_hier_supports(h, (mc_hier_coll_t)coll, comm);
+                int ok = mc_hier_supports(h, (mc_coll_t)coll, comm);
                 if (!ok) {
                     st->unsupported++;
                     continue;
@@ -223,19 +221,19 @@ static int order_cases(mc_hier_t *h, stats_t *st)
         for (size_t i = 0; i < tot; i++)
             in[i] = elem(me, i);
         int bad = 0;
-        if (mc_hier_supports(h, MC_HIER_ALLREDUCE, 0)) {
+        if (mc_hier_supports(h, MC_COLL_ALLREDUCE, 0)) {
             memset(out, 0, 8 * tot);
             TRYV(mc_hier_allreduce(h, in, out, n, MC_UINT64, op));
             bad |= memcmp(out, want, 8 * n) != 0;
             st->cases++;
         }
-        if (mc_hier_supports(h, MC_HIER_REDUCE, 0)) {
+        if (mc_hier_supports(h, MC_COLL_REDUCE, 0)) {
             memset(out, 0, 8 * tot);
             TRYV(mc_hier_reduce(h, in, out, n, MC_UINT64, op, P - 1));
             bad |= me == P - 1 && memcmp(out, want, 8 * n) != 0;
             st->cases++;
         }
-        if (mc_hier_supports(h, MC_HIER_REDUCE_SCATTER_BLOCK, 0)) {
+        if (mc_hier_supports(h, MC_COLL_REDUCE_SCATTER_BLOCK, 0)) {
             memset(out, 0, 8 * tot);
             TRYV(mc_hier_reduce_scatter_block(h, in, out, n, MC_UINT64, op));
             bad |= memcmp(out, want + (size_t)me * n, 8 * n) != 0;
@@ -277,7 +275,7 @@ int main(int argc, char **argv)
         return 1;
     stats_t st = {0, 0, 0};
     for (size_t i = 0; i < sizeof colls / sizeof *colls; i++) {
-        int ok = mc_hier_supports(&h, (mc_hier_coll_t)colls[i], 1);
+        int ok = mc_hier_supports(&h, (mc_coll_t)colls[i], 1);
         if (!ok) {
             st.unsupported++;
             continue;

@@ -22,34 +22,15 @@
 #include "select/registry.h"
 #include "walk.h"
 
-static int rooted(mc_coll_t k)
-{
-    return k == MC_COLL_BCAST || k == MC_COLL_REDUCE || k == MC_COLL_GATHER ||
-           k == MC_COLL_SCATTER || k == MC_COLL_GATHERV ||
-           k == MC_COLL_SCATTERV;
-}
-
-static int reduces(mc_coll_t k)
-{
-    return k == MC_COLL_REDUCE || k == MC_COLL_ALLREDUCE ||
-           k == MC_COLL_REDUCE_SCATTER_BLOCK || k == MC_COLL_SCAN ||
-           k == MC_COLL_EXSCAN || k == MC_COLL_REDUCE_SCATTER;
-}
-
-static int has_in_place(mc_coll_t k)
-{
-    return k != MC_COLL_BARRIER && k != MC_COLL_BCAST;
-}
-
 /* runs one case for every root and in-place variant */
 static int run_case(mc_comm_t *c, mc_case_t k, const char *algo,
                     mc_walk_t *w)
 {
     int rank = mc_comm_rank(c), n = mc_comm_size(c);
     int roots[2] = {n - 1, 0};
-    int nroots = rooted(k.coll) && n > 1 ? (w->level >= MC_WALK_FULL ? 2 : 1)
+    int nroots = mc_coll_has(k.coll, MC_COLL_ROOTED) && n > 1 ? (w->level >= MC_WALK_FULL ? 2 : 1)
                                          : 1;
-    int ipmax = has_in_place(k.coll) && w->level >= MC_WALK_MEDIUM;
+    int ipmax = mc_colls[k.coll].in_place != MC_IN_PLACE_NONE && w->level >= MC_WALK_MEDIUM;
     if (mc_case_bytes(&k, n) * (size_t)n > MC_WALK_MEM_BUDGET) {
         w->skipped++; /* every rank skips it: the buffers would not fit */
         return 0;
@@ -230,7 +211,7 @@ static int walk_spec(mc_comm_t *c, const mc_algo_t *a, const char *spec,
                 return -1;
         return 0;
     }
-    if (reduces(a->coll))
+    if (mc_coll_has(a->coll, MC_COLL_REDUCES))
         return walk_reductions(c, k, name, chunk, w);
     return walk_movement(c, k, name, chunk, w);
 }

@@ -448,9 +448,7 @@ int cmd_bench_rank(int argc, char **argv)
         fprintf(stderr, "manycoll bench: %s\n", mc_last_error());
         return 2;
     }
-    int red = k.coll == MC_COLL_REDUCE || k.coll == MC_COLL_ALLREDUCE ||
-              k.coll == MC_COLL_REDUCE_SCATTER_BLOCK ||
-              k.coll == MC_COLL_SCAN || k.coll == MC_COLL_EXSCAN;
+    int red = mc_coll_info(k.coll)->props & MC_COLL_REDUCES;
     char what[64] = "";
     if (k.coll != MC_COLL_BARRIER)
         snprintf(what, sizeof what, ", %s%s%s", o.dtype, red ? " " : "",

@@ -113,11 +113,7 @@ static uint64_t mix(uint64_t x)
 
 static int op_class(const mc_case_t *k)
 {
-    int reduces = k->coll == MC_COLL_REDUCE || k->coll == MC_COLL_ALLREDUCE ||
-                  k->coll == MC_COLL_REDUCE_SCATTER_BLOCK ||
-                  k->coll == MC_COLL_SCAN || k->coll == MC_COLL_EXSCAN ||
-                  k->coll == MC_COLL_REDUCE_SCATTER;
-    if (!reduces)
+    if (!(mc_coll_info(k->coll)->props & MC_COLL_REDUCES))
         return -1;
     return k->uop == MC_UOP_SUM ? MC_SUM : k->uop ? MC_MIN : (int)k->op;
 }
@@ -415,36 +411,44 @@ void mc_case_fill(const mc_case_t *k, int rank, int size, mc_case_bufs_t *b)
      : k->form == MC_FORM_PERSISTENT ? mc_##name##_init(__VA_ARGS__, req)    \
                                      : mc_##name(__VA_ARGS__))
 
+void chk_call_bufs(const mc_case_t *k, int rank, const mc_case_bufs_t *b,
+                   const void **s, void **r)
+{
+    /* where MC_IN_PLACE goes is the collectives' table's to say: a wrong
+     * row makes the API refuse these calls */
+    mc_in_place_t ip = k->in_place ? mc_coll_info(k->coll)->in_place
+                                   : MC_IN_PLACE_NONE;
+    int root = rank == k->root;
+    *s = ip == MC_IN_PLACE_SEND || (root && ip == MC_IN_PLACE_ROOT_SEND)
+             ? MC_IN_PLACE
+             : b->sbuf;
+    *r = root && ip == MC_IN_PLACE_ROOT_RECV ? MC_IN_PLACE : b->rbuf;
+}
+
 int mc_case_call(mc_comm_t *c, const mc_case_t *k, mc_case_bufs_t *b,
                  mc_request_t **req)
 {
-    const void *s = k->in_place ? MC_IN_PLACE : b->sbuf;
-    int root = mc_comm_rank(c) == k->root;
+    const void *s;
+    void *r;
+    chk_call_bufs(k, mc_comm_rank(c), b, &s, &r);
     mc_op_t op = mc_case_op(k);
     size_t n = k->count;
     if (chk_is_v(k->coll))
         return chk_v_call(c, k, b, op, req);
     switch (k->coll) {
     case MC_COLL_BARRIER: return CALL(barrier, c);
-    case MC_COLL_BCAST: return CALL(bcast, c, b->rbuf, n, k->dt, k->root);
+    case MC_COLL_BCAST: return CALL(bcast, c, r, n, k->dt, k->root);
     case MC_COLL_REDUCE:
-        return CALL(reduce, c, root ? s : b->sbuf, b->rbuf, n, k->dt, op,
-                    k->root);
-    case MC_COLL_ALLREDUCE:
-        return CALL(allreduce, c, s, b->rbuf, n, k->dt, op);
-    case MC_COLL_ALLGATHER: return CALL(allgather, c, s, b->rbuf, n, k->dt);
-    case MC_COLL_ALLTOALL: return CALL(alltoall, c, s, b->rbuf, n, k->dt);
+        return CALL(reduce, c, s, r, n, k->dt, op, k->root);
+    case MC_COLL_ALLREDUCE: return CALL(allreduce, c, s, r, n, k->dt, op);
+    case MC_COLL_ALLGATHER: return CALL(allgather, c, s, r, n, k->dt);
+    case MC_COLL_ALLTOALL: return CALL(alltoall, c, s, r, n, k->dt);
     case MC_COLL_REDUCE_SCATTER_BLOCK:
-        return CALL(reduce_scatter_block, c, s, b->rbuf, n, k->dt, op);
-    case MC_COLL_GATHER:
-        return CALL(gather, c, root ? s : b->sbuf, b->rbuf, n, k->dt,
-                    k->root);
-    case MC_COLL_SCATTER:
-        return CALL(scatter, c, b->sbuf,
-                    (root && k->in_place) ? MC_IN_PLACE : b->rbuf, n, k->dt,
-                    k->root);
-    case MC_COLL_SCAN: return CALL(scan, c, s, b->rbuf, n, k->dt, op);
-    case MC_COLL_EXSCAN: return CALL(exscan, c, s, b->rbuf, n, k->dt, op);
+        return CALL(reduce_scatter_block, c, s, r, n, k->dt, op);
+    case MC_COLL_GATHER: return CALL(gather, c, s, r, n, k->dt, k->root);
+    case MC_COLL_SCATTER: return CALL(scatter, c, s, r, n, k->dt, k->root);
+    case MC_COLL_SCAN: return CALL(scan, c, s, r, n, k->dt, op);
+    case MC_COLL_EXSCAN: return CALL(exscan, c, s, r, n, k->dt, op);
     default: return MC_ERR_ARG;
     }
 }

@@ -103,6 +103,12 @@ uint64_t chk_scatter_who(int root);
 int chk_send_elem(const mc_case_t *k, int rank, int size, size_t i,
                   chk_num_t *v);
 
+/* the send and receive buffer arguments of a case's call on `rank`:
+ * b's, or MC_IN_PLACE where the case is in place and the collectives'
+ * table puts it (check.c) */
+void chk_call_bufs(const mc_case_t *k, int rank, const mc_case_bufs_t *b,
+                   const void **s, void **r);
+
 /* the v-variants (check_v.c); b->v holds the case's counts and
  * displacements, 4 x size entries, made by chk_v_lens */
 int chk_is_v(mc_coll_t coll);

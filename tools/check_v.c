@@ -22,7 +22,7 @@
 
 int chk_is_v(mc_coll_t coll)
 {
-    return coll >= MC_COLL_ALLGATHERV && coll <= MC_COLL_REDUCE_SCATTER;
+    return (mc_coll_info(coll)->props & MC_COLL_VECTOR) != 0;
 }
 
 /* one of 0, count + 1, count, count - 1, count - 2 (never below 0) by a
@@ -196,8 +196,9 @@ int chk_v_call(mc_comm_t *c, const mc_case_t *k, mc_case_bufs_t *b,
 {
     int rank = mc_comm_rank(c), size = mc_comm_size(c);
     layout_t l = layout(b, size);
-    int root = rank == k->root;
-    const void *s = k->in_place ? MC_IN_PLACE : b->sbuf;
+    const void *s;
+    void *r;
+    chk_call_bufs(k, rank, b, &s, &r);
     (void)req;
 #define VCALL(name, ...)                                                     \
     (k->form == MC_FORM_NONBLOCKING ? mc_i##name(__VA_ARGS__, req)           \
@@ -205,20 +206,17 @@ int chk_v_call(mc_comm_t *c, const mc_case_t *k, mc_case_bufs_t *b,
                                      : mc_##name(__VA_ARGS__))
     switch (k->coll) {
     case MC_COLL_ALLGATHERV:
-        return VCALL(allgatherv, c, s, l.rc[rank], b->rbuf, l.rc, l.rd,
-                     k->dt);
+        return VCALL(allgatherv, c, s, l.rc[rank], r, l.rc, l.rd, k->dt);
     case MC_COLL_ALLTOALLV:
-        return VCALL(alltoallv, c, s, l.sc, l.sd, b->rbuf, l.rc, l.rd,
-                     k->dt);
+        return VCALL(alltoallv, c, s, l.sc, l.sd, r, l.rc, l.rd, k->dt);
     case MC_COLL_GATHERV:
-        return VCALL(gatherv, c, root ? s : b->sbuf, l.rc[rank], b->rbuf,
-                     l.rc, l.rd, k->dt, k->root);
+        return VCALL(gatherv, c, s, l.rc[rank], r, l.rc, l.rd, k->dt,
+                     k->root);
     case MC_COLL_SCATTERV:
-        return VCALL(scatterv, c, b->sbuf, l.sc, l.sd,
-                     root && k->in_place ? MC_IN_PLACE : b->rbuf,
-                     l.rc[rank], k->dt, k->root);
+        return VCALL(scatterv, c, s, l.sc, l.sd, r, l.rc[rank], k->dt,
+                     k->root);
     default:
-        return VCALL(reduce_scatter, c, s, b->rbuf, l.rc, k->dt, op);
+        return VCALL(reduce_scatter, c, s, r, l.rc, k->dt, op);
     }
 #undef VCALL
 }

@@ -1,4 +1,5 @@
-/* manycoll info: the registry and the environment table. */
+/* manycoll info: the collectives, the registry and the environment
+ * table. */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,9 +28,47 @@ static void print_algo(const mc_algo_t *a)
     }
 }
 
-/* --json: one object per algorithm, then one per environment variable */
+static const char *const in_place_names[] = {"-", "sbuf", "root's sbuf",
+                                             "root's rbuf"};
+
+/* the collectives' table (mc_coll_info): one line or object each */
+static void print_colls(int json)
+{
+    if (!json)
+        printf("collectives (name, variable that forces its algorithm, "
+               "shape, where MC_IN_PLACE goes):\n");
+    for (int k = 0; k < MC_COLL_COUNT; k++) {
+        const mc_coll_info_t *c = mc_coll_info((mc_coll_t)k);
+        unsigned p = c->props;
+        char shape[64];
+        snprintf(shape, sizeof shape, "%s%s%s%s",
+                 p & MC_COLL_ROOTED ? "rooted " : "",
+                 p & MC_COLL_REDUCES ? "reduces " : "",
+                 p & MC_COLL_BLOCKS ? "blocks " : "",
+                 p & MC_COLL_VECTOR ? "counts-per-rank " : "");
+        if (!json) {
+            printf("  %-22s %-30s %-24s %s\n", c->name, c->var,
+                   *shape ? shape : "-", in_place_names[c->in_place]);
+            continue;
+        }
+        json_t *o = json_pack(
+            "{s:s,s:s,s:s,s:b,s:b,s:b,s:b,s:s}", "collective", c->name,
+            "var", c->var, "mpi", c->mpi, "rooted", (p & MC_COLL_ROOTED) != 0,
+            "reduces", (p & MC_COLL_REDUCES) != 0, "blocks",
+            (p & MC_COLL_BLOCKS) != 0, "vector", (p & MC_COLL_VECTOR) != 0,
+            "in_place", in_place_names[c->in_place]);
+        char *txt = json_dumps(o, JSON_COMPACT);
+        puts(txt);
+        free(txt);
+        json_decref(o);
+    }
+}
+
+/* --json: one object per collective, per algorithm, then per
+ * environment variable */
 static int print_json(void)
 {
+    print_colls(1);
     for (const mc_algo_t *a = mc_algos; a->name; a++) {
         json_t *ps = json_array();
         const mc_param_desc_t *pd = mc_algo_params(a);
@@ -82,7 +121,9 @@ int cmd_info(int argc, char **argv)
     }
     if (json)
         return print_json();
-    printf("algorithms (collective, name, description; parameters below):\n");
+    print_colls(0);
+    printf("\nalgorithms (collective, name, description; parameters "
+           "below):\n");
     for (const mc_algo_t *a = mc_algos; a->name; a++)
         print_algo(a);
     printf("\nenvironment variables (name, default, help):\n");

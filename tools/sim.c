@@ -106,7 +106,7 @@ static int hier_open(sim_job_t *j, core_job_t *cj, mc_comm_t *c,
     }
     if (j->o->hier_ml >= 0)
         h->par.ml_min_bytes = (size_t)j->o->hier_ml;
-    int on = mc_hier_supports(h, (mc_hier_coll_t)j->k.coll, 1);
+    int on = mc_hier_supports(h, (mc_coll_t)j->k.coll, 1);
     *hp = on ? h : NULL;
     if (cj->rank == 0) {
         char in[128] = "", out[128] = "";

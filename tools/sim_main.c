@@ -182,9 +182,7 @@ int mc_sim_parse(int argc, char **argv, sim_opts_t *o)
     if (!o->platform || (!coll_seen && !o->app))
         return mc_usage_error("sim", "--platform and --coll (or --app) are "
                                      "required");
-    int red = o->k.coll == MC_COLL_REDUCE || o->k.coll == MC_COLL_ALLREDUCE ||
-              o->k.coll == MC_COLL_REDUCE_SCATTER_BLOCK ||
-              o->k.coll == MC_COLL_SCAN || o->k.coll == MC_COLL_EXSCAN;
+    int red = mc_coll_info(o->k.coll)->props & MC_COLL_REDUCES;
     if (red && !dt_seen)
         o->k.dt = MC_FLOAT64;
     if (o->pingpong && !o->pair[0] && !o->pair[1])

@@ -115,6 +115,30 @@ def _build_dtype_table():
 _build_dtype_table()
 
 
+_IN_PLACE = ("none", "send", "root-send", "root-recv")
+
+
+def coll_table():
+    """The collectives as the library describes them (mc_coll_info): a
+    list of dicts, in the library's order."""
+    out = []
+    cdef const mc_coll_info_t *i
+    for k in range(MC_COLL_COUNT):
+        i = mc_coll_info(k)
+        out.append({"name": i.name.decode(), "var": i.var.decode(),
+                    "mpi": i.mpi.decode(),
+                    "rooted": bool(i.props & MC_COLL_ROOTED),
+                    "reduces": bool(i.props & MC_COLL_REDUCES),
+                    "blocks": bool(i.props & MC_COLL_BLOCKS),
+                    "vector": bool(i.props & MC_COLL_VECTOR),
+                    "in_place": _IN_PLACE[i.in_place],
+                    "forms": [f for f, b in (
+                        ("blocking", MC_COLL_BLOCKING),
+                        ("nonblocking", MC_COLL_NONBLOCKING),
+                        ("persistent", MC_COLL_PERSISTENT)) if i.forms & b]})
+    return out
+
+
 cdef int _kind_of(char c) noexcept:
     if c in b"bhilq": return 0
     if c in b"BHILQ": return 1

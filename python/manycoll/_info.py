@@ -3,10 +3,9 @@ import glob
 import json
 import os
 
-from ._core import ArgumentError, command
+from ._core import ArgumentError, coll_table, command
 
-COLLECTIVES = ("barrier", "bcast", "reduce", "allreduce", "allgather",
-               "alltoall", "reduce_scatter_block", "gather", "scatter")
+COLLECTIVES = tuple(c["name"] for c in coll_table())
 _registry = None
 
 

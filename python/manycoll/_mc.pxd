@@ -57,5 +57,20 @@ cdef extern from "manycoll.h" nogil:
     int mc_scatter(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
                    mc_dtype_t dt, int root)
 
+    ctypedef int mc_coll_t
+    enum:
+        MC_COLL_COUNT, MC_COLL_ROOTED, MC_COLL_REDUCES, MC_COLL_BLOCKS,
+        MC_COLL_VECTOR, MC_COLL_BLOCKING, MC_COLL_NONBLOCKING,
+        MC_COLL_PERSISTENT
+    ctypedef struct mc_coll_info_t:
+        mc_coll_t coll
+        const char *name
+        const char *var
+        const char *mpi
+        unsigned props
+        int in_place
+        unsigned forms
+    const mc_coll_info_t *mc_coll_info(mc_coll_t coll)
+
 cdef extern from "tools.h" nogil:
     int mc_cmd_capture(int argc, char **argv, char **out, char **err)

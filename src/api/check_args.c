@@ -47,11 +47,8 @@ static void describe(const uint64_t w[2], char *buf, size_t len)
     unsigned dt = (unsigned)(w[0] >> 8) & 0xff, op = (w[0] >> 16) & 0xffff;
     int root = (int)(uint32_t)(w[0] >> 32);
     char ops[32] = "", roots[32] = "";
-    int red = coll == MC_COLL_REDUCE || coll == MC_COLL_ALLREDUCE ||
-              coll == MC_COLL_REDUCE_SCATTER_BLOCK || coll == MC_COLL_SCAN ||
-              coll == MC_COLL_EXSCAN;
-    int rooted = coll == MC_COLL_BCAST || coll == MC_COLL_REDUCE ||
-                 coll == MC_COLL_GATHER || coll == MC_COLL_SCATTER;
+    int red = coll < MC_COLL_COUNT && mc_coll_has(coll, MC_COLL_REDUCES);
+    int rooted = coll < MC_COLL_COUNT && mc_coll_has(coll, MC_COLL_ROOTED);
     if (red && op < MC_OP_BUILTIN_COUNT)
         snprintf(ops, sizeof ops, ", op=%s", mc_op_name((mc_op_t)op));
     else if (red)

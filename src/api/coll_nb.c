@@ -1,7 +1,8 @@
 /*
  * The non-blocking (mc_i<coll>) and persistent (mc_<coll>_init) forms of
- * every collective: the blocking call's checks (mc_prep_<coll>), then a
- * request (api/nbc.c).
+ * every collective, the v-variants included: the blocking call's checks
+ * (mc_prep_<coll>, api/coll.c and api/coll_v.c), then a request
+ * (api/nbc.c).
  */
 #include "api/nbc.h"
 #include "util/error.h"
@@ -228,5 +229,123 @@ int mc_exscan_init(mc_comm_t *c, const void *sbuf, void *rbuf, size_t count,
     if (!req)
         return no_req(__func__);
     int prep = mc_prep_exscan(c, sbuf, rbuf, count, dt, op, &a);
+    return mc_nb_request(c, prep, &a, 1, req);
+}
+
+int mc_iallgatherv(mc_comm_t *c, const void *sbuf, size_t scount, void *rbuf,
+                   const size_t *rcounts, const size_t *displs, mc_dtype_t dt,
+                   mc_request_t **req)
+{
+    mc_args_t a;
+    if (!req)
+        return no_req(__func__);
+    int prep = mc_prep_allgatherv(c, sbuf, scount, rbuf, rcounts, displs, dt,
+                                  &a);
+    return mc_nb_request(c, prep, &a, 0, req);
+}
+
+int mc_allgatherv_init(mc_comm_t *c, const void *sbuf, size_t scount,
+                       void *rbuf, const size_t *rcounts, const size_t *displs,
+                       mc_dtype_t dt, mc_request_t **req)
+{
+    mc_args_t a;
+    if (!req)
+        return no_req(__func__);
+    int prep = mc_prep_allgatherv(c, sbuf, scount, rbuf, rcounts, displs, dt,
+                                  &a);
+    return mc_nb_request(c, prep, &a, 1, req);
+}
+
+int mc_ialltoallv(mc_comm_t *c, const void *sbuf, const size_t *scounts,
+                  const size_t *sdispls, void *rbuf, const size_t *rcounts,
+                  const size_t *rdispls, mc_dtype_t dt, mc_request_t **req)
+{
+    mc_args_t a;
+    if (!req)
+        return no_req(__func__);
+    int prep = mc_prep_alltoallv(c, sbuf, scounts, sdispls, rbuf, rcounts,
+                                 rdispls, dt, &a);
+    return mc_nb_request(c, prep, &a, 0, req);
+}
+
+int mc_alltoallv_init(mc_comm_t *c, const void *sbuf, const size_t *scounts,
+                      const size_t *sdispls, void *rbuf, const size_t *rcounts,
+                      const size_t *rdispls, mc_dtype_t dt, mc_request_t **req)
+{
+    mc_args_t a;
+    if (!req)
+        return no_req(__func__);
+    int prep = mc_prep_alltoallv(c, sbuf, scounts, sdispls, rbuf, rcounts,
+                                 rdispls, dt, &a);
+    return mc_nb_request(c, prep, &a, 1, req);
+}
+
+int mc_igatherv(mc_comm_t *c, const void *sbuf, size_t scount, void *rbuf,
+                const size_t *rcounts, const size_t *displs, mc_dtype_t dt,
+                int root, mc_request_t **req)
+{
+    mc_args_t a;
+    if (!req)
+        return no_req(__func__);
+    int prep = mc_prep_gatherv(c, sbuf, scount, rbuf, rcounts, displs, dt,
+                               root, &a);
+    return mc_nb_request(c, prep, &a, 0, req);
+}
+
+int mc_gatherv_init(mc_comm_t *c, const void *sbuf, size_t scount, void *rbuf,
+                    const size_t *rcounts, const size_t *displs, mc_dtype_t dt,
+                    int root, mc_request_t **req)
+{
+    mc_args_t a;
+    if (!req)
+        return no_req(__func__);
+    int prep = mc_prep_gatherv(c, sbuf, scount, rbuf, rcounts, displs, dt,
+                               root, &a);
+    return mc_nb_request(c, prep, &a, 1, req);
+}
+
+int mc_iscatterv(mc_comm_t *c, const void *sbuf, const size_t *scounts,
+                 const size_t *displs, void *rbuf, size_t rcount,
+                 mc_dtype_t dt, int root, mc_request_t **req)
+{
+    mc_args_t a;
+    if (!req)
+        return no_req(__func__);
+    int prep = mc_prep_scatterv(c, sbuf, scounts, displs, rbuf, rcount, dt,
+                                root, &a);
+    return mc_nb_request(c, prep, &a, 0, req);
+}
+
+int mc_scatterv_init(mc_comm_t *c, const void *sbuf, const size_t *scounts,
+                     const size_t *displs, void *rbuf, size_t rcount,
+                     mc_dtype_t dt, int root, mc_request_t **req)
+{
+    mc_args_t a;
+    if (!req)
+        return no_req(__func__);
+    int prep = mc_prep_scatterv(c, sbuf, scounts, displs, rbuf, rcount, dt,
+                                root, &a);
+    return mc_nb_request(c, prep, &a, 1, req);
+}
+
+int mc_ireduce_scatter(mc_comm_t *c, const void *sbuf, void *rbuf,
+                       const size_t *rcounts, mc_dtype_t dt, mc_op_t op,
+                       mc_request_t **req)
+{
+    mc_args_t a;
+    if (!req)
+        return no_req(__func__);
+    int prep = mc_prep_reduce_scatter(c, sbuf, rbuf, rcounts, dt, op, &a);
+    return mc_nb_request(c, prep, &a, 0, req);
+}
+
+int mc_reduce_scatter_init(mc_comm_t *c, const void *sbuf, void *rbuf,
+                           const size_t *rcounts, mc_dtype_t dt, mc_op_t op,
+                           mc_request_t **req)
+{
+    mc_args_t a;
+    if (!req)
+        return no_req(__func__);
+    int prep = mc_prep_reduce_scatter(c, sbuf, rbuf, rcounts, dt, op, &a);
     return mc_nb_request(c, prep, &a, 1, req);
 }

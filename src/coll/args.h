@@ -10,31 +10,9 @@
 #include <stdint.h>
 
 #include "manycoll.h"
+#include "util/colls.h"
 
-typedef enum {
-    MC_COLL_BARRIER = 0,
-    MC_COLL_BCAST,
-    MC_COLL_REDUCE,
-    MC_COLL_ALLREDUCE,
-    MC_COLL_ALLGATHER,
-    MC_COLL_ALLTOALL,
-    MC_COLL_REDUCE_SCATTER_BLOCK,
-    MC_COLL_GATHER,
-    MC_COLL_SCATTER,
-    MC_COLL_SCAN,
-    MC_COLL_EXSCAN,
-    MC_COLL_ALLGATHERV,
-    MC_COLL_ALLTOALLV,
-    MC_COLL_GATHERV,
-    MC_COLL_SCATTERV,
-    MC_COLL_REDUCE_SCATTER,
-    MC_COLL_COUNT
-} mc_coll_t;
-
-/* "bcast", ...; "?" for a value out of range */
-const char *mc_coll_name(mc_coll_t coll);
-/* MC_OK, or MC_ERR_ARG with a message listing the valid names */
-int mc_coll_from_name(const char *name, mc_coll_t *out);
+/* the collectives (mc_coll_t) and their names: util/colls.h */
 
 /* Arguments as an algorithm sees them. The API layer has resolved
  * MC_IN_PLACE: sbuf always points at this rank's input (it may alias rbuf,

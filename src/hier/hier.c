@@ -109,21 +109,21 @@ int mc_hier_check(const mc_hier_t *h)
     return MC_OK;
 }
 
-int mc_hier_supports(const mc_hier_t *h, mc_hier_coll_t coll,
+int mc_hier_supports(const mc_hier_t *h, mc_coll_t coll,
                      int commutative)
 {
     switch (coll) {
-    case MC_HIER_BARRIER:
-    case MC_HIER_BCAST:
+    case MC_COLL_BARRIER:
+    case MC_COLL_BCAST:
         return 1;
-    case MC_HIER_REDUCE:
-    case MC_HIER_ALLREDUCE:
+    case MC_COLL_REDUCE:
+    case MC_COLL_ALLREDUCE:
         /* in-node order, then node order, is rank order only in blocks */
         return commutative || h->block;
-    case MC_HIER_ALLGATHER:
-    case MC_HIER_GATHER:
-    case MC_HIER_SCATTER:
-    case MC_HIER_REDUCE_SCATTER_BLOCK:
+    case MC_COLL_ALLGATHER:
+    case MC_COLL_GATHER:
+    case MC_COLL_SCATTER:
+    case MC_COLL_REDUCE_SCATTER_BLOCK:
         return h->uniform && h->block;
     default:
         return 0;

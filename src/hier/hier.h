@@ -84,19 +84,8 @@ typedef struct mc_hier_provider {
     int (*wait)(void *g, int slot);
 } mc_hier_provider_t;
 
-/* Collectives, as the API names them (mc_hier_supports, statistics). */
-typedef enum {
-    MC_HIER_BARRIER = 0,
-    MC_HIER_BCAST,
-    MC_HIER_REDUCE,
-    MC_HIER_ALLREDUCE,
-    MC_HIER_ALLGATHER,
-    MC_HIER_ALLTOALL,
-    MC_HIER_REDUCE_SCATTER_BLOCK,
-    MC_HIER_GATHER,
-    MC_HIER_SCATTER,
-    MC_HIER_NCOLL
-} mc_hier_coll_t;
+/* Collectives: mc_coll_t and mc_coll_info (manycoll.h). The hierarchy has
+ * a form of the first nine (MC_COLL_BARRIER .. MC_COLL_SCATTER). */
 
 /* Tunables, with their defaults in mc_hier_default_params(). */
 typedef struct mc_hier_params {
@@ -133,7 +122,7 @@ void mc_hier_release(mc_hier_t *h);
 
 /* 1 if `coll` runs hierarchically on this shape (commutative: the op's),
  * the same on every rank; 0 if the caller must take its flat path. */
-int mc_hier_supports(const mc_hier_t *h, mc_hier_coll_t coll,
+int mc_hier_supports(const mc_hier_t *h, mc_coll_t coll,
                      int commutative);
 
 /* The collectives: manycoll's signatures with mc_hier_t for mc_comm_t.

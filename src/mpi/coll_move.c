@@ -20,7 +20,7 @@ static int pmpi_comm(const mcm_comm_t *s, int coll)
         return 0;
     mcm_count_pmpi((mcm_comm_t *)s, coll,
                    s && s->path == MCM_HIER
-                       ? (coll == MC_HIER_ALLTOALL ? mcm_a2a_why
+                       ? (coll == MC_COLL_ALLTOALL ? mcm_a2a_why
                                                    : mcm_shape_why)
                    : s && s->topo && s->topo->why ? s->topo->why : no_comm);
     return 1;
@@ -58,9 +58,9 @@ static int mismatch(mcm_comm_t *s, const char *fn)
 int MPI_Barrier(MPI_Comm comm)
 {
     mcm_comm_t *s = mcm_comm(comm);
-    if (pmpi_comm(s, MC_HIER_BARRIER))
+    if (pmpi_comm(s, MC_COLL_BARRIER))
         return PMPI_Barrier(comm);
-    s->stat[MC_HIER_BARRIER].mc++;
+    s->stat[MC_COLL_BARRIER].mc++;
     int rc = s->path == MCM_FLAT ? mc_barrier(s->node)
                                  : mc_hier_barrier(&s->hier);
     return result(s, "MPI_Barrier", rc);
@@ -73,12 +73,12 @@ int MPI_Bcast(void *buf, int count, MPI_Datatype dt, int root,
     const mcm_type_t *t;
     if (s && s->path == MCM_FLAT && count >= 0 && (t = mcm_type(dt)) &&
         root >= 0 && root < s->topo->size) {
-        s->stat[MC_HIER_BCAST].mc++;
+        s->stat[MC_COLL_BCAST].mc++;
         return result(s, "MPI_Bcast",
                       mc_bcast(s->node, buf, (size_t)count * t->size,
                                MC_UINT8, root));
     }
-    if (pmpi_comm(s, MC_HIER_BCAST) || bad_root(s, MC_HIER_BCAST, root) ||
+    if (pmpi_comm(s, MC_COLL_BCAST) || bad_root(s, MC_COLL_BCAST, root) ||
         count < 0)
         return PMPI_Bcast(buf, count, dt, root, comm);
     mcm_buf_t b;
@@ -86,7 +86,7 @@ int MPI_Bcast(void *buf, int count, MPI_Datatype dt, int root,
     int rc = mcm_stage(s, &b, buf, count, dt, me, 0);
     if (rc != MPI_SUCCESS)
         return staged(s, "MPI_Bcast", rc);
-    s->stat[MC_HIER_BCAST].mc++;
+    s->stat[MC_COLL_BCAST].mc++;
     rc = s->path == MCM_FLAT
              ? mc_bcast(s->node, b.p, b.bytes, MC_UINT8, root)
              : mc_hier_bcast(&s->hier, b.p, b.bytes, MC_UINT8, root);
@@ -122,7 +122,7 @@ int MPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype,
     mcm_comm_t *s = mcm_comm(comm);
     int ip = sbuf == MPI_IN_PLACE;
     long long rsize = mcm_type_size(rtype);
-    if (pmpi_comm(s, MC_HIER_ALLGATHER) || rsize < 0 ||
+    if (pmpi_comm(s, MC_COLL_ALLGATHER) || rsize < 0 ||
         !mcm_counts_ok(MCM_ALLGATHER, 0, s->topo->size, ip, scount, rcount))
         return PMPI_Allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm);
     int P = s->topo->size;
@@ -134,7 +134,7 @@ int MPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype,
     size_t block = (size_t)rcount * (size_t)rsize;
     if (!ip && x.in.bytes != block)
         return mismatch(s, fn);
-    s->stat[MC_HIER_ALLGATHER].mc++;
+    s->stat[MC_COLL_ALLGATHER].mc++;
     rc = s->path == MCM_FLAT
              ? mc_allgather(s->node, x.sin, x.out.p, block, MC_UINT8)
              : mc_hier_allgather(&s->hier, x.sin, x.out.p, block, MC_UINT8);
@@ -150,7 +150,7 @@ int MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype,
     mcm_comm_t *s = mcm_comm(comm);
     int ip = sbuf == MPI_IN_PLACE;
     long long rsize = mcm_type_size(rtype);
-    if (pmpi_comm(s, MC_HIER_ALLTOALL) || rsize < 0 ||
+    if (pmpi_comm(s, MC_COLL_ALLTOALL) || rsize < 0 ||
         !mcm_counts_ok(MCM_ALLTOALL, 0, s->topo->size, ip, scount, rcount))
         return PMPI_Alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm);
     int P = s->topo->size;
@@ -162,7 +162,7 @@ int MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype,
     size_t block = (size_t)rcount * (size_t)rsize;
     if (!ip && x.in.bytes != block * (size_t)P)
         return mismatch(s, fn);
-    s->stat[MC_HIER_ALLTOALL].mc++;
+    s->stat[MC_COLL_ALLTOALL].mc++;
     rc = mc_alltoall(s->node, x.sin, x.out.p, block, MC_UINT8);
     if (rc != MC_OK)
         return result(s, fn, rc);

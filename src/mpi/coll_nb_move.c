@@ -32,7 +32,7 @@ static int ibcast(void *buf, int count, MPI_Datatype dt, int root,
 {
     mcm_comm_t *s = mcm_comm(comm);
     int ok = s && count >= 0 && root >= 0 && root < s->topo->size;
-    mcm_nb_t *x = mcm_nb_take(s, MC_HIER_BCAST,
+    mcm_nb_t *x = mcm_nb_take(s, MC_COLL_BCAST,
                               pers ? "MPI_Bcast_init" : "MPI_Ibcast", pers,
                               ok, move_why);
     if (!x)
@@ -83,8 +83,8 @@ static int iall(const void *sbuf, int scount, MPI_Datatype stype,
     int ok = s && rsize >= 0 &&
              mcm_counts_ok(kind == AG ? MCM_ALLGATHER : MCM_ALLTOALL, 0, P,
                            ip, scount, rcount);
-    mcm_nb_t *x = mcm_nb_take(s, kind == AG ? MC_HIER_ALLGATHER
-                                            : MC_HIER_ALLTOALL,
+    mcm_nb_t *x = mcm_nb_take(s, kind == AG ? MC_COLL_ALLGATHER
+                                            : MC_COLL_ALLTOALL,
                               fns[kind][pers], pers, ok, move_why);
     if (!x)
         return MCM_NOT_TAKEN;
@@ -119,8 +119,8 @@ static int irooted(const void *sbuf, int scount, MPI_Datatype stype,
     int ok = s && root >= 0 && root < P &&
              mcm_counts_ok(kind == GA ? MCM_GATHER : MCM_SCATTER, r, P, ip,
                            scount, rcount);
-    mcm_nb_t *x = mcm_nb_take(s, kind == GA ? MC_HIER_GATHER
-                                            : MC_HIER_SCATTER,
+    mcm_nb_t *x = mcm_nb_take(s, kind == GA ? MC_COLL_GATHER
+                                            : MC_COLL_SCATTER,
                               fns[kind][pers], pers, ok, move_why);
     if (!x)
         return MCM_NOT_TAKEN;

@@ -44,7 +44,7 @@ static int ibarrier(MPI_Comm comm, MPI_Request *req, int pers)
 {
     mcm_comm_t *s = mcm_comm(comm);
     const char *fn = pers ? "MPI_Barrier_init" : "MPI_Ibarrier";
-    mcm_nb_t *x = mcm_nb_take(s, MC_HIER_BARRIER, fn, pers, 1, NULL);
+    mcm_nb_t *x = mcm_nb_take(s, MC_COLL_BARRIER, fn, pers, 1, NULL);
     if (!x)
         return MCM_NOT_TAKEN;
     int rc = pers ? mc_barrier_init(s->node, &x->r)
@@ -60,7 +60,7 @@ static int iallreduce(const void *sbuf, void *rbuf, int count,
     static const char *const fns[2][2] = {
         {"MPI_Iallreduce", "MPI_Allreduce_init"},
         {"MPI_Ireduce_scatter_block", "MPI_Reduce_scatter_block_init"}};
-    int rsb = coll == MC_HIER_REDUCE_SCATTER_BLOCK;
+    int rsb = coll == MC_COLL_REDUCE_SCATTER_BLOCK;
     mc_dtype_t d;
     mc_op_t o;
     mcm_nb_t *x = take_red(s, coll, fns[rsb][pers], pers, dt, op, count, 0,
@@ -82,7 +82,7 @@ static int ireduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
     mcm_comm_t *s = mcm_comm(comm);
     mc_dtype_t d;
     mc_op_t o;
-    mcm_nb_t *x = take_red(s, MC_HIER_REDUCE,
+    mcm_nb_t *x = take_red(s, MC_COLL_REDUCE,
                            pers ? "MPI_Reduce_init" : "MPI_Ireduce", pers, dt,
                            op, count, root, &d, &o);
     if (!x)
@@ -103,7 +103,7 @@ int MPI_Iallreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
                    MPI_Op op, MPI_Comm comm, MPI_Request *req)
 {
     int rc = iallreduce(sbuf, rbuf, count, dt, op, comm, req, 0,
-                        MC_HIER_ALLREDUCE);
+                        MC_COLL_ALLREDUCE);
     return rc != MCM_NOT_TAKEN
                ? rc
                : PMPI_Iallreduce(sbuf, rbuf, count, dt, op, comm, req);
@@ -114,7 +114,7 @@ int MPI_Ireduce_scatter_block(const void *sbuf, void *rbuf, int count,
                               MPI_Request *req)
 {
     int rc = iallreduce(sbuf, rbuf, count, dt, op, comm, req, 0,
-                        MC_HIER_REDUCE_SCATTER_BLOCK);
+                        MC_COLL_REDUCE_SCATTER_BLOCK);
     return rc != MCM_NOT_TAKEN ? rc
                                : PMPI_Ireduce_scatter_block(
                                      sbuf, rbuf, count, dt, op, comm, req);
@@ -141,7 +141,7 @@ int MPI_Allreduce_init(const void *sbuf, void *rbuf, int count,
                        MPI_Info info, MPI_Request *req)
 {
     int rc = iallreduce(sbuf, rbuf, count, dt, op, comm, req, 1,
-                        MC_HIER_ALLREDUCE);
+                        MC_COLL_ALLREDUCE);
     return rc != MCM_NOT_TAKEN ? rc
                                : PMPI_Allreduce_init(sbuf, rbuf, count, dt,
                                                      op, comm, info, req);
@@ -152,7 +152,7 @@ int MPI_Reduce_scatter_block_init(const void *sbuf, void *rbuf, int count,
                                   MPI_Info info, MPI_Request *req)
 {
     int rc = iallreduce(sbuf, rbuf, count, dt, op, comm, req, 1,
-                        MC_HIER_REDUCE_SCATTER_BLOCK);
+                        MC_COLL_REDUCE_SCATTER_BLOCK);
     return rc != MCM_NOT_TAKEN
                ? rc
                : PMPI_Reduce_scatter_block_init(sbuf, rbuf, count, dt, op,

@@ -44,7 +44,7 @@ static int takes(mcm_comm_t *s, int coll, MPI_Datatype dt, MPI_Op op,
         return -1;
     if (s->path == MCM_HIER &&
         !mc_hier_supports(&s->hier, coll, r->commutative)) {
-        *why = r->commutative || coll == MC_HIER_REDUCE_SCATTER_BLOCK
+        *why = r->commutative || coll == MC_COLL_REDUCE_SCATTER_BLOCK
                    ? mcm_shape_why
                    : "non-commutative op on nodes that are not blocks of "
                      "ranks";
@@ -68,8 +68,8 @@ static int allreduce_slow(const void *sbuf, void *rbuf, int count,
 {
     const char *why;
     mcm_red_t r;
-    if (takes(s, MC_HIER_ALLREDUCE, dt, op, count, &r, &why)) {
-        mcm_count_pmpi(s, MC_HIER_ALLREDUCE, why);
+    if (takes(s, MC_COLL_ALLREDUCE, dt, op, count, &r, &why)) {
+        mcm_count_pmpi(s, MC_COLL_ALLREDUCE, why);
         return PMPI_Allreduce(sbuf, rbuf, count, dt, op, comm);
     }
     int rc = s->path == MCM_FLAT
@@ -88,7 +88,7 @@ int MPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
     int o;
     if (s && s->path == MCM_FLAT && count >= 0 && (t = mcm_type(dt)) &&
         (o = mcm_builtin_op(op)) >= 0 && (t->ops >> o & 1)) {
-        s->stat[MC_HIER_ALLREDUCE].mc++;
+        s->stat[MC_COLL_ALLREDUCE].mc++;
         int rc = mc_allreduce(s->node, mcin(sbuf), rbuf, (size_t)count,
                               (mc_dtype_t)t->mc, (mc_op_t)o);
         if (rc == MC_OK)
@@ -105,11 +105,11 @@ int MPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
     const char *why;
     mcm_red_t r;
     if (s && s->path != MCM_PMPI && (root < 0 || root >= s->topo->size)) {
-        mcm_count_pmpi(s, MC_HIER_REDUCE, "root out of range");
+        mcm_count_pmpi(s, MC_COLL_REDUCE, "root out of range");
         return PMPI_Reduce(sbuf, rbuf, count, dt, op, root, comm);
     }
-    if (takes(s, MC_HIER_REDUCE, dt, op, count, &r, &why)) {
-        mcm_count_pmpi(s, MC_HIER_REDUCE, why);
+    if (takes(s, MC_COLL_REDUCE, dt, op, count, &r, &why)) {
+        mcm_count_pmpi(s, MC_COLL_REDUCE, why);
         return PMPI_Reduce(sbuf, rbuf, count, dt, op, root, comm);
     }
     int rc = s->path == MCM_FLAT
@@ -126,8 +126,8 @@ int MPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int count,
     mcm_comm_t *s = mcm_comm(comm);
     const char *why;
     mcm_red_t r;
-    if (takes(s, MC_HIER_REDUCE_SCATTER_BLOCK, dt, op, count, &r, &why)) {
-        mcm_count_pmpi(s, MC_HIER_REDUCE_SCATTER_BLOCK, why);
+    if (takes(s, MC_COLL_REDUCE_SCATTER_BLOCK, dt, op, count, &r, &why)) {
+        mcm_count_pmpi(s, MC_COLL_REDUCE_SCATTER_BLOCK, why);
         return PMPI_Reduce_scatter_block(sbuf, rbuf, count, dt, op, comm);
     }
     int rc = s->path == MCM_FLAT

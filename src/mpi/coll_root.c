@@ -33,7 +33,7 @@ static int to_pmpi(mcm_comm_t *s, int coll, int scount, int rcount, int root,
         why = mcm_shape_why;
     else if (root < 0 || root >= s->topo->size)
         why = "root out of range";
-    else if (!mcm_counts_ok(coll == MC_HIER_GATHER ? MCM_GATHER : MCM_SCATTER,
+    else if (!mcm_counts_ok(coll == MC_COLL_GATHER ? MCM_GATHER : MCM_SCATTER,
                             s->topo->rank == root, s->topo->size,
                             s->topo->rank == root && ip == MPI_IN_PLACE,
                             scount, rcount))
@@ -48,7 +48,7 @@ int MPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
 {
     static const char fn[] = "MPI_Gather";
     mcm_comm_t *s = mcm_comm(comm);
-    if (to_pmpi(s, MC_HIER_GATHER, scount, rcount, root, sbuf))
+    if (to_pmpi(s, MC_COLL_GATHER, scount, rcount, root, sbuf))
         return PMPI_Gather(sbuf, scount, stype, rbuf, rcount, rtype, root,
                            comm);
     int me = s->topo->rank == root, P = s->topo->size;
@@ -65,7 +65,7 @@ int MPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
     if (!ip && in.bytes != block)
         return fail(s, fn, MC_ERR_ARG, "send and receive sizes differ");
     const void *sin = ip ? MC_IN_PLACE : in.p;
-    s->stat[MC_HIER_GATHER].mc++;
+    s->stat[MC_COLL_GATHER].mc++;
     rc = s->path == MCM_FLAT
              ? mc_gather(s->node, sin, out.p, block, MC_UINT8, root)
              : mc_hier_gather(&s->hier, sin, out.p, block, MC_UINT8, root);
@@ -81,7 +81,7 @@ int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
 {
     static const char fn[] = "MPI_Scatter";
     mcm_comm_t *s = mcm_comm(comm);
-    if (to_pmpi(s, MC_HIER_SCATTER, scount, rcount, root, rbuf))
+    if (to_pmpi(s, MC_COLL_SCATTER, scount, rcount, root, rbuf))
         return PMPI_Scatter(sbuf, scount, stype, rbuf, rcount, rtype, root,
                             comm);
     int me = s->topo->rank == root, P = s->topo->size;
@@ -98,7 +98,7 @@ int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
     if (!ip && out.bytes != block)
         return fail(s, fn, MC_ERR_ARG, "send and receive sizes differ");
     void *rout = ip ? MC_IN_PLACE : out.p;
-    s->stat[MC_HIER_SCATTER].mc++;
+    s->stat[MC_COLL_SCATTER].mc++;
     rc = s->path == MCM_FLAT
              ? mc_scatter(s->node, in.p, rout, block, MC_UINT8, root)
              : mc_hier_scatter(&s->hier, in.p, rout, block, MC_UINT8, root);

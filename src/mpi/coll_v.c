@@ -144,7 +144,7 @@ static int allgatherv(const void *sbuf, int scount, MPI_Datatype stype,
     mcm_comm_t *s = mcm_comm(comm);
     vctx_t v;
     int ok = s && counts_ok(rcounts, s->topo->size) && displs && scount >= 0;
-    if (!vbegin(&v, s, MCM_ALLGATHERV, fn, ok, neg_why, req, pers))
+    if (!vbegin(&v, s, MC_COLL_ALLGATHERV, fn, ok, neg_why, req, pers))
         return MCM_NOT_TAKEN;
     int me = s->topo->rank, ip = sbuf == MPI_IN_PLACE;
     int rc = mcm_vstage(s, v.vout, rbuf, rcounts, displs, rtype,
@@ -180,7 +180,7 @@ static int alltoallv(const void *sbuf, const int scounts[],
     int ip = sbuf == MPI_IN_PLACE, n = s ? s->topo->size : 0;
     int ok = s && counts_ok(rcounts, n) && rdispls &&
              (ip || (counts_ok(scounts, n) && sdispls));
-    if (!vbegin(&v, s, MCM_ALLTOALLV, fn, ok, neg_why, req, pers))
+    if (!vbegin(&v, s, MC_COLL_ALLTOALLV, fn, ok, neg_why, req, pers))
         return MCM_NOT_TAKEN;
     int me = s->topo->rank;
     int rc = mcm_vstage(s, v.vout, rbuf, rcounts, rdispls, rtype,
@@ -221,7 +221,7 @@ static int gatherv(const void *sbuf, int scount, MPI_Datatype stype,
     int ip = r && sbuf == MPI_IN_PLACE;
     int ok = s && root >= 0 && root < n && (ip || scount >= 0) &&
              (!r || (counts_ok(rcounts, n) && displs));
-    if (!vbegin(&v, s, MCM_GATHERV, fn, ok, root_why, req, pers))
+    if (!vbegin(&v, s, MC_COLL_GATHERV, fn, ok, root_why, req, pers))
         return MCM_NOT_TAKEN;
     int rc = MPI_SUCCESS;
     if (r)
@@ -259,7 +259,7 @@ static int scatterv(const void *sbuf, const int scounts[], const int displs[],
     int ip = r && rbuf == MPI_IN_PLACE;
     int ok = s && root >= 0 && root < n && (ip || rcount >= 0) &&
              (!r || (counts_ok(scounts, n) && displs));
-    if (!vbegin(&v, s, MCM_SCATTERV, fn, ok, root_why, req, pers))
+    if (!vbegin(&v, s, MC_COLL_SCATTERV, fn, ok, root_why, req, pers))
         return MCM_NOT_TAKEN;
     int rc = MPI_SUCCESS;
     if (r)

@@ -329,8 +329,8 @@ MCM_API int mc_mpi_query(MPI_Comm comm, const char *coll, long *mc_calls,
         return -1;
     const mcm_comm_t *s = v;
     *path = s->path;
-    for (int c = 0; c < MCM_NCOLL; c++)
-        if (!coll || !strcmp(coll, mcm_coll_names[c])) {
+    for (int c = 0; c < MC_COLL_COUNT; c++)
+        if (!coll || !strcmp(coll, mc_coll_info((mc_coll_t)c)->name)) {
             *mc_calls += s->stat[c].mc;
             *pmpi_calls += s->stat[c].pmpi;
         }

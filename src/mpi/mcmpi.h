@@ -59,18 +59,8 @@ typedef struct mcm_topo {
 int mcm_topo_compute(MPI_Comm comm, mcm_topo_t **out);
 void mcm_topo_put(mcm_topo_t *t);
 
-/* the collectives counted per communicator: src/hier's, then those with
- * no hierarchical form (one node only: reduce_scatter.c) */
-enum {
-    MCM_REDUCE_SCATTER = MC_HIER_NCOLL,
-    MCM_ALLGATHERV,
-    MCM_ALLTOALLV,
-    MCM_GATHERV,
-    MCM_SCATTERV,
-    MCM_SCAN,
-    MCM_EXSCAN,
-    MCM_NCOLL
-};
+/* the collectives counted per communicator: mc_coll_t (manycoll.h);
+ * those past MC_COLL_SCATTER have no hierarchical form (one node only) */
 
 /* per collective: calls that went to manycoll and to PMPI, and why */
 typedef struct mcm_stat {
@@ -96,7 +86,7 @@ typedef struct mcm_comm {
     size_t scratch_len[2];
     size_t *v;              /* the v-variants' counts and displacements
                                in bytes: 4 x size entries (stage_v.c) */
-    mcm_stat_t stat[MCM_NCOLL];
+    mcm_stat_t stat[MC_COLL_COUNT];
     struct mcm_comm *next;  /* live list or free list */
 } mcm_comm_t;
 
@@ -352,7 +342,6 @@ void mcm_release_all(void);
  * with a message naming the rank and the cause; returns the MPI code. */
 int mcm_fail(mcm_comm_t *s, const char *fn, int rc, const char *detail);
 void mcm_report(const mcm_comm_t *s);
-extern const char *const mcm_coll_names[MCM_NCOLL];
 extern const char *const mcm_shape_why, *const mcm_a2a_why;
 
 static inline void mcm_count_pmpi(mcm_comm_t *s, int coll, const char *why)

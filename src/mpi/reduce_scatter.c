@@ -48,9 +48,9 @@ int MPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[],
     const char *why = types_why;
     int ok = s && s->path == MCM_FLAT &&
              mcm_reduction(dt, op, &r, &why) == 0 && counts(s, rcounts) == 0;
-    if (mcm_flat_only(s, MCM_REDUCE_SCATTER, ok, why))
+    if (mcm_flat_only(s, MC_COLL_REDUCE_SCATTER, ok, why))
         return PMPI_Reduce_scatter(sbuf, rbuf, rcounts, dt, op, comm);
-    s->stat[MCM_REDUCE_SCATTER].mc++;
+    s->stat[MC_COLL_REDUCE_SCATTER].mc++;
     return result(s, "MPI_Reduce_scatter",
                   mc_reduce_scatter(s->node, mcin(sbuf), rbuf, s->v,
                                     r.dt, r.op));
@@ -70,7 +70,7 @@ static int ireduce_scatter(const void *sbuf, void *rbuf, const int *rcounts,
     int b = mcm_builtin_op(op), n = s ? s->topo->size : 0;
     int ok = s && rcounts && !mcm_negative(rcounts, n) && t && b >= 0 &&
              (t->ops >> b & 1);
-    mcm_nb_t *x = mcm_nb_take(s, MCM_REDUCE_SCATTER, fns[pers], pers, ok,
+    mcm_nb_t *x = mcm_nb_take(s, MC_COLL_REDUCE_SCATTER, fns[pers], pers, ok,
                               "a negative count, a derived type, or an op "
                               "not builtin or not defined on the type "
                               "(non-blocking)");

@@ -8,24 +8,6 @@
 
 #include "mpi/mcmpi.h"
 
-const char *const mcm_coll_names[MCM_NCOLL] = {
-    [MC_HIER_BARRIER] = "barrier",
-    [MC_HIER_BCAST] = "bcast",
-    [MC_HIER_REDUCE] = "reduce",
-    [MC_HIER_ALLREDUCE] = "allreduce",
-    [MC_HIER_ALLGATHER] = "allgather",
-    [MC_HIER_ALLTOALL] = "alltoall",
-    [MC_HIER_REDUCE_SCATTER_BLOCK] = "reduce_scatter_block",
-    [MC_HIER_GATHER] = "gather",
-    [MC_HIER_SCATTER] = "scatter",
-    [MCM_REDUCE_SCATTER] = "reduce_scatter",
-    [MCM_ALLGATHERV] = "allgatherv",
-    [MCM_ALLTOALLV] = "alltoallv",
-    [MCM_GATHERV] = "gatherv",
-    [MCM_SCATTERV] = "scatterv",
-    [MCM_SCAN] = "scan",
-    [MCM_EXSCAN] = "exscan",
-};
 
 const char *const mcm_shape_why =
     "nodes not all alike, or not blocks of consecutive ranks";
@@ -80,7 +62,7 @@ void mcm_report(const mcm_comm_t *s)
     if (!t || ((t->rank != 0 || t->size < 2) && mcm_cfg.verbose < 2))
         return;
     long any = 0;
-    for (int c = 0; c < MCM_NCOLL; c++)
+    for (int c = 0; c < MC_COLL_COUNT; c++)
         any += s->stat[c].mc + s->stat[c].pmpi;
     if (!any)
         return;
@@ -94,12 +76,12 @@ void mcm_report(const mcm_comm_t *s)
     n += snprintf(line + n, sizeof line - (size_t)n, ": %s%s%s",
                   path_name(s), s->path == MCM_PMPI && t->why ? " - " : "",
                   s->path == MCM_PMPI && t->why ? t->why : "");
-    for (int c = 0; c < MCM_NCOLL && n < (int)sizeof line; c++) {
+    for (int c = 0; c < MC_COLL_COUNT && n < (int)sizeof line; c++) {
         const mcm_stat_t *x = &s->stat[c];
         if (!x->mc && !x->pmpi)
             continue;
         n += snprintf(line + n, sizeof line - (size_t)n,
-                      "\n  %-21s %8ld manycoll %8ld MPI%s%s", mcm_coll_names[c],
+                      "\n  %-21s %8ld manycoll %8ld MPI%s%s", mc_coll_info((mc_coll_t)c)->name,
                       x->mc, x->pmpi, x->pmpi && x->why ? "  (last: " : "",
                       x->pmpi && x->why ? x->why : "");
         if (x->pmpi && x->why && n < (int)sizeof line)

@@ -30,7 +30,7 @@ static int scan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
     mcm_comm_t *s = mcm_comm(comm);
     mcm_red_t r;
     const char *why = "a negative count";
-    int coll = ex ? MCM_EXSCAN : MCM_SCAN;
+    int coll = ex ? MC_COLL_EXSCAN : MC_COLL_SCAN;
     int ok = s && count >= 0 && mcm_reduction(dt, op, &r, &why) == 0;
     if (mcm_flat_only(s, coll, ok, why))
         return MCM_NOT_TAKEN;
@@ -50,7 +50,7 @@ static int iscan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
     const mcm_type_t *t = mcm_type(dt);
     int b = mcm_builtin_op(op);
     int ok = s && count >= 0 && t && b >= 0 && (t->ops >> b & 1);
-    mcm_nb_t *x = mcm_nb_take(s, ex ? MCM_EXSCAN : MCM_SCAN,
+    mcm_nb_t *x = mcm_nb_take(s, ex ? MC_COLL_EXSCAN : MC_COLL_SCAN,
                               names[ex][1 + pers], pers, ok,
                               "a negative count, a derived type, or an op "
                               "not builtin or not defined on the type "

@@ -151,28 +151,10 @@ static const struct default_rule {
     {MC_COLL_REDUCE_SCATTER, ON_ANY, 0, SIZE_MAX, "reduce-scatterv"},
 };
 
-static const char *const env_names[MC_COLL_COUNT] = {
-    [MC_COLL_BARRIER] = "MC_ALGO_BARRIER",
-    [MC_COLL_BCAST] = "MC_ALGO_BCAST",
-    [MC_COLL_REDUCE] = "MC_ALGO_REDUCE",
-    [MC_COLL_ALLREDUCE] = "MC_ALGO_ALLREDUCE",
-    [MC_COLL_ALLGATHER] = "MC_ALGO_ALLGATHER",
-    [MC_COLL_ALLTOALL] = "MC_ALGO_ALLTOALL",
-    [MC_COLL_REDUCE_SCATTER_BLOCK] = "MC_ALGO_REDUCE_SCATTER_BLOCK",
-    [MC_COLL_GATHER] = "MC_ALGO_GATHER",
-    [MC_COLL_SCATTER] = "MC_ALGO_SCATTER",
-    [MC_COLL_SCAN] = "MC_ALGO_SCAN",
-    [MC_COLL_EXSCAN] = "MC_ALGO_EXSCAN",
-    [MC_COLL_ALLGATHERV] = "MC_ALGO_ALLGATHERV",
-    [MC_COLL_ALLTOALLV] = "MC_ALGO_ALLTOALLV",
-    [MC_COLL_GATHERV] = "MC_ALGO_GATHERV",
-    [MC_COLL_SCATTERV] = "MC_ALGO_SCATTERV",
-    [MC_COLL_REDUCE_SCATTER] = "MC_ALGO_REDUCE_SCATTER",
-};
 
 static int env_rule(mc_coll_t coll, mc_ruleset_t *rs)
 {
-    const char *var = env_names[coll];
+    const char *var = mc_colls[coll].var;
     const char *spec = getenv(var);
     if (!spec || !*spec)
         return 0;

@@ -5,8 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/error.h"
+#include "util/colls.h"
 #include "util/config.h"
+#include "util/error.h"
 
 /* The seconds limit of MC_TIMEOUT: a year, so that adding it to a clock
  * reading stays exact and a typo such as 1e300 is refused. */
@@ -15,9 +16,8 @@
 const mc_envvar_t mc_envvars[] = {
     {"MC_ALGO_<COLL>", "",
      "force an algorithm for a collective, e.g. MC_ALGO_BCAST=binomial or "
-     "MC_ALGO_ALLREDUCE=rsag:chunk=4096; COLL is one of BARRIER BCAST "
-     "REDUCE ALLREDUCE ALLGATHER ALLTOALL REDUCE_SCATTER_BLOCK GATHER "
-     "SCATTER",
+     "MC_ALGO_ALLREDUCE=rsag:chunk=4096; COLL is any collective's name in "
+     "capitals (BARRIER ... REDUCE_SCATTER: `manycoll info` lists them)",
      MC_ENV_TEXT, 0, 0, 0},
     {"MC_TUNING", "",
      "tuning file (`manycoll tune`): per collective, rank count and size, "
@@ -105,19 +105,14 @@ const mc_envvar_t mc_envvars[] = {
 static const char *const foreign[] = {
     "MC_MPI_", "MC_MPI", "MC_REQUIRE_MPI4PY", "MC_PYTHON", "MC_BENCH_MPI",
     "MC_MPI4PY_DIR", "MC_FUZZ_VERBOSE", NULL};
-static const char *const colls[] = {
-    "BARRIER", "BCAST", "REDUCE", "ALLREDUCE", "ALLGATHER", "ALLTOALL",
-    "REDUCE_SCATTER_BLOCK", "GATHER", "SCATTER", NULL};
 
 static int known_var(const char *name, size_t len)
 {
     for (const mc_envvar_t *e = mc_envvars; e->name; e++)
         if (strlen(e->name) == len && !strncmp(e->name, name, len))
             return 1;
-    if (len > 8 && !strncmp(name, "MC_ALGO_", 8))
-        for (const char *const *c = colls; *c; c++)
-            if (strlen(*c) == len - 8 && !strncmp(*c, name + 8, len - 8))
-                return 1;
+    if (mc_coll_from_var(name, len) >= 0)
+        return 1;
     for (const char *const *f = foreign; *f; f++) {
         size_t n = strlen(*f);
         if ((*f)[n - 1] == '_' ? len > n && !strncmp(name, *f, n)

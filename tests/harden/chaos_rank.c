@@ -117,9 +117,7 @@ static int one_call(mc_comm_t *w, int k, size_t bytes, int *wrong)
         }
         return rc;
     }
-    int blocks = coll == MC_COLL_ALLGATHER || coll == MC_COLL_ALLTOALL ||
-                 coll == MC_COLL_REDUCE_SCATTER_BLOCK ||
-                 coll == MC_COLL_GATHER || coll == MC_COLL_SCATTER;
+    int blocks = mc_coll_info(coll)->props & MC_COLL_BLOCKS;
     size_t count = bytes / 8 / (size_t)(blocks ? n : 1);
     mc_case_t kc = {.coll = coll, .count = count ? count : 1,
                     .dt = MC_INT64, .op = MC_SUM, .root = k % n,

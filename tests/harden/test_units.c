@@ -7,7 +7,10 @@
  *   - mc_tp_flag_writer: the writer of each kind of flag;
  *   - mc_env_hold: a held thread reads each variable once (a change of the
  *     environment is seen again only after the last release), never keeps
- *     an invalid value, and another thread is not held.
+ *     an invalid value, and another thread is not held;
+ *   - the collectives' table (util/colls.c): every collective's
+ *     MC_ALGO_<COLL> is a known variable, a name that is none is not, and
+ *     every name is found again by mc_coll_lookup.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -15,6 +18,7 @@
 #include <string.h>
 
 #include "tp/tp.h"
+#include "util/colls.h"
 #include "util/config.h"
 #include "util/siphash.h"
 
@@ -133,15 +137,47 @@ static void held(void)
     mc_env_release();
 }
 
+/* n unknown MC_ variables in the environment, their names in buf */
+static int unknown(char *buf)
+{
+    return mc_env_unknown(buf, 512);
+}
+
+static void colls(void)
+{
+    char buf[512];
+    int before = unknown(buf);
+    for (int k = 0; k < MC_COLL_COUNT; k++) {
+        const mc_coll_info_t *i = mc_coll_info((mc_coll_t)k);
+        mc_coll_t back = MC_COLL_COUNT;
+        CHECK(i && i->coll == (mc_coll_t)k);
+        CHECK(mc_coll_lookup(i->name, &back) == MC_OK && (int)back == k);
+        setenv(i->var, "x", 1);
+        CHECK(unknown(buf) == before); /* known: not reported */
+        unsetenv(i->var);
+    }
+    CHECK(mc_coll_info(MC_COLL_COUNT) == NULL);
+    mc_coll_t k;
+    CHECK(mc_coll_lookup("allreducev", &k) == MC_ERR_ARG);
+    CHECK(strstr(mc_last_error(), "reduce_scatter_block") != NULL);
+    setenv("MC_ALGO_X", "linear", 1);
+    setenv("MC_ALGO_SCANX", "linear", 1);
+    CHECK(unknown(buf) == before + 2 && strstr(buf, "MC_ALGO_X") &&
+          strstr(buf, "MC_ALGO_SCANX"));
+    unsetenv("MC_ALGO_X");
+    unsetenv("MC_ALGO_SCANX");
+}
+
 int main(void)
 {
     siphash();
     parsers();
     writers();
     held();
+    colls();
     if (failed)
         return 1;
     printf("test_units: siphash, size and number parsers, flag writers, "
-           "held variables\n");
+           "held variables, the collectives' variables\n");
     return 0;
 }
