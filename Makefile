@@ -1,11 +1,15 @@
 # The two commands of the README:
 #   make demo   builds, then runs the main job
-#   make test   builds, then runs every test (also under ASan+UBSan), and
-#               builds once more with clang
+#   make test   builds with gcc and runs every test but the long ones;
+#               builds with clang, ASan and UBSan (clang's warnings as
+#               errors too) and runs the tests labelled asan there; runs
+#               the thread tests under TSan
 # and `make install PREFIX=DIR`. `make golden` rewrites the golden outputs
 # (tests/sim_golden.py, tests/select_golden.py); `make mutants` puts
 # deliberate bugs back one at a time, in a scratch copy, and checks that
 # the tests catch each (tests/mutants/run.py; not part of `make test`).
+# `make repro` runs the long tests (label long: the full paper sweeps, the
+# thousand-core walk); CI runs it after `make test`.
 
 BUILD ?= build
 ASAN_BUILD ?= build-asan
@@ -25,7 +29,7 @@ CHAOS_FAULTS ?= 500
 FUZZ_CC ?= $(shell command -v clang-14 || command -v clang)
 
 .PHONY: all build build-asan build-clang demo test test-fast install clean \
-	python-deps golden mutants fuzz tsan chaos
+	python-deps golden mutants fuzz tsan chaos repro
 
 all: build
 
@@ -36,12 +40,15 @@ build:
 	    -DMC_PYTHON=$(MC_PYTHON) -DPython_EXECUTABLE=$(PYTHON_EXE) >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS)
 
+# ASan+UBSan, compiled by clang where there is one: the same build is the
+# check of clang's warnings (as errors)
+ASAN_CC ?= $(shell command -v clang-14 || command -v clang || echo cc)
 build-asan:
-	@cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMC_SANITIZE=ON -DMC_WERROR=ON >/dev/null
+	@CC=$(ASAN_CC) cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMC_SANITIZE=ON -DMC_WERROR=ON -DMC_BENCH_MPI=OFF >/dev/null
 	@cmake --build $(ASAN_BUILD) -j $(JOBS)
 
-# the library, tools and tests compiled by clang, warnings as errors (only
-# built: the tests run on the gcc builds)
+# the library, tools and tests compiled by clang without sanitizers,
+# warnings as errors (only built; make test's ASan build is clang's too)
 build-clang:
 	@cmake -S . -B $(CLANG_BUILD) -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMC_WERROR=ON -DMC_BENCH_MPI=OFF >/dev/null
 	@cmake --build $(CLANG_BUILD) -j $(JOBS)
@@ -52,9 +59,13 @@ demo: build
 test-fast: build
 	cd $(BUILD) && ctest --output-on-failure -j 2
 
-test: build build-asan build-clang tsan
-	cd $(BUILD) && ctest --output-on-failure -j 2
-	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j 2 -LE no-asan
+test: build build-asan tsan
+	cd $(BUILD) && ctest --output-on-failure -j 2 -LE long
+	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j 2 -L asan
+
+# the long tests (label long), in the gcc build
+repro: build
+	cd $(BUILD) && ctest --output-on-failure -j 2 -L long
 
 # what the Python package's build and tests need, into $(PYTHON)'s
 # site-packages, and mpi4py for each installed MPI into $(BUILD)

@@ -21,4 +21,4 @@ add_test(NAME bench_mpi_compare
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/bench_mpi_smoke.sh
                  ${mc_mpiexec} ${mc_mpi_compare})
 set_tests_properties(bench_mpi_compare PROPERTIES SKIP_RETURN_CODE 77
-                     TIMEOUT 120 LABELS no-asan)
+                     TIMEOUT 120)

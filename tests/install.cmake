@@ -4,7 +4,6 @@
 add_test(NAME install_pkgconfig
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/install_test.sh
                  ${CMAKE_BINARY_DIR} ${CMAKE_SOURCE_DIR})
-set_tests_properties(install_pkgconfig PROPERTIES LABELS no-asan)
 
 # every subcommand: --help and -h print the usage, an unknown option is
 # exit 2 naming it, the usage's options are the parser's; --version; man

@@ -46,6 +46,14 @@ cc -std=c11 -Wall -Werror "$src/examples/every_collective.c" \
 printf '#include <manycoll.h>\nint main(){mc_comm_t *c; return mc_init(&c);}\n' |
     c++ -x c++ -Wall -Werror $(pkg-config --cflags manycoll) -fsyntax-only -
 clean "$mc" run -n 4 "$top/every_collective"
+# `manycoll info` names the MPI variants installed beside it, by their
+# installed path (none when the build found no MPI)
+for so in "$prefix"/lib/libmanycoll_mpi_*.so; do
+    [ -e "$so" ] || continue
+    clean "$mc" info | grep -qF "LD_PRELOAD=$so" ||
+        clean "$mc" info | grep -qF "LD_PRELOAD $so" ||
+        { echo "manycoll info does not list $so:"; clean "$mc" info | tail; exit 1; }
+done
 # the man page has a section per command; the completion offers them
 grep -q '^\.SS sim$' "$prefix/share/man/man1/manycoll.1"
 if command -v bash >/dev/null; then

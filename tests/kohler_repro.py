@@ -4,9 +4,11 @@ numbers against the simulated SCC (platform scc48-kohler), with the
 tolerances of docs/papers/kohler.md. Three ratios are fitted (the fit is
 checked to hold); everything else is a prediction.
 
-    tests/kohler_repro.py MANYCOLL            sizes 528, 529, 531, 552, 574,
-                                              575, 576, 600 (make test)
-    tests/kohler_repro.py MANYCOLL --full     the sweep 528..600 (what
+    tests/kohler_repro.py MANYCOLL            the 14 sizes of CI_SIZES, one
+                                              call each after a warm-up
+                                              (make test)
+    tests/kohler_repro.py MANYCOLL --full     the sweep 528..600, 10 calls
+                                              after 2 (what
                                               docs/papers/kohler.md reports)
     ... [--rows FILE]                          reuse a sweep written by
                                               tools/kohler_sweep.py -o FILE
@@ -187,8 +189,11 @@ def main():
             rows = [json.loads(line) for line in f]
         sizes = sorted({r["n"] for r in rows})
     else:
+        # make test: one call after one warm-up (deterministic: the same
+        # averages); --full: the paper's method, as docs/papers/kohler.md
         rows = kohler_sweep.sweep(a.manycoll, sizes, list(kohler_sweep.STACKS),
-                                  "scc48-kohler", os.cpu_count() or 2)
+                                  "scc48-kohler", os.cpu_count() or 2,
+                                  None if a.full else (1, 1))
     t = Table()
     check(rows, sizes, t)
     check_gcmc(gcmc(a.manycoll, 20 if a.full else 5), t)

@@ -28,7 +28,6 @@ foreach(algo mesh-tree mesh-2step mesh mesh-rounds recursive-doubling)
 endforeach()
 add_test(NAME sim_walk_grid7x7_jitter COMMAND test_sim tilepro64-udn
          --grid 7x7 --level light --jitter 14 --algo mesh-rounds)
-set_tests_properties(sim_walk_grid7x7_jitter PROPERTIES LABELS no-asan)
 # every algorithm on the message network (cost_msg.c), with jitter
 add_test(NAME sim_walk_udn_grid3x3_jitter COMMAND test_sim tilepro64-udn
          --grid 3x3@2,2 --level ${mesh_medium} --jitter 21)
@@ -61,7 +60,6 @@ set_tests_properties(hier_shm_places PROPERTIES ENVIRONMENT
 # the paper reproduced (docs/papers/nocmsg.md); seconds, not under ASan
 add_test(NAME nocmsg_repro COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/nocmsg_repro.py
          $<TARGET_FILE:manycoll_cmd>)
-set_tests_properties(nocmsg_repro PROPERTIES LABELS no-asan)
 # where there is no grid and no known hierarchy (shm, unbound) the walk
 # skips these algorithms; their fallbacks, named explicitly:
 foreach(algo mesh-tree mesh-2step mesh mesh-rounds hier)

@@ -9,11 +9,10 @@ if(MC_PYTHON)
              COMMAND ${CMAKE_COMMAND} -E env ${mc_py_env}
                      ${Python_EXECUTABLE} -m pytest -q -p no:cacheprovider
                      ${CMAKE_SOURCE_DIR}/python/tests/test_${t}.py)
-    set_tests_properties(python_${t} PROPERTIES LABELS no-asan TIMEOUT 600)
+    set_tests_properties(python_${t} PROPERTIES TIMEOUT 600)
   endforeach()
 else()
   add_test(NAME python COMMAND ${CMAKE_COMMAND} -E echo
            "python: SKIP: built without the Python package (MC_PYTHON=OFF)")
-  set_tests_properties(python PROPERTIES LABELS no-asan
-                       SKIP_REGULAR_EXPRESSION "SKIP")
+  set_tests_properties(python PROPERTIES SKIP_REGULAR_EXPRESSION "SKIP")
 endif()

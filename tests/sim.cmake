@@ -6,23 +6,25 @@ target_link_libraries(test_sim PRIVATE mc_oracle manycoll_static)
 mc_include_view(test_sim util plat sim tp coll select api)
 
 add_test(NAME sim_walk_scc48 COMMAND test_sim scc48 --level medium --contention none)
-# 64 cores: medium walk, light under ASan+UBSan (scc48 covers medium there)
-if(MC_SANITIZE)
-  set(tile_level light)
-else()
-  set(tile_level medium)
-endif()
-add_test(NAME sim_walk_tilepro64 COMMAND test_sim tilepro64 --level ${tile_level}
+# 64 cores: the light walk (scc48 walks the medium one); the medium one
+# in `make repro` (label long)
+add_test(NAME sim_walk_tilepro64 COMMAND test_sim tilepro64 --level light
          --contention none)
+add_test(NAME sim_walk_tilepro64_medium COMMAND test_sim tilepro64
+         --level medium --contention none)
+# jitter: one seed here, two more in `make repro`
 foreach(seed 1 2 3)
   add_test(NAME sim_walk_scc48_jitter${seed}
            COMMAND test_sim scc48 --level light --jitter ${seed})
 endforeach()
 add_test(NAME sim_walk_odd_ranks_jitter COMMAND test_sim scc48 --ranks 13
          --level medium --jitter 7 --contention none)
+# every algorithm on a chip of hundreds of cores (256 here; 1,024, four
+# times the cost, in `make repro`)
+add_test(NAME sim_walk_mesh16x16 COMMAND test_sim mesh16x16 --level tiny
+         --contention none --jitter 5)
 add_test(NAME sim_walk_mesh32x32 COMMAND test_sim mesh32x32 --level tiny
          --contention none --jitter 5)
-set_tests_properties(sim_walk_mesh32x32 PROPERTIES LABELS no-asan)
 # A core that runs past the bottom of its stack stops the simulation with
 # a message naming it and the size (stack_guard.c: the guard page's fault;
 # core 0 goes deepest, creating the communicator's tables), not a bare
@@ -44,7 +46,6 @@ endif()
 # chips 0 and 1 whole, 5 cores of chip 2)
 add_test(NAME sim_walk_vscc240_jitter COMMAND test_sim vscc240 --level tiny
          --jitter 3)
-set_tests_properties(sim_walk_vscc240_jitter PROPERTIES LABELS no-asan)
 add_test(NAME sim_walk_vscc240_routing_odd COMMAND test_sim vscc240-routing
          --ranks 53 --level light --jitter 9)
 # iRCCE's pipelining on one chip (MC_P2P_PIPE; 4,000-byte halves)
@@ -57,7 +58,7 @@ set_tests_properties(sim_walk_scc48_pipe PROPERTIES
 # local get, and RCCE's local put / remote get from the host's copy
 foreach(s rp_lg lp_rg)
   add_test(NAME sim_walk_vscc240_${s} COMMAND test_sim vscc240 --ranks 53
-           --level light --jitter 5)
+           --level tiny --jitter 5)
   set_tests_properties(sim_walk_vscc240_${s} PROPERTIES
                        ENVIRONMENT MC_P2P_SCHEME=${s})
 endforeach()
@@ -88,16 +89,32 @@ endif()
 add_test(NAME sim_golden COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/sim_golden.py
          $<TARGET_FILE:manycoll_cmd> ${golden_only})
 # the same numbers from the radix heap (src/sim/evq.c), which only runs
-# from 2,048 cores unless told
+# from 2,048 cores unless told: every 4th run here, all in `make repro`
 add_test(NAME sim_golden_radix COMMAND python3
          ${CMAKE_CURRENT_SOURCE_DIR}/sim_golden.py $<TARGET_FILE:manycoll_cmd>
-         ${golden_only})
-set_tests_properties(sim_golden_radix PROPERTIES ENVIRONMENT "MC_SIM_EVQ=radix")
+         --sample 4)
+add_test(NAME sim_golden_radix_all COMMAND python3
+         ${CMAKE_CURRENT_SOURCE_DIR}/sim_golden.py $<TARGET_FILE:manycoll_cmd>)
+set_tests_properties(sim_golden_radix sim_golden_radix_all PROPERTIES
+                     ENVIRONMENT "MC_SIM_EVQ=radix")
 add_test(NAME ocbcast_repro COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/ocbcast_repro.py
          $<TARGET_FILE:manycoll_cmd>)
 # the cache-coherent chip model (cost_cc.c)
 add_test(NAME sim_walk_xeonphi60 COMMAND test_sim xeonphi60 --ranks 20
          --level light --jitter 4)
+# under ASan+UBSan: one small walk per cost model (MPBs with contention,
+# coherence, a message network, the host link between chips), the
+# shortest that still crosses each model's code
+if(MC_SANITIZE)
+  add_test(NAME sim_walk_asan_mpb COMMAND test_sim scc48 --ranks 7
+           --level light --jitter 1)
+  add_test(NAME sim_walk_asan_cc COMMAND test_sim xeonphi60 --ranks 6
+           --level light --jitter 4)
+  add_test(NAME sim_walk_asan_msg COMMAND test_sim tilepro64-udn
+           --grid 3x3@2,2 --level tiny --jitter 21)
+  add_test(NAME sim_walk_asan_host COMMAND test_sim vscc240-routing
+           --ranks 53 --level tiny --jitter 9)
+endif()
 
 # 16,384 cores: flag words stored sparsely (src/sim/flagmap.c, the dense
 # area would be 4 GiB), every result checked; the stacks in one mapping
@@ -106,7 +123,6 @@ foreach(c bcast barrier allreduce reduce)
            COMMAND python3 ${MC_EXPECT_OUTPUT} --rows 1 "\"check\":true" --
                    $<TARGET_FILE:manycoll_cmd> sim --platform mesh128x128
                    --coll ${c} --sizes 8 --check --json)
-  set_tests_properties(sim_sparse_flags_${c} PROPERTIES LABELS no-asan)
 endforeach()
 
 # What a communicator costs a rank stays O(1): 4 KiB private bytes per rank
@@ -121,7 +137,6 @@ add_test(NAME comm_bytes_sim
 add_test(NAME comm_bytes_shm
          COMMAND $<TARGET_FILE:manycoll_cmd> info --comm-bytes --shm 2,8
                  --sim "" --bound 16384)
-set_tests_properties(comm_bytes_sim PROPERTIES LABELS no-asan)
 
 # several chips behind one host (platforms/vscc240.json, docs/papers/vscc.md)
 add_executable(test_vscc test_vscc.c)
@@ -134,4 +149,3 @@ endforeach()
 add_test(NAME vscc_repro
          COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/vscc_repro.py
                  $<TARGET_FILE:manycoll_cmd>)
-set_tests_properties(vscc_repro PROPERTIES LABELS no-asan)

@@ -24,6 +24,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "mpi/mcmpi.h"
 
@@ -86,6 +87,58 @@ static void read_config(void)
     mcm_cfg.par.nonblocking = nb != 0;
 }
 
+/* This library's MPI family, as compiled; the program's, from the
+ * version string (whose call has the same signature in every ABI, so it
+ * is safe to make before knowing which ABI the program has) */
+#if defined(OPEN_MPI) && OPEN_MPI
+#define MY_FAMILY "Open MPI"
+#define MY_LIB "libmanycoll_mpi_openmpi.so"
+#else
+#define MY_FAMILY "MPICH"
+#define MY_LIB "libmanycoll_mpi_mpich.so"
+#endif
+
+static int runs_open_mpi(const char *version)
+{
+    return strstr(version, "Open MPI") != NULL;
+}
+
+/* 1 if the program's MPI is of this library's family. Otherwise one line
+ * (from the first rank, where the launcher says which that is) names the
+ * variant to use, and the caller turns the interposition off: every call
+ * then goes to the MPI with its arguments untouched, whose handles this
+ * library could not read. */
+static int right_family(void)
+{
+    /* the other family's MPI_MAX_LIBRARY_VERSION_STRING may be larger
+     * than ours (MPICH's is 8192, Open MPI's 256): room for any */
+    static char v[16384];
+    int n = 0;
+    if (PMPI_Get_library_version(v, &n) != MPI_SUCCESS)
+        return 1;
+    int mine = !strcmp(MY_FAMILY, "Open MPI");
+    if (runs_open_mpi(v) == mine)
+        return 1;
+    const char *rank = getenv("OMPI_COMM_WORLD_RANK");
+    if (!rank)
+        rank = getenv("PMI_RANK");
+    if (!rank)
+        rank = getenv("PMIX_RANK");
+    v[strcspn(v, ",\n")] = 0; /* "Open MPI v4.1.4", "MPICH Version: 4.0.2" */
+    for (char *t = v; *t; t++)
+        if (*t == '\t')
+            *t = ' ';
+    if (!rank || !strcmp(rank, "0"))
+        fprintf(stderr, "manycoll_mpi: this is %s, for %s, but the program "
+                        "runs %s: preload %s instead (`manycoll info` "
+                        "prints the line); until then every MPI call goes "
+                        "to the MPI untouched\n",
+                MY_LIB, MY_FAMILY, v,
+                mine ? "libmanycoll_mpi_mpich.so"
+                     : "libmanycoll_mpi_openmpi.so");
+    return 0;
+}
+
 void mcm_lazy_init(void)
 {
     int up = 0, down = 0;
@@ -93,6 +146,8 @@ void mcm_lazy_init(void)
     if (!mcm_inited && PMPI_Initialized(&up) == MPI_SUCCESS && up &&
         PMPI_Finalized(&down) == MPI_SUCCESS && !down) {
         read_config();
+        if (mcm_cfg.on && !right_family())
+            mcm_cfg.on = 0;
         if (mcm_cfg.on) {
             setenv("MC_TIMEOUT", "3600", 0);
             mcm_types_init();

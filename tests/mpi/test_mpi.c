@@ -17,7 +17,7 @@
  *
  * Then it asks the library (mc_mpi_query) where the calls went, so a run
  * in which everything silently fell back to MPI fails:
- *   test_mpi --expect flat|hier|pmpi [--uneven] [--quick] [--small]
+ *   test_mpi --expect flat|hier|pmpi|off [--uneven] [--quick] [--small]
  * --quick: fewer communicators and counts; --small: one type of each kind
  * in the type-and-op matrix, --tiny: int, double, uint64, byte and char
  * (for MPIs that are slow oversubscribed, where the reference calls take
@@ -287,6 +287,11 @@ static void check_path(const char *expect, int uneven)
         printf("test_mpi: checking the path (%s%s)\n", expect,
                uneven ? ", uneven" : "");
     q(MPI_COMM_WORLD, NULL, &mc, &pm, &path);
+    if (!strcmp(expect, "off")) { /* loaded but turned off: no path */
+        if (path != -1 || mc)
+            FAIL("the library is on (path %d, %ld calls taken)", path, mc);
+        return;
+    }
     if (path != want)
         FAIL("MPI_COMM_WORLD took path %d, expected %s", path, expect);
     /* uneven nodes: the four collectives that have a leaders' form */
