@@ -35,25 +35,33 @@ all: build
 
 # warnings are errors here and in CI (MC_WERROR), not in a user's own
 # cmake build
+BUILD_ARGS = -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMC_WERROR=ON \
+	-DMC_PYTHON=$(MC_PYTHON) -DPython_EXECUTABLE=$(PYTHON_EXE)
 build:
-	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMC_WERROR=ON \
-	    -DMC_PYTHON=$(MC_PYTHON) -DPython_EXECUTABLE=$(PYTHON_EXE) >/dev/null
+	@./tools/configure.sh $(BUILD) $(BUILD_ARGS)
 	@cmake --build $(BUILD) -j $(JOBS)
 
 # ASan+UBSan, compiled by clang where there is one: the same build is the
 # check of clang's warnings (as errors)
 ASAN_CC ?= $(shell command -v clang-14 || command -v clang || echo cc)
 build-asan:
-	@CC=$(ASAN_CC) cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMC_SANITIZE=ON -DMC_WERROR=ON -DMC_BENCH_MPI=OFF >/dev/null
+	@CC=$(ASAN_CC) ./tools/configure.sh $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMC_SANITIZE=ON -DMC_WERROR=ON -DMC_BENCH_MPI=OFF >/dev/null
 	@cmake --build $(ASAN_BUILD) -j $(JOBS)
 
 # the library, tools and tests compiled by clang without sanitizers,
 # warnings as errors (only built; make test's ASan build is clang's too)
 build-clang:
-	@cmake -S . -B $(CLANG_BUILD) -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMC_WERROR=ON -DMC_BENCH_MPI=OFF >/dev/null
+	@./tools/configure.sh $(CLANG_BUILD) -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMC_WERROR=ON -DMC_BENCH_MPI=OFF >/dev/null
 	@cmake --build $(CLANG_BUILD) -j $(JOBS)
 
-demo: build
+# the demo builds the library and the command only, a line per stage
+# (the compiler's output in $(BUILD)/demo-build.log, shown on failure)
+demo:
+	@echo "== configuring ($(BUILD)/configure.log)"
+	@./tools/configure.sh $(BUILD) $(BUILD_ARGS)
+	@echo "== building the library and the command ($(BUILD)/demo-build.log)"
+	@cmake --build $(BUILD) -j $(JOBS) --target manycoll_cmd \
+	    >$(BUILD)/demo-build.log 2>&1 || { tail -30 $(BUILD)/demo-build.log; exit 1; }
 	@./tools/demo.sh $(BUILD)
 
 test-fast: build
