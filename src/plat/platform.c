@@ -9,10 +9,10 @@
 #include <string.h>
 
 #include "plat/platform.h"
+#include "plat/platform_keys.h"
 #include "plat/profile.h"
 #include "util/datapath.h"
 #include "util/error.h"
-#include "util/jsonrd.h"
 
 /* SCC parameters (Petrovic et al., Table 1) for generated meshes */
 static const double scc_costs_us[] = {0.005, 0.126, 0.208, 0.461, 0.069,
@@ -262,19 +262,34 @@ static void load_ring(jctx_t *j, json_t *t, mc_platform_t *p)
     p->nmc = 1; /* unused by the coherent cost model */
 }
 
+/* "topology": {"kind": "mesh" | "ring", ...}; its keys are checked
+ * (platform_keys.c) before, so a misspelt one is named there */
 static void load_topology(jctx_t *j, json_t *t, mc_platform_t *p)
 {
-    const char *kind = json_string_value(json_object_get(t, "kind"));
+    json_t *k = json_object_get(t, "kind");
+    const char *kind = json_string_value(k);
+    if (j->rc != MC_OK)
+        return;
+    if (!json_is_object(t)) {
+        j->rc = mc_error(MC_ERR_ARG, "%s: \"topology\" %s: an object with "
+                         "\"kind\": \"mesh\" or \"ring\" "
+                         "(docs/platforms.md)", j->file,
+                         t ? "is not an object" : "is missing");
+        return;
+    }
     if (kind && strcmp(kind, "ring") == 0) {
         load_ring(j, t, p);
         return;
     }
     if (!kind || strcmp(kind, "mesh") != 0) {
-        if (j->rc == MC_OK)
-            j->rc = mc_error(MC_ERR_UNSUPPORTED,
-                             "%s: topology kind \"%s\" is not known (\"mesh\" "
-                             "or \"ring\")",
-                             j->file, kind ? kind : "(none)");
+        if (kind)
+            j->rc = mc_error(MC_ERR_UNSUPPORTED, "%s: \"topology.kind\": "
+                             "\"%s\" is not known (\"mesh\" or \"ring\")",
+                             j->file, kind);
+        else
+            j->rc = mc_error(MC_ERR_ARG, "%s: \"topology.kind\" %s "
+                             "(\"mesh\" or \"ring\")", j->file,
+                             k ? "must be a string" : "is missing");
         return;
     }
     p->mesh_x = jint(j, t, "topology", "x", 0, 1, 1, MAX_SIDE);
@@ -431,41 +446,27 @@ static void load_cache(jctx_t *j, json_t *c, mc_platform_t *p)
                          j->file);
 }
 
-/* A file may start from another ("extends": NAME): the other's keys,
- * with this file's keys (objects merged key by key) over them. */
-static json_t *load_tree(const char *path, int depth)
+/* the keys of the file at path and of those it extends, merged and
+ * checked against the schema; NULL on an error */
+static json_t *read_checked(const char *path, mc_plat_load_opts_t *o)
 {
-    json_error_t err;
-    char *text;
-    if (mc_read_text_file(path, "platform", MC_JSON_FILE_MAX, &text) != MC_OK)
-        return NULL;
-    json_t *root = json_loads(text, 0, &err);
-    free(text);
-    if (!root) {
-        mc_error(MC_ERR_ARG, "%s:%d: %s", path, err.line, err.text);
-        return NULL;
+    mc_plat_files_t f;
+    json_t *root = mc_plat_read_files(path, &f);
+    size_t used = o ? strlen(o->ignored) : 0;
+    char *ignored = o && o->lenient ? o->ignored + used : NULL;
+    if (root && mc_plat_check_keys(&f, root, ignored,
+                                   sizeof o->ignored - used) != MC_OK) {
+        json_decref(root);
+        root = NULL;
     }
-    const char *base = json_string_value(json_object_get(root, "extends"));
-    if (!base)
-        return root;
-    char bpath[1024];
-    json_t *b = NULL;
-    if (depth >= 8)
-        mc_error(MC_ERR_ARG, "%s: \"extends\" nests more than 8 files", path);
-    else if (mc_data_path("platforms", base, bpath, sizeof bpath) == MC_OK)
-        b = load_tree(bpath, depth + 1);
-    if (b && json_object_update_recursive(b, root) != 0) {
-        mc_error(MC_ERR_NOMEM, "%s: cannot merge \"%s\"", path, base);
-        json_decref(b);
-        b = NULL;
-    }
-    json_decref(root);
-    return b;
+    mc_plat_files_free(&f);
+    return root;
 }
 
-static int load_json(const char *path, mc_platform_t *p)
+static int load_json(const char *path, mc_plat_load_opts_t *o,
+                     mc_platform_t *p)
 {
-    json_t *root = load_tree(path, 0);
+    json_t *root = read_checked(path, o);
     if (!root)
         return MC_ERR_ARG;
     jctx_t j = {path, MC_OK};
@@ -474,7 +475,7 @@ static int load_json(const char *path, mc_platform_t *p)
     snprintf(p->name, sizeof p->name, "%s", name ? name : "unnamed");
     snprintf(p->description, sizeof p->description, "%s", desc ? desc : "");
     if (json_object_get(root, "chips")) { /* platform_multi.c */
-        j.rc = mc_platform_load_multi(path, root, p);
+        j.rc = mc_platform_load_multi(path, root, o, p);
         json_decref(root);
         return j.rc;
     }
@@ -523,6 +524,12 @@ static int load_json(const char *path, mc_platform_t *p)
 
 int mc_platform_load(const char *name, mc_platform_t **out)
 {
+    return mc_platform_load_opts(name, NULL, out);
+}
+
+int mc_platform_load_opts(const char *name, mc_plat_load_opts_t *o,
+                          mc_platform_t **out)
+{
     mc_platform_t *p = calloc(1, sizeof *p);
     if (!p)
         return mc_error(MC_ERR_NOMEM, "out of memory");
@@ -533,7 +540,7 @@ int mc_platform_load(const char *name, mc_platform_t **out)
         char path[1024];
         rc = mc_data_path("platforms", name, path, sizeof path);
         if (rc == MC_OK)
-            rc = load_json(path, p);
+            rc = load_json(path, o, p);
     }
     if (rc == MC_OK)
         rc = check(p);

@@ -142,8 +142,21 @@ typedef struct mc_plat_grid {
     int x0, y0; /* tile of rank 0 */
 } mc_plat_grid_t;
 
-/* Loads platform `name` (a file name, a path, or mesh<X>x<Y>). */
+/* Loads platform `name` (a file name, a path, or mesh<X>x<Y>). A key
+ * that the schema of platform_keys.c does not know is an error naming
+ * it (a typo must not change what is simulated). */
 int mc_platform_load(const char *name, mc_platform_t **out);
+/* How a platform file is read. lenient: unknown keys are ignored (as
+ * before they were checked) and appended to `ignored` ("FILE: KEY, KEY";
+ * nothing when there are none; start it as "") for the caller to warn
+ * about. */
+typedef struct mc_plat_load_opts {
+    int lenient;
+    char ignored[512]; /* out */
+} mc_plat_load_opts_t;
+/* mc_platform_load with options (o NULL: strict) */
+int mc_platform_load_opts(const char *name, mc_plat_load_opts_t *o,
+                          mc_platform_t **out);
 /* cores[0..n) = the first n cores that are not in the platform's
  * failed_cores, in order (RCCE's start script); an error if fewer work */
 int mc_plat_map_linear(const mc_platform_t *p, int n, int *cores);
@@ -152,7 +165,7 @@ int mc_plat_working(const mc_platform_t *p);
 /* platform_multi.c: a multi-chip file (root holds "chips") into p */
 struct json_t;
 int mc_platform_load_multi(const char *path, struct json_t *root,
-                           mc_platform_t *p);
+                           mc_plat_load_opts_t *o, mc_platform_t *p);
 void mc_platform_free(mc_platform_t *p);
 
 /* Routers a packet traverses from core a to the MPB of core b: the hops

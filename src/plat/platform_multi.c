@@ -61,13 +61,9 @@ static mc_ps_t line_ps(int line, double MBps)
 static int load_link(const char *path, json_t *ic, mc_platform_t *p)
 {
     mc_jrd_t r = {path, "", "interconnect"};
-    static const char *const keys[] = {
-        "kind", "port_tile", "pcie_latency_us", "host_service_us",
-        "link_MBps", "dma_setup_us", "dma_MBps", "write_ack",
-        "vdma_threshold_bytes", "source", NULL};
     if (!json_is_object(ic))
         return mc_jrd_bad(&r, "kind", "the section is missing");
-    int rc = mc_jrd_check_keys(&r, ic, keys);
+    int rc = MC_OK; /* its keys: platform_keys.c */
     const char *kind = json_string_value(json_object_get(ic, "kind"));
     if (rc == MC_OK && (!kind || strcmp(kind, "host")))
         rc = mc_jrd_bad(&r, "kind", "must be \"host\" (chips behind one "
@@ -157,7 +153,8 @@ static int load_failed(const char *path, json_t *arr, mc_platform_t *p)
 }
 
 /* the chip list: one platform, count copies (loaded into *chip) */
-static int load_chip(const char *path, json_t *chips, mc_platform_t **chip,
+static int load_chip(const char *path, json_t *chips,
+                     mc_plat_load_opts_t *o, mc_platform_t **chip,
                      int *count)
 {
     mc_jrd_t r = {path, "", "chips[0]"};
@@ -168,7 +165,7 @@ static int load_chip(const char *path, json_t *chips, mc_platform_t **chip,
                                           "platform (copies of one chip)");
     int rc = MC_OK;
     *count = (int)num(&r, c0, "count", 0, 1, 2, MAX_CHIPS, 1, &rc);
-    if (rc != MC_OK || mc_platform_load(name, chip) != MC_OK)
+    if (rc != MC_OK || mc_platform_load_opts(name, o, chip) != MC_OK)
         return MC_ERR_ARG; /* the chip's own load said why */
     const mc_platform_t *k = *chip;
     if (k->host.nchips > 1 || k->cc || k->net.on)
@@ -182,16 +179,15 @@ static int load_chip(const char *path, json_t *chips, mc_platform_t **chip,
     return MC_OK;
 }
 
-int mc_platform_load_multi(const char *path, json_t *root, mc_platform_t *p)
+/* the keys of root are checked (platform_keys.c); the chip platform is
+ * read as o says (strictly or leniently) */
+int mc_platform_load_multi(const char *path, json_t *root,
+                           mc_plat_load_opts_t *o, mc_platform_t *p)
 {
-    mc_jrd_t r = {path, "", ""};
-    static const char *const keys[] = {"name",   "description", "source",
-                                       "chips",  "interconnect",
-                                       "failed_cores", "extends", NULL};
-    int rc = mc_jrd_check_keys(&r, root, keys), count = 0;
+    int count = 0;
     mc_platform_t *chip = NULL;
-    if (rc == MC_OK)
-        rc = load_chip(path, json_object_get(root, "chips"), &chip, &count);
+    int rc = load_chip(path, json_object_get(root, "chips"), o, &chip,
+                       &count);
     if (rc != MC_OK) {
         mc_platform_free(chip);
         return rc;
