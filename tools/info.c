@@ -111,7 +111,7 @@ int cmd_info(int argc, char **argv)
             return info_tuning(argc, argv);
         else if (!strcmp(argv[i], "--comm-bytes") ||
                  !strcmp(argv[i], "--shm") || !strcmp(argv[i], "--sim") ||
-                 !strcmp(argv[i], "--bound"))
+                 !strcmp(argv[i], "--bound") || !strcmp(argv[i], "--lenient"))
             return info_comm(argc, argv); /* its options imply it */
     int json = 0;
     for (int i = 1; i < argc; i++) {

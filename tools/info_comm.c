@@ -1,6 +1,6 @@
 /*
  * manycoll info --comm-bytes [--shm N,...] [--sim PLATFORM[:RANKS],...]
- *                            [--bound BYTES]
+ *                            [--bound BYTES] [--lenient]
  *
  * What a communicator costs one rank, in bytes, after choosing an
  * algorithm (bcast:binomial), a barrier and an 8-byte allreduce (so that
@@ -151,16 +151,16 @@ static int sim_cores(mc_platform_t *p, int n, fp_t *m)
     return rc != MC_OK || bad;
 }
 
-/* spec: PLATFORM[:RANKS] */
-static int sim_row(const char *spec, int *n, fp_t *m, char *name,
-                   size_t len)
+/* spec: PLATFORM[:RANKS]; lenient: --lenient */
+static int sim_row(const char *spec, int lenient, int *n, fp_t *m,
+                   char *name, size_t len)
 {
     snprintf(name, len, "%s", spec);
     char *colon = strchr(name, ':');
     if (colon)
         *colon = 0;
     mc_platform_t *p;
-    if (mc_platform_load(name, &p) != MC_OK)
+    if (mc_tool_platform("info", name, lenient, &p) != MC_OK)
         return 1;
     *n = colon ? atoi(colon + 1) : p->ncores;
     int rc = *n >= 1 && *n <= p->ncores
@@ -189,7 +189,8 @@ static int over(const fp_t *f, long long bound, const char *where, int n)
     return 1;
 }
 
-static int rows(const char *shm, const char *sims, long long bound)
+static int rows(const char *shm, const char *sims, long long bound,
+                int lenient)
 {
     int bad = 0;
     char list[4096], *save;
@@ -211,7 +212,7 @@ static int rows(const char *shm, const char *sims, long long bound)
         fp_t m = {0};
         char name[256], label[300];
         int n = 0;
-        if (sim_row(t, &n, &m, name, sizeof name)) {
+        if (sim_row(t, lenient, &n, &m, name, sizeof name)) {
             fprintf(stderr, "manycoll info: --sim %s: %s\n", t,
                     mc_last_error());
             return 1;
@@ -227,10 +228,15 @@ int info_comm(int argc, char **argv)
 {
     const char *shm = "2,8,64", *sims = "mesh64x64";
     long long bound = 0;
+    int lenient = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--comm-bytes"))
             continue;
+        if (!strcmp(a, "--lenient")) {
+            lenient = 1;
+            continue;
+        }
         if (!strcmp(a, "--shm") || !strcmp(a, "--sim") ||
             !strcmp(a, "--bound")) {
             if (!v)
@@ -251,5 +257,5 @@ int info_comm(int argc, char **argv)
     printf("  %-20s %8s %8s %8s %9s %12s %6s %8s %6s\n", "transport",
            "ranks", "private", "comm", "team heap", "rules (/by)", "tp",
            "flags", "MPB");
-    return rows(shm, sims, bound);
+    return rows(shm, sims, bound, lenient);
 }

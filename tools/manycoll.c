@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "plat/platform.h"
 #include "tools.h"
 #include "util/config.h"
 #include "util/datapath.h"
@@ -48,6 +49,17 @@ int mc_opt_no_value(const char *cmd, const char *a,
         if (!strcmp(a, *valued))
             return mc_usage_error(cmd, "option '%s' needs a value", a);
     return mc_usage_error(cmd, "unknown option '%s'", a);
+}
+
+int mc_tool_platform(const char *cmd, const char *name, int lenient,
+                     mc_platform_t **p)
+{
+    mc_plat_load_opts_t o = {.lenient = lenient};
+    int rc = mc_platform_load_opts(name, &o, p);
+    if (rc == MC_OK && o.ignored[0])
+        fprintf(stderr, "manycoll %s: warning: unknown keys ignored "
+                        "(--lenient): %s\n", cmd, o.ignored);
+    return rc;
 }
 
 int mc_opt_int(const char *cmd, const char *opt, const char *v, long long lo,

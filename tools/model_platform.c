@@ -37,6 +37,7 @@
 typedef struct plat_opts {
     const char *platform, *coll, *algo, *sizes_arg;
     int ranks, root, json, lines_unit, report; /* report: 2 or 7 */
+    int lenient; /* --lenient: unknown keys of the platform file ignored */
     mc_ocb_mode_t mode;
     size_t sizes[MAX_SIZES];
     int nsizes;
@@ -162,6 +163,10 @@ static int parse(int argc, char **argv, plat_opts_t *o)
 {
     memset(o, 0, sizeof *o);
     for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--lenient")) {
+            o->lenient = 1;
+            continue;
+        }
         if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "--table2") ||
             !strcmp(argv[i], "--figure7")) {
             o->json |= argv[i][2] == 'j';
@@ -324,9 +329,11 @@ int model_platform(int argc, char **argv)
         return mc_usage_error("model", "out of memory");
     int rc = parse(argc, argv, o);
     mc_platform_t *p = NULL;
-    if (rc == 0 && mc_platform_load(o->platform ? o->platform : "",
-                                    &p) != MC_OK)
-        rc = mc_usage_error("model", "--platform: %s", mc_last_error());
+    if (rc == 0 && mc_tool_platform("model", o->platform ? o->platform : "",
+                                    o->lenient, &p) != MC_OK) {
+        fprintf(stderr, "manycoll model: --platform: %s\n", mc_last_error());
+        rc = 2;
+    }
     const char *sz = o->sizes_arg ? o->sizes_arg
                      : o->report == 7 ? "1L,2L,96L,192L"
                                       : "32,1K,32K,1M";

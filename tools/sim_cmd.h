@@ -7,6 +7,8 @@
 
 typedef struct sim_opts {
     const char *platform;
+    int lenient;          /* --lenient: unknown keys of the platform file
+                             ignored, with a warning */
     const char *algo;
     mc_case_t k;          /* collective, datatype, op, root */
     size_t sizes[64];

@@ -163,6 +163,7 @@ int mc_sim_parse(int argc, char **argv, sim_opts_t *o)
         if (!strcmp(a, "--check")) { o->check = 1; continue; }
         if (!strcmp(a, "--json")) { o->json = 1; continue; }
         if (!strcmp(a, "--hier")) { o->hier = 1; continue; }
+        if (!strcmp(a, "--lenient")) { o->lenient = 1; continue; }
         static const char *const valued[] = {"--platform", "--algo",
             "--ranks", "--runs", "--iters", "--warmup", "--app", "--grid",
             "--root", "--trace", "--jitter", "--coll", "--dtype", "--op",
@@ -356,8 +357,10 @@ int cmd_sim(int argc, char **argv)
             fclose(f);
     }
     mc_platform_t *p;
-    if (mc_platform_load(o.platform, &p) != MC_OK)
-        return mc_usage_error("sim", "%s", mc_last_error());
+    if (mc_tool_platform("sim", o.platform, o.lenient, &p) != MC_OK) {
+        fprintf(stderr, "manycoll sim: %s\n", mc_last_error());
+        return 2;
+    }
     rc = place_ranks(&o, p);
     if (rc) {
         mc_platform_free(p);

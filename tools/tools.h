@@ -53,6 +53,15 @@ void mc_help_list(FILE *f);
 void mc_help_man(FILE *f, const char *version);
 int mc_help_wanted(const char *cmd, int argc, char **argv);
 
+/* Loads platform `name` for subcommand cmd: strictly, or with lenient
+ * (--lenient) ignoring unknown keys, then named in one warning line on
+ * stderr. MC_OK, or the loader's error (mc_last_error() says it; the
+ * caller prints it, without a pointer to --help: the file is wrong, not
+ * the command line). */
+struct mc_platform;
+int mc_tool_platform(const char *cmd, const char *name, int lenient,
+                     struct mc_platform **p);
+
 /* the usage error for option a given without a value: "needs a value" if
  * a is one of valued (NULL-terminated), else "unknown option"; returns 2 */
 int mc_opt_no_value(const char *cmd, const char *a,
