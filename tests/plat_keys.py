@@ -9,6 +9,7 @@ src/plat/platform_keys.c once "extends" is merged.
 - reserved keys ("source") pass;
 - --lenient ignores unknown keys with one warning line naming them (sim,
   model);
+- a switch that is not true or false ("mpb": 1) fails;
 - a missing "extends" target names the key, its value and where it was
   looked for; a misspelt or missing "topology" is named.
 
@@ -90,6 +91,10 @@ def cases(tmp):
     d["contention"]["mbp"] = d["contention"].pop("mpb")
     mbp = write(tmp, "mbp", d)
     fails("mbp", mbp, "contention.mbp: unknown key", 'did you mean "mpb"?')
+    d = copy.deepcopy(scc)
+    d["contention"]["mpb"] = 1
+    fails("mpb: 1", write(tmp, "mpb1", d),
+          '"contention.mpb" must be true or false')
     fails("an unknown top-level key",
           write(tmp, "colour", dict(scc, colour="blue")),
           ": colour: unknown key")

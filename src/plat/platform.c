@@ -338,11 +338,22 @@ static void load_mcs(jctx_t *j, json_t *arr, mc_platform_t *p)
     }
 }
 
+/* key of obj as 0 or 1 (absent: 0); "mpb": 1 must not turn it off */
+static int jbool(jctx_t *j, json_t *obj, const char *section,
+                 const char *key)
+{
+    json_t *v = json_object_get(obj, key);
+    if (v && !json_is_boolean(v) && j->rc == MC_OK)
+        j->rc = mc_error(MC_ERR_ARG, "%s: \"%s.%s\" must be true or false",
+                         j->file, section, key);
+    return json_is_true(v);
+}
+
 static void load_contention(jctx_t *j, json_t *c, mc_platform_t *p)
 {
-    p->cont.mpb = json_is_true(json_object_get(c, "mpb"));
-    p->cont.link = json_is_true(json_object_get(c, "link"));
-    p->cont.mc = json_is_true(json_object_get(c, "mc"));
+    p->cont.mpb = jbool(j, c, "contention", "mpb");
+    p->cont.link = jbool(j, c, "contention", "link");
+    p->cont.mc = jbool(j, c, "contention", "mc");
     p->cont.mpb_service = jcost(j, c, "contention", "mpb_service_us", !p->cc);
     p->cont.link_time = jcost(j, c, "contention", "link_us", !p->cc);
     p->cont.mc_service = jcost(j, c, "contention", "mc_service_us", !p->cc);
@@ -424,7 +435,7 @@ static void load_coherence(jctx_t *j, json_t *c, mc_platform_t *p)
 static void load_cache(jctx_t *j, json_t *c, mc_platform_t *p)
 {
     mc_cache_cfg_t *k = &p->cache;
-    k->on = json_is_true(json_object_get(c, "enabled"));
+    k->on = jbool(j, c, "cache", "enabled");
     k->l1_bytes = (size_t)jnum_in(j, c, "cache", "l1_bytes", 0, 1, 1, 1 << 30, 1);
     k->l2_bytes = (size_t)jnum_in(j, c, "cache", "l2_bytes", 0, 1, 1, 1 << 30, 1);
     k->l1_ways = jint(j, c, "cache", "l1_ways", 1, 1, 1, 1024);
@@ -479,8 +490,7 @@ static int load_json(const char *path, mc_plat_load_opts_t *o,
         json_decref(root);
         return j.rc;
     }
-    if (j.rc == MC_OK)
-        load_topology(&j, json_object_get(root, "topology"), p);
+    load_topology(&j, json_object_get(root, "topology"), p);
     p->line = jint(&j, root, "", "line_bytes", 0, 1, 16, 4096);
     /* whole lines, so every flag and payload word is aligned */
     p->mpb_bytes = (size_t)jnum_in(&j, root, "", "mpb_bytes", 0, 1,
