@@ -51,6 +51,7 @@ typedef struct mcm_topo {
     int path;              /* MCM_PMPI, MCM_FLAT, MCM_HIER */
     const char *why;       /* for MCM_PMPI: the reason */
     int rank, size, local, ppn, nodeid, nnodes, uniform, block, node_n;
+    int multi;             /* a rank runs MPI_THREAD_MULTIPLE */
     int *node_of, *local_of; /* [size], NULL when uniform and block */
 } mcm_topo_t;
 

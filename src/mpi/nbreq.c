@@ -59,22 +59,15 @@ mcm_nb_t *mcm_nb_new(mcm_comm_t *s, const char *fn, int persistent)
     return x;
 }
 
-/* 1 if the program runs MPI_THREAD_MULTIPLE: the records and manycoll's
- * requests are one thread's, so its non-blocking calls go to MPI */
-static int thread_multiple(void)
-{
-    static int level = -1;
-    if (level < 0 && PMPI_Query_thread(&level) != MPI_SUCCESS)
-        level = MPI_THREAD_MULTIPLE;
-    return level == MPI_THREAD_MULTIPLE;
-}
-
 mcm_nb_t *mcm_nb_take(mcm_comm_t *s, int coll, const char *fn,
                       int persistent, int ok, const char *why)
 {
-    if (ok && thread_multiple()) {
+    /* the records and manycoll's requests are one thread's; every rank
+     * reads the communicator's level (topo.c), not its own */
+    if (ok && s && s->topo->multi) {
         ok = 0;
-        why = "MPI_THREAD_MULTIPLE (manycoll's requests are one thread's)";
+        why = "MPI_THREAD_MULTIPLE on a rank (manycoll's requests are one "
+              "thread's)";
     }
     if (mcm_flat_only(s, coll, ok, why))
         return NULL;
