@@ -5,34 +5,10 @@
  * the datatypes, whose type signatures alone must match between ranks.
  * Every rank moves count * size bytes; a rank whose datatype is not one
  * contiguous run of bytes packs and unpacks around the call (stage.c).
- * Alltoall on several nodes goes to MPI (no hierarchical alltoall).
+ * The plan (plan.c) decides where each call goes; barrier and bcast on
+ * one node read its answer cached per communicator (s->fast).
  */
 #include "mpi/mcmpi.h"
-
-static const char *const no_comm = "not a communicator manycoll takes";
-
-/* 1 if the communicator's collectives of this kind go to MPI */
-static int pmpi_comm(const mcm_comm_t *s, int coll)
-{
-    if (s && s->path == MCM_FLAT)
-        return 0;
-    if (s && s->path == MCM_HIER && mc_hier_supports(&s->hier, coll, 1))
-        return 0;
-    mcm_count_pmpi((mcm_comm_t *)s, coll,
-                   s && s->path == MCM_HIER
-                       ? (coll == MC_COLL_ALLTOALL ? mcm_a2a_why
-                                                   : mcm_shape_why)
-                   : s && s->topo && s->topo->why ? s->topo->why : no_comm);
-    return 1;
-}
-
-static int bad_root(mcm_comm_t *s, int coll, int root)
-{
-    if (root >= 0 && root < s->topo->size)
-        return 0;
-    mcm_count_pmpi(s, coll, "root out of range");
-    return 1;
-}
 
 static int result(mcm_comm_t *s, const char *fn, int rc)
 {
@@ -58,11 +34,16 @@ static int mismatch(mcm_comm_t *s, const char *fn)
 int MPI_Barrier(MPI_Comm comm)
 {
     mcm_comm_t *s = mcm_comm(comm);
-    if (pmpi_comm(s, MC_COLL_BARRIER))
+    mcm_plan_t p;
+    if (s && (s->fast >> MC_COLL_BARRIER & 1)) {
+        mcm_count(s, MC_COLL_BARRIER, MCM_BLOCKING, MCM_FLAT, NULL);
+        return result(s, "MPI_Barrier", mc_barrier(s->node));
+    }
+    if (mcm_plan(s, MC_COLL_BARRIER, MCM_BLOCKING, &(mcm_call_t){0}, &p) ==
+        MCM_PMPI)
         return PMPI_Barrier(comm);
-    s->stat[MC_COLL_BARRIER].mc++;
-    int rc = s->path == MCM_FLAT ? mc_barrier(s->node)
-                                 : mc_hier_barrier(&s->hier);
+    int rc = p.path == MCM_FLAT ? mc_barrier(s->node)
+                                : mc_hier_barrier(&s->hier);
     return result(s, "MPI_Barrier", rc);
 }
 
@@ -71,23 +52,24 @@ int MPI_Bcast(void *buf, int count, MPI_Datatype dt, int root,
 {
     mcm_comm_t *s = mcm_comm(comm);
     const mcm_type_t *t;
-    if (s && s->path == MCM_FLAT && count >= 0 && (t = mcm_type(dt)) &&
-        root >= 0 && root < s->topo->size) {
-        s->stat[MC_COLL_BCAST].mc++;
+    mcm_plan_t p;
+    /* the plan's steps 4 and 5 for a predefined type, inline */
+    if (s && (s->fast >> MC_COLL_BCAST & 1) && count >= 0 &&
+        (t = mcm_type(dt)) && root >= 0 && root < s->topo->size) {
+        mcm_count(s, MC_COLL_BCAST, MCM_BLOCKING, MCM_FLAT, NULL);
         return result(s, "MPI_Bcast",
                       mc_bcast(s->node, buf, (size_t)count * t->size,
                                MC_UINT8, root));
     }
-    if (pmpi_comm(s, MC_COLL_BCAST) || bad_root(s, MC_COLL_BCAST, root) ||
-        count < 0)
+    if (mcm_plan(s, MC_COLL_BCAST, MCM_BLOCKING,
+                 &(mcm_call_t){.root = root, .count = count}, &p) == MCM_PMPI)
         return PMPI_Bcast(buf, count, dt, root, comm);
     mcm_buf_t b;
-    int me = s->topo->rank == root;
+    int me = p.root;
     int rc = mcm_stage(s, &b, buf, count, dt, me, 0);
     if (rc != MPI_SUCCESS)
         return staged(s, "MPI_Bcast", rc);
-    s->stat[MC_COLL_BCAST].mc++;
-    rc = s->path == MCM_FLAT
+    rc = p.path == MCM_FLAT
              ? mc_bcast(s->node, b.p, b.bytes, MC_UINT8, root)
              : mc_hier_bcast(&s->hier, b.p, b.bytes, MC_UINT8, root);
     if (rc != MC_OK)
@@ -120,12 +102,16 @@ int MPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype,
 {
     static const char fn[] = "MPI_Allgather";
     mcm_comm_t *s = mcm_comm(comm);
-    int ip = sbuf == MPI_IN_PLACE;
     long long rsize = mcm_type_size(rtype);
-    if (pmpi_comm(s, MC_COLL_ALLGATHER) || rsize < 0 ||
-        !mcm_counts_ok(MCM_ALLGATHER, 0, s->topo->size, ip, scount, rcount))
+    mcm_plan_t p;
+    /* a datatype of unknown size is an invalid one: MPI reports it */
+    if (rsize < 0 ||
+        mcm_plan(s, MC_COLL_ALLGATHER, MCM_BLOCKING,
+                 &(mcm_call_t){.sbuf = sbuf, .scount = scount,
+                               .rcount = rcount},
+                 &p) == MCM_PMPI)
         return PMPI_Allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm);
-    int P = s->topo->size;
+    int P = s->topo->size, ip = p.ip;
     sides_t x;
     int rc = stage_both(s, &x, sbuf, scount, stype, rbuf, rcount * P, rtype,
                         ip);
@@ -134,8 +120,7 @@ int MPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype,
     size_t block = (size_t)rcount * (size_t)rsize;
     if (!ip && x.in.bytes != block)
         return mismatch(s, fn);
-    s->stat[MC_COLL_ALLGATHER].mc++;
-    rc = s->path == MCM_FLAT
+    rc = p.path == MCM_FLAT
              ? mc_allgather(s->node, x.sin, x.out.p, block, MC_UINT8)
              : mc_hier_allgather(&s->hier, x.sin, x.out.p, block, MC_UINT8);
     if (rc != MC_OK)
@@ -148,12 +133,15 @@ int MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype,
 {
     static const char fn[] = "MPI_Alltoall";
     mcm_comm_t *s = mcm_comm(comm);
-    int ip = sbuf == MPI_IN_PLACE;
     long long rsize = mcm_type_size(rtype);
-    if (pmpi_comm(s, MC_COLL_ALLTOALL) || rsize < 0 ||
-        !mcm_counts_ok(MCM_ALLTOALL, 0, s->topo->size, ip, scount, rcount))
+    mcm_plan_t p;
+    if (rsize < 0 ||
+        mcm_plan(s, MC_COLL_ALLTOALL, MCM_BLOCKING,
+                 &(mcm_call_t){.sbuf = sbuf, .scount = scount,
+                               .rcount = rcount},
+                 &p) == MCM_PMPI)
         return PMPI_Alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm);
-    int P = s->topo->size;
+    int P = s->topo->size, ip = p.ip;
     sides_t x;
     int rc = stage_both(s, &x, sbuf, scount * P, stype, rbuf, rcount * P,
                         rtype, ip);
@@ -162,7 +150,6 @@ int MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype,
     size_t block = (size_t)rcount * (size_t)rsize;
     if (!ip && x.in.bytes != block * (size_t)P)
         return mismatch(s, fn);
-    s->stat[MC_COLL_ALLTOALL].mc++;
     rc = mc_alltoall(s->node, x.sin, x.out.p, block, MC_UINT8);
     if (rc != MC_OK)
         return result(s, fn, rc);

@@ -1,8 +1,8 @@
 /*
  * MPI_Ibcast, MPI_Iallgather, MPI_Ialltoall, MPI_Igather, MPI_Iscatter
  * and (MPI 4) their persistent forms, on one node. As for the blocking
- * calls (coll_move.c), the path depends on the communicator, the root
- * and the counts alone, never on the datatypes: a rank whose datatype has
+ * calls (coll_move.c), the plan (plan.c) reads the communicator, the root
+ * and the counts alone, never the datatypes: a rank whose datatype has
  * gaps stages its buffers in memory of the request's own (packed at the
  * start, and at every start of a persistent request; unpacked at the
  * completion), since several calls may be outstanding at once.
@@ -16,9 +16,6 @@ typedef int (*move_fn)(mc_comm_t *, const void *, void *, size_t,
 typedef int (*move_root_fn)(mc_comm_t *, const void *, void *, size_t,
                             mc_dtype_t, int, mc_request_t **);
 
-static const char *const move_why =
-    "a negative count, a root out of range, or more than INT_MAX elements";
-
 static int bad_stage(mcm_nb_t *x, const char *what)
 {
     mcm_comm_t *s = x->s;
@@ -31,20 +28,20 @@ static int ibcast(void *buf, int count, MPI_Datatype dt, int root,
                   MPI_Comm comm, MPI_Request *req, int pers)
 {
     mcm_comm_t *s = mcm_comm(comm);
-    int ok = s && count >= 0 && root >= 0 && root < s->topo->size;
-    mcm_nb_t *x = mcm_nb_take(s, MC_COLL_BCAST,
-                              pers ? "MPI_Bcast_init" : "MPI_Ibcast", pers,
-                              ok, move_why);
-    if (!x)
-        return MCM_NOT_TAKEN;
-    int me = s->topo->rank == root;
+    mcm_plan_t p;
+    mcm_nb_t *x;
+    int rc = mcm_nb_take(s, MC_COLL_BCAST,
+                         pers ? "MPI_Bcast_init" : "MPI_Ibcast", pers,
+                         &(mcm_call_t){.root = root, .count = count}, &p,
+                         &x);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    int me = p.root;
     mcm_buf_t *b = me ? &x->in : &x->out;
     if (mcm_stage(s, b, buf, count, dt, me && !pers, -1) != MPI_SUCCESS)
         return bad_stage(x, "a datatype could not be packed");
-    int rc = pers ? mc_bcast_init(s->node, b->p, b->bytes, MC_UINT8, root,
-                                  &x->r)
-                  : mc_ibcast(s->node, b->p, b->bytes, MC_UINT8, root,
-                              &x->r);
+    rc = pers ? mc_bcast_init(s->node, b->p, b->bytes, MC_UINT8, root, &x->r)
+              : mc_ibcast(s->node, b->p, b->bytes, MC_UINT8, root, &x->r);
     return mcm_nb_started(x, rc, req);
 }
 
@@ -78,16 +75,20 @@ static int iall(const void *sbuf, int scount, MPI_Datatype stype,
         {"MPI_Iallgather", "MPI_Allgather_init"},
         {"MPI_Ialltoall", "MPI_Alltoall_init"}};
     mcm_comm_t *s = mcm_comm(comm);
-    int P = s ? s->topo->size : 1, ip = sbuf == MPI_IN_PLACE;
     long long rsize = mcm_type_size(rtype);
-    int ok = s && rsize >= 0 &&
-             mcm_counts_ok(kind == AG ? MCM_ALLGATHER : MCM_ALLTOALL, 0, P,
-                           ip, scount, rcount);
-    mcm_nb_t *x = mcm_nb_take(s, kind == AG ? MC_COLL_ALLGATHER
-                                            : MC_COLL_ALLTOALL,
-                              fns[kind][pers], pers, ok, move_why);
-    if (!x)
+    mcm_plan_t p;
+    mcm_nb_t *x;
+    /* a datatype of unknown size is an invalid one: MPI reports it */
+    if (rsize < 0)
         return MCM_NOT_TAKEN;
+    int rc = mcm_nb_take(s, kind == AG ? MC_COLL_ALLGATHER : MC_COLL_ALLTOALL,
+                         fns[kind][pers], pers,
+                         &(mcm_call_t){.sbuf = sbuf, .scount = scount,
+                                       .rcount = rcount},
+                         &p, &x);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    int P = s->topo->size, ip = p.ip;
     if (stage2(x, (sides_t){!ip, 1, ip}, sbuf,
                kind == AG ? scount : scount * P, stype, rbuf, rcount * P,
                rtype) != MPI_SUCCESS)
@@ -114,17 +115,17 @@ static int irooted(const void *sbuf, int scount, MPI_Datatype stype,
         {"MPI_Igather", "MPI_Gather_init"},
         {"MPI_Iscatter", "MPI_Scatter_init"}};
     mcm_comm_t *s = mcm_comm(comm);
-    int P = s ? s->topo->size : 1, r = s && s->topo->rank == root;
-    int ip = r && (kind == GA ? sbuf : rbuf) == MPI_IN_PLACE;
-    int ok = s && root >= 0 && root < P &&
-             mcm_counts_ok(kind == GA ? MCM_GATHER : MCM_SCATTER, r, P, ip,
-                           scount, rcount);
-    mcm_nb_t *x = mcm_nb_take(s, kind == GA ? MC_COLL_GATHER
-                                            : MC_COLL_SCATTER,
-                              fns[kind][pers], pers, ok, move_why);
-    if (!x)
-        return MCM_NOT_TAKEN;
-    int rc;
+    mcm_plan_t p;
+    mcm_nb_t *x;
+    int rc = mcm_nb_take(s, kind == GA ? MC_COLL_GATHER : MC_COLL_SCATTER,
+                         fns[kind][pers], pers,
+                         &(mcm_call_t){.sbuf = sbuf, .rbuf = rbuf,
+                                       .root = root, .scount = scount,
+                                       .rcount = rcount},
+                         &p, &x);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    int P = s->topo->size, r = p.root, ip = p.ip;
     if (kind == GA) /* out: the root's P blocks; in: my block */
         rc = stage2(x, (sides_t){!ip, r, ip}, sbuf, scount, stype, rbuf,
                     rcount * P, rtype);

@@ -2,11 +2,11 @@
  * MPI_Ibarrier, MPI_Ireduce, MPI_Iallreduce, MPI_Ireduce_scatter_block
  * and (MPI 4) their persistent forms MPI_<coll>_init, on one node:
  * manycoll's mc_i<coll> / mc_<coll>_init under a generalized MPI request
- * (nbreq.c). A reduction is taken with a predefined datatype and a
- * builtin op MPI defines on it (the same on every rank); user ops go to
- * MPI, since their trampoline would read the op of whichever call is
- * current when the coroutine runs. Several nodes go to MPI (no
- * hierarchical non-blocking form).
+ * (nbreq.c). The plan (plan.c) takes a reduction with a predefined
+ * datatype and a builtin op MPI defines on it (the same on every rank);
+ * user ops go to MPI, since their trampoline would read the op of
+ * whichever call is current when the coroutine runs. Several nodes go to
+ * MPI (no hierarchical non-blocking form).
  */
 #include "mpi/mcmpi.h"
 
@@ -20,35 +20,17 @@ static const void *mcin(const void *p)
     return p == MPI_IN_PLACE ? MC_IN_PLACE : p;
 }
 
-static const char *const red_why =
-    "a negative count, a root out of range, a derived type, or an op not "
-    "builtin or not defined on the type (non-blocking)";
-
-/* the record of a reduction manycoll takes, with its mc type and op */
-static mcm_nb_t *take_red(mcm_comm_t *s, int coll, const char *fn, int pers,
-                          MPI_Datatype dt, MPI_Op op, int count, int root,
-                          mc_dtype_t *d, mc_op_t *o)
-{
-    const mcm_type_t *t = mcm_type(dt);
-    int b = mcm_builtin_op(op);
-    int ok = s && count >= 0 && t && b >= 0 && (t->ops >> b & 1) &&
-             root >= 0 && root < s->topo->size;
-    if (ok) {
-        *d = (mc_dtype_t)t->mc;
-        *o = (mc_op_t)b;
-    }
-    return mcm_nb_take(s, coll, fn, pers, ok, red_why);
-}
-
 static int ibarrier(MPI_Comm comm, MPI_Request *req, int pers)
 {
     mcm_comm_t *s = mcm_comm(comm);
     const char *fn = pers ? "MPI_Barrier_init" : "MPI_Ibarrier";
-    mcm_nb_t *x = mcm_nb_take(s, MC_COLL_BARRIER, fn, pers, 1, NULL);
-    if (!x)
-        return MCM_NOT_TAKEN;
-    int rc = pers ? mc_barrier_init(s->node, &x->r)
-                  : mc_ibarrier(s->node, &x->r);
+    mcm_plan_t p;
+    mcm_nb_t *x;
+    int rc = mcm_nb_take(s, MC_COLL_BARRIER, fn, pers, &(mcm_call_t){0}, &p,
+                      &x);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = pers ? mc_barrier_init(s->node, &x->r) : mc_ibarrier(s->node, &x->r);
     return mcm_nb_started(x, rc, req);
 }
 
@@ -61,17 +43,19 @@ static int iallreduce(const void *sbuf, void *rbuf, int count,
         {"MPI_Iallreduce", "MPI_Allreduce_init"},
         {"MPI_Ireduce_scatter_block", "MPI_Reduce_scatter_block_init"}};
     int rsb = coll == MC_COLL_REDUCE_SCATTER_BLOCK;
-    mc_dtype_t d;
-    mc_op_t o;
-    mcm_nb_t *x = take_red(s, coll, fns[rsb][pers], pers, dt, op, count, 0,
-                           &d, &o);
-    if (!x)
-        return MCM_NOT_TAKEN;
+    mcm_plan_t p;
+    mcm_nb_t *x;
+    int rc = mcm_nb_take(s, (mc_coll_t)coll, fns[rsb][pers], pers,
+                      &(mcm_call_t){.sbuf = sbuf, .count = count, .dt = dt,
+                                    .op = op},
+                      &p, &x);
+    if (rc != MPI_SUCCESS)
+        return rc;
     red_fn f = rsb ? (pers ? mc_reduce_scatter_block_init
                            : mc_ireduce_scatter_block)
                    : (pers ? mc_allreduce_init : mc_iallreduce);
-    return mcm_nb_started(x, f(s->node, mcin(sbuf), rbuf, (size_t)count, d,
-                               o, &x->r),
+    return mcm_nb_started(x, f(s->node, mcin(sbuf), rbuf, (size_t)count,
+                               p.red.dt, p.red.op, &x->r),
                           req);
 }
 
@@ -80,16 +64,18 @@ static int ireduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
                    int pers)
 {
     mcm_comm_t *s = mcm_comm(comm);
-    mc_dtype_t d;
-    mc_op_t o;
-    mcm_nb_t *x = take_red(s, MC_COLL_REDUCE,
-                           pers ? "MPI_Reduce_init" : "MPI_Ireduce", pers, dt,
-                           op, count, root, &d, &o);
-    if (!x)
-        return MCM_NOT_TAKEN;
+    mcm_plan_t p;
+    mcm_nb_t *x;
+    int rc = mcm_nb_take(s, MC_COLL_REDUCE,
+                      pers ? "MPI_Reduce_init" : "MPI_Ireduce", pers,
+                      &(mcm_call_t){.sbuf = sbuf, .count = count, .dt = dt,
+                                    .op = op, .root = root},
+                      &p, &x);
+    if (rc != MPI_SUCCESS)
+        return rc;
     red_root_fn f = pers ? mc_reduce_init : mc_ireduce;
-    return mcm_nb_started(x, f(s->node, mcin(sbuf), rbuf, (size_t)count, d,
-                               o, root, &x->r),
+    return mcm_nb_started(x, f(s->node, mcin(sbuf), rbuf, (size_t)count,
+                               p.red.dt, p.red.op, root, &x->r),
                           req);
 }
 

@@ -19,28 +19,14 @@ static int done(mcm_comm_t *s, const char *fn, int rc)
     return fail(s, fn, rc, s->path == MCM_HIER ? mc_hier_last_error() : NULL);
 }
 
-/* 1 if the call goes to MPI: communicator, root or the counts significant
- * here (ip: the root's side is MPI_IN_PLACE) */
-static int to_pmpi(mcm_comm_t *s, int coll, int scount, int rcount, int root,
-                   const void *ip)
+/* the plan of a gather or scatter (MCM_PMPI, MCM_FLAT, MCM_HIER) */
+static int plan(mcm_comm_t *s, mc_coll_t coll, const void *sbuf, int scount,
+                void *rbuf, int rcount, int root, mcm_plan_t *p)
 {
-    const char *why = NULL;
-    if (!s || s->path == MCM_PMPI)
-        why = s && s->topo && s->topo->why ? s->topo->why
-                                           : "not a communicator manycoll "
-                                             "takes";
-    else if (s->path == MCM_HIER && !mc_hier_supports(&s->hier, coll, 1))
-        why = mcm_shape_why;
-    else if (root < 0 || root >= s->topo->size)
-        why = "root out of range";
-    else if (!mcm_counts_ok(coll == MC_COLL_GATHER ? MCM_GATHER : MCM_SCATTER,
-                            s->topo->rank == root, s->topo->size,
-                            s->topo->rank == root && ip == MPI_IN_PLACE,
-                            scount, rcount))
-        why = "a negative count, or more than INT_MAX elements";
-    if (why)
-        mcm_count_pmpi(s, coll, why);
-    return why != NULL;
+    return mcm_plan(s, coll, MCM_BLOCKING,
+                    &(mcm_call_t){.sbuf = sbuf, .rbuf = rbuf, .root = root,
+                                  .scount = scount, .rcount = rcount},
+                    p);
 }
 
 int MPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
@@ -48,11 +34,12 @@ int MPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
 {
     static const char fn[] = "MPI_Gather";
     mcm_comm_t *s = mcm_comm(comm);
-    if (to_pmpi(s, MC_COLL_GATHER, scount, rcount, root, sbuf))
+    mcm_plan_t p;
+    if (plan(s, MC_COLL_GATHER, sbuf, scount, rbuf, rcount, root, &p) ==
+        MCM_PMPI)
         return PMPI_Gather(sbuf, scount, stype, rbuf, rcount, rtype, root,
                            comm);
-    int me = s->topo->rank == root, P = s->topo->size;
-    int ip = me && sbuf == MPI_IN_PLACE;
+    int me = p.root, P = s->topo->size, ip = p.ip;
     mcm_buf_t in = {0}, out = {0};
     int rc = MPI_SUCCESS;
     if (me)
@@ -65,8 +52,7 @@ int MPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
     if (!ip && in.bytes != block)
         return fail(s, fn, MC_ERR_ARG, "send and receive sizes differ");
     const void *sin = ip ? MC_IN_PLACE : in.p;
-    s->stat[MC_COLL_GATHER].mc++;
-    rc = s->path == MCM_FLAT
+    rc = p.path == MCM_FLAT
              ? mc_gather(s->node, sin, out.p, block, MC_UINT8, root)
              : mc_hier_gather(&s->hier, sin, out.p, block, MC_UINT8, root);
     if (rc != MC_OK)
@@ -81,11 +67,12 @@ int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
 {
     static const char fn[] = "MPI_Scatter";
     mcm_comm_t *s = mcm_comm(comm);
-    if (to_pmpi(s, MC_COLL_SCATTER, scount, rcount, root, rbuf))
+    mcm_plan_t p;
+    if (plan(s, MC_COLL_SCATTER, sbuf, scount, rbuf, rcount, root, &p) ==
+        MCM_PMPI)
         return PMPI_Scatter(sbuf, scount, stype, rbuf, rcount, rtype, root,
                             comm);
-    int me = s->topo->rank == root, P = s->topo->size;
-    int ip = me && rbuf == MPI_IN_PLACE;
+    int me = p.root, P = s->topo->size, ip = p.ip;
     mcm_buf_t in = {0}, out = {0};
     int rc = MPI_SUCCESS;
     if (me)
@@ -98,8 +85,7 @@ int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
     if (!ip && out.bytes != block)
         return fail(s, fn, MC_ERR_ARG, "send and receive sizes differ");
     void *rout = ip ? MC_IN_PLACE : out.p;
-    s->stat[MC_COLL_SCATTER].mc++;
-    rc = s->path == MCM_FLAT
+    rc = p.path == MCM_FLAT
              ? mc_scatter(s->node, in.p, rout, block, MC_UINT8, root)
              : mc_hier_scatter(&s->hier, in.p, rout, block, MC_UINT8, root);
     if (rc != MC_OK)

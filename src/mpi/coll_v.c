@@ -1,11 +1,12 @@
 /*
  * MPI_Allgatherv, MPI_Alltoallv, MPI_Gatherv, MPI_Scatterv on one node.
  * As for the block collectives (coll_move.c), whether manycoll takes a
- * call depends on the communicator alone (one node, flat) and on counts
- * that MPI requires to be consistent between the ranks (none negative):
- * never on a datatype, which may differ between ranks. Every block moves
- * as cnt * size bytes; a rank whose datatype has gaps packs and unpacks
- * its blocks around the call (stage_v.c). Several nodes go to the MPI
+ * call (the plan, plan.c) depends on the communicator alone (one node,
+ * flat), the root and on counts that MPI requires to be consistent
+ * between the ranks (none negative): never on a datatype, which may
+ * differ between ranks. Every block moves as cnt * size bytes; a rank
+ * whose datatype has gaps packs and unpacks its blocks around the call
+ * (stage_v.c). Several nodes go to the MPI
  * library (no hierarchical v-variant), as do big-count (_c) calls, which
  * are not interposed. The non-blocking forms (MPI_Iallgatherv...) and,
  * with MPI 4, the persistent ones (MPI_Allgatherv_init...) run the same
@@ -22,14 +23,6 @@
 
 #include "mpi/mcmpi.h"
 
-static const char *const neg_why = "a negative count";
-
-/* counts significant on this rank: present and none negative */
-static int counts_ok(const int *cnt, int n)
-{
-    return cnt && !mcm_negative(cnt, n);
-}
-
 /* Where a call keeps its state: blocking (req NULL), the communicator's
  * arrays and scratch slots; non-blocking, a record of its own with its
  * own arrays and staging memory (slot -1). */
@@ -44,40 +37,44 @@ typedef struct vctx {
     mcm_buf_t *in, *out;
 } vctx_t;
 
-/* 1 if manycoll takes the call (v ready), 0 if it goes to MPI */
-static int vbegin(vctx_t *v, mcm_comm_t *s, int coll, const char *fn,
-                  int ok, const char *why, MPI_Request *req, int pers)
+/* The plan of the call (form: blocking if req is NULL) and, on
+ * manycoll's path, v ready: MPI_SUCCESS; MCM_NOT_TAKEN (MPI's), or the
+ * error handler's code (no memory: this rank's error, not a way to MPI
+ * that its peers would not take). p->root and p->ip: the call's. */
+static int vbegin(vctx_t *v, mcm_comm_t *s, mc_coll_t coll, const char *fn,
+                  const mcm_call_t *a, MPI_Request *req, int pers,
+                  mcm_plan_t *p)
 {
     v->s = s;
     v->x = NULL;
     v->pers = pers;
     if (!req) {
-        if (mcm_flat_only(s, coll, ok && mcm_varrays(s), why))
-            return 0;
-        s->stat[coll].mc++;
-        v->a = s->v;
+        if (mcm_plan(s, coll, MCM_BLOCKING, a, p) == MCM_PMPI)
+            return MCM_NOT_TAKEN;
+        if (!(v->a = mcm_varrays(s)))
+            return mcm_fail(s, fn, MC_ERR_NOMEM, "no memory for the counts");
         v->vin = &v->lin;
         v->vout = &v->lout;
         v->in = &v->bin;
         v->out = &v->bout;
         v->lin = v->lout = (mcm_vbuf_t){0};
         v->bin = v->bout = (mcm_buf_t){0};
-        return 1;
+        return MPI_SUCCESS;
     }
-    if (!(v->x = mcm_nb_take(s, coll, fn, pers, ok, why)))
-        return 0;
+    int rc = mcm_nb_take(s, coll, fn, pers, a, p, &v->x);
+    if (rc != MPI_SUCCESS)
+        return rc;
     v->a = v->x->v = malloc(4 * (size_t)s->topo->size * sizeof *v->a);
     if (!v->a) {
         mcm_nb_drop(v->x);
         v->x = NULL;
-        mcm_count_pmpi(s, coll, "no memory for a request");
-        return 0;
+        return mcm_fail(s, fn, MC_ERR_NOMEM, "no memory for a request");
     }
     v->vin = &v->x->vin;
     v->vout = &v->x->vout;
     v->in = &v->x->in;
     v->out = &v->x->out;
-    return 1;
+    return MPI_SUCCESS;
 }
 
 static int slot(const vctx_t *v, int k)
@@ -143,13 +140,16 @@ static int allgatherv(const void *sbuf, int scount, MPI_Datatype stype,
                             : "MPI_Iallgatherv";
     mcm_comm_t *s = mcm_comm(comm);
     vctx_t v;
-    int ok = s && counts_ok(rcounts, s->topo->size) && displs && scount >= 0;
-    if (!vbegin(&v, s, MC_COLL_ALLGATHERV, fn, ok, neg_why, req, pers))
-        return MCM_NOT_TAKEN;
-    int me = s->topo->rank, ip = sbuf == MPI_IN_PLACE;
-    int rc = mcm_vstage(s, v.vout, rbuf, rcounts, displs, rtype,
-                        now(&v, ip ? me : MCM_V_OUT, 1),
-                        slot(&v, 1), v.a);
+    mcm_plan_t p;
+    int rc = vbegin(&v, s, MC_COLL_ALLGATHERV, fn,
+                    &(mcm_call_t){.sbuf = sbuf, .scount = scount,
+                                  .rcounts = rcounts, .rdispls = displs},
+                    req, pers, &p);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    int me = s->topo->rank, ip = p.ip;
+    rc = mcm_vstage(s, v.vout, rbuf, rcounts, displs, rtype,
+                    now(&v, ip ? me : MCM_V_OUT, 1), slot(&v, 1), v.a);
     if (rc == MPI_SUCCESS && !ip)
         rc = mcm_stage(s, v.in, (void *)sbuf, scount, stype, !pers,
                        slot(&v, 0));
@@ -177,15 +177,18 @@ static int alltoallv(const void *sbuf, const int scounts[],
                             : "MPI_Ialltoallv";
     mcm_comm_t *s = mcm_comm(comm);
     vctx_t v;
-    int ip = sbuf == MPI_IN_PLACE, n = s ? s->topo->size : 0;
-    int ok = s && counts_ok(rcounts, n) && rdispls &&
-             (ip || (counts_ok(scounts, n) && sdispls));
-    if (!vbegin(&v, s, MC_COLL_ALLTOALLV, fn, ok, neg_why, req, pers))
-        return MCM_NOT_TAKEN;
-    int me = s->topo->rank;
-    int rc = mcm_vstage(s, v.vout, rbuf, rcounts, rdispls, rtype,
-                        now(&v, ip ? MCM_V_ALL : MCM_V_OUT, 1),
-                        slot(&v, 1), v.a);
+    mcm_plan_t p;
+    int rc = vbegin(&v, s, MC_COLL_ALLTOALLV, fn,
+                    &(mcm_call_t){.sbuf = sbuf, .scounts = scounts,
+                                  .sdispls = sdispls, .rcounts = rcounts,
+                                  .rdispls = rdispls},
+                    req, pers, &p);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    int me = s->topo->rank, n = s->topo->size, ip = p.ip;
+    rc = mcm_vstage(s, v.vout, rbuf, rcounts, rdispls, rtype,
+                    now(&v, ip ? MCM_V_ALL : MCM_V_OUT, 1), slot(&v, 1),
+                    v.a);
     if (rc == MPI_SUCCESS && !ip)
         rc = mcm_vstage(s, v.vin, (void *)sbuf, scounts, sdispls, stype,
                         now(&v, MCM_V_ALL, 0), slot(&v, 0),
@@ -204,9 +207,6 @@ static int alltoallv(const void *sbuf, const int scounts[],
     return vend(&v, fn, rc, req);
 }
 
-static const char *const root_why = "a negative count or a root out of "
-                                    "range";
-
 static int gatherv(const void *sbuf, int scount, MPI_Datatype stype,
                    void *rbuf, const int rcounts[], const int displs[],
                    MPI_Datatype rtype, int root, MPI_Comm comm,
@@ -217,13 +217,15 @@ static int gatherv(const void *sbuf, int scount, MPI_Datatype stype,
                             : "MPI_Igatherv";
     mcm_comm_t *s = mcm_comm(comm);
     vctx_t v;
-    int n = s ? s->topo->size : 0, r = s && s->topo->rank == root;
-    int ip = r && sbuf == MPI_IN_PLACE;
-    int ok = s && root >= 0 && root < n && (ip || scount >= 0) &&
-             (!r || (counts_ok(rcounts, n) && displs));
-    if (!vbegin(&v, s, MC_COLL_GATHERV, fn, ok, root_why, req, pers))
-        return MCM_NOT_TAKEN;
-    int rc = MPI_SUCCESS;
+    mcm_plan_t p;
+    int rc = vbegin(&v, s, MC_COLL_GATHERV, fn,
+                    &(mcm_call_t){.sbuf = sbuf, .root = root,
+                                  .scount = scount, .rcounts = rcounts,
+                                  .rdispls = displs},
+                    req, pers, &p);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    int r = p.root, ip = p.ip;
     if (r)
         rc = mcm_vstage(s, v.vout, rbuf, rcounts, displs, rtype,
                         now(&v, ip ? root : MCM_V_OUT, 1),
@@ -255,13 +257,15 @@ static int scatterv(const void *sbuf, const int scounts[], const int displs[],
                             : "MPI_Iscatterv";
     mcm_comm_t *s = mcm_comm(comm);
     vctx_t v;
-    int n = s ? s->topo->size : 0, r = s && s->topo->rank == root;
-    int ip = r && rbuf == MPI_IN_PLACE;
-    int ok = s && root >= 0 && root < n && (ip || rcount >= 0) &&
-             (!r || (counts_ok(scounts, n) && displs));
-    if (!vbegin(&v, s, MC_COLL_SCATTERV, fn, ok, root_why, req, pers))
-        return MCM_NOT_TAKEN;
-    int rc = MPI_SUCCESS;
+    mcm_plan_t p;
+    int rc = vbegin(&v, s, MC_COLL_SCATTERV, fn,
+                    &(mcm_call_t){.rbuf = rbuf, .root = root,
+                                  .rcount = rcount, .scounts = scounts,
+                                  .sdispls = displs},
+                    req, pers, &p);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    int r = p.root, ip = p.ip;
     if (r)
         rc = mcm_vstage(s, v.vin, (void *)sbuf, scounts, displs, stype,
                         now(&v, MCM_V_ALL, 0), slot(&v, 0),

@@ -171,6 +171,7 @@ static void build(mcm_comm_t *s)
         }
     }
     s->path = s->topo->path;
+    mcm_plan_setup(s);
 }
 
 int mcm_setup(MPI_Comm comm, mcm_comm_t **out)
@@ -314,7 +315,9 @@ void mcm_release_all(void)
 }
 
 /* for tests and tools: where comm's collectives went so far (found with
- * dlsym, so declared here only) */
+ * dlsym, so declared here only). coll: a collective's name ("allreduce":
+ * all its forms), a form's ("iallreduce", "allreduce_init"), or NULL
+ * (every collective); *mc_calls counts flat and hierarchical calls. */
 MCM_API int mc_mpi_query(MPI_Comm comm, const char *coll, long *mc_calls,
                          long *pmpi_calls, int *path);
 MCM_API int mc_mpi_query(MPI_Comm comm, const char *coll, long *mc_calls,
@@ -328,12 +331,17 @@ MCM_API int mc_mpi_query(MPI_Comm comm, const char *coll, long *mc_calls,
         PMPI_Comm_get_attr(comm, keyval, &v, &flag) != MPI_SUCCESS || !flag)
         return -1;
     const mcm_comm_t *s = v;
+    int one = -1, form = -1;
     *path = s->path;
+    if (coll && mcm_form_lookup(coll, &one, &form))
+        return 0; /* no such collective: no calls */
     for (int c = 0; c < MC_COLL_COUNT; c++)
-        if (!coll || !strcmp(coll, mc_coll_info((mc_coll_t)c)->name)) {
-            *mc_calls += s->stat[c].mc;
-            *pmpi_calls += s->stat[c].pmpi;
-        }
+        for (int f = 0; f < MCM_FORMS; f++)
+            if ((one < 0 || c == one) && (form < 0 || f == form)) {
+                const mcm_stat_t *x = &s->stat[c][f];
+                *mc_calls += x->n[MCM_FLAT] + x->n[MCM_HIER];
+                *pmpi_calls += x->n[MCM_PMPI];
+            }
     return 0;
 }
 

@@ -5,7 +5,8 @@
  *
  *   MPI_Allreduce(...)                         (the program's call)
  *     mcm_comm(comm)        cached state of this communicator: its path
- *     mcm_type(dt), op      what manycoll can take, the same on every rank
+ *     mcm_plan(s, coll, form, args)   where the call goes and why, the
+ *                           same on every rank, counted (plan.c)
  *     flat: mc_allreduce(node)   one node: manycoll on the whole comm
  *     hier: mc_hier_allreduce    several: src/hier with the PMPI provider
  *     else: PMPI_Allreduce       everything manycoll does not take
@@ -51,6 +52,7 @@ typedef struct mcm_topo {
     int path;              /* MCM_PMPI, MCM_FLAT, MCM_HIER */
     const char *why;       /* for MCM_PMPI: the reason */
     int rank, size, local, ppn, nodeid, nnodes, uniform, block, node_n;
+    int multi;             /* a rank runs MPI_THREAD_MULTIPLE */
     int *node_of, *local_of; /* [size], NULL when uniform and block */
 } mcm_topo_t;
 
@@ -59,12 +61,19 @@ typedef struct mcm_topo {
 int mcm_topo_compute(MPI_Comm comm, mcm_topo_t **out);
 void mcm_topo_put(mcm_topo_t *t);
 
-/* the collectives counted per communicator: mc_coll_t (manycoll.h);
- * those past MC_COLL_SCATTER have no hierarchical form (one node only) */
+/* the forms of a collective, counted apart (MPI_Allreduce,
+ * MPI_Iallreduce, MPI_Allreduce_init) */
+typedef enum {
+    MCM_BLOCKING = 0,
+    MCM_NONBLOCKING,
+    MCM_PERSISTENT,
+    MCM_FORMS
+} mcm_form_t;
 
-/* per collective: calls that went to manycoll and to PMPI, and why */
+/* per collective and form: calls by the path the plan gave them, and the
+ * reason of the last one that went to MPI */
 typedef struct mcm_stat {
-    long mc, pmpi;
+    long n[3]; /* [MCM_PMPI], [MCM_FLAT], [MCM_HIER] */
     const char *why;
 } mcm_stat_t;
 
@@ -72,6 +81,10 @@ typedef struct mcm_comm {
     uintptr_t key;          /* the handle's bits (0: not known yet) */
     MPI_Comm comm;
     int path;               /* copy of topo->path, or MCM_PMPI */
+    unsigned fast;          /* bit per mc_coll_t: the plan of its blocking
+                               form is flat for any valid call with a
+                               predefined type (and builtin op); set by
+                               mcm_plan_setup, read by the fast paths */
     int ready;              /* node communicator and slices built */
     int in_use;             /* (the pool recycles states) */
     int has_slice;          /* slice is a communicator of ours */
@@ -86,7 +99,7 @@ typedef struct mcm_comm {
     size_t scratch_len[2];
     size_t *v;              /* the v-variants' counts and displacements
                                in bytes: 4 x size entries (stage_v.c) */
-    mcm_stat_t stat[MC_COLL_COUNT];
+    mcm_stat_t stat[MC_COLL_COUNT][MCM_FORMS];
     struct mcm_comm *next;  /* live list or free list */
 } mcm_comm_t;
 
@@ -181,6 +194,7 @@ typedef struct mcm_red {
     mc_dtype_t dt;
     mc_op_t op;
     int commutative;
+    int user;        /* a user op (through the trampoline) */
 } mcm_red_t;
 int mcm_reduction(MPI_Datatype dt, MPI_Op op, mcm_red_t *r, const char **why);
 
@@ -210,15 +224,6 @@ long long mcm_type_size(MPI_Datatype dt);
 /* Sets b->p to count elements of dt at buf as contiguous bytes: in place
  * for contiguous layouts, else packed into scratch slot `slot` (0 or 1) if
  * `input`; MPI_SUCCESS or an MPI error code. */
-/* The counts of a block collective that are significant on this rank are
- * usable: none negative, and the P blocks of a side that has P (the root's
- * of a gather or scatter, the receive side of an allgather or alltoall,
- * alltoall's send side) at most INT_MAX elements. A count that is not
- * significant (a non-root's root side, the send count beside MPI_IN_PLACE)
- * is not looked at: programs pass -1 there, and a rank that went to MPI
- * on it while its peers took manycoll would hang the job. */
-enum { MCM_GATHER, MCM_SCATTER, MCM_ALLGATHER, MCM_ALLTOALL };
-int mcm_counts_ok(int kind, int root, int P, int ip, int scount, int rcount);
 int mcm_stage(mcm_comm_t *s, mcm_buf_t *b, void *buf, int count,
               MPI_Datatype dt, int input, int slot);
 /* Packs a staged input again (a persistent call's start). */
@@ -262,12 +267,70 @@ int mcm_vstage(mcm_comm_t *s, mcm_vbuf_t *v, void *buf, const int *cnt,
 int mcm_vpack(mcm_comm_t *s, const mcm_vbuf_t *v, int input);
 /* Unpacks an output side's blocks (no-op when it was in place). */
 int mcm_vunstage(mcm_comm_t *s, const mcm_vbuf_t *v);
-/* 0 if every count of n is >= 0 */
-int mcm_negative(const int *cnt, int n);
 
-/* 1 if the call goes to MPI: a communicator not taken flat (several
- * nodes: no hierarchical form), or !ok (with why); counted */
-int mcm_flat_only(mcm_comm_t *s, int coll, int ok, const char *why);
+/* ---- the plan (plan.c) ---- */
+/* The arguments of a call that its plan reads (those a collective does
+ * not have stay 0): all of them MPI requires to agree between the ranks,
+ * or reads only where they are significant (plan.c's table). */
+typedef struct mcm_call {
+    const void *sbuf, *rbuf;       /* for MPI_IN_PLACE */
+    int root;                      /* rooted collectives */
+    int count;                     /* bcast and the reductions */
+    int scount, rcount;            /* a side of one count */
+    const int *scounts, *rcounts;  /* a side of P counts */
+    const int *sdispls, *rdispls;
+    MPI_Datatype dt;               /* reductions */
+    MPI_Op op;
+} mcm_call_t;
+
+/* where a call goes: the path, why it goes to MPI, and what the plan
+ * learnt on the way that the call needs */
+typedef struct mcm_plan {
+    int path;         /* MCM_PMPI, MCM_FLAT, MCM_HIER */
+    const char *why;  /* MCM_PMPI: the reason */
+    int root;         /* this rank is the root (rooted collectives) */
+    int ip;           /* MPI_IN_PLACE where the collective has it, here */
+    mcm_red_t red;    /* reductions taken: manycoll's dtype and op */
+} mcm_plan_t;
+
+/* The plan of a call of collective coll in form f on s (NULL: MPI, not
+ * counted), computed alike on every rank, and counted in s->stat:
+ * returns p->path. */
+int mcm_plan(mcm_comm_t *s, mc_coll_t coll, mcm_form_t f,
+             const mcm_call_t *a, mcm_plan_t *p);
+/* Sets s->fast from the plan, once s->path is known (comm.c). */
+void mcm_plan_setup(mcm_comm_t *s);
+
+/* Counts a call; every call is counted here, with its plan's path. */
+static inline void mcm_count(mcm_comm_t *s, int coll, int form, int path,
+                             const char *why)
+{
+    mcm_stat_t *x = &s->stat[coll][form];
+    x->n[path]++;
+    if (path == MCM_PMPI)
+        x->why = why;
+}
+
+/* The fast paths' plan of a blocking reduction (coll_reduce.c): 1 when
+ * the plan is flat and known without mcm_plan, because s->fast says the
+ * communicator's plan is flat for a predefined type and a builtin op and
+ * the call has a valid count and such a type and op (*t and *o: the
+ * type's entry and the mc op); 0: ask mcm_plan. */
+static inline int mcm_plan_fast_red(const mcm_comm_t *s, int coll, int count,
+                                    MPI_Datatype dt, MPI_Op op,
+                                    const mcm_type_t **t, int *o)
+{
+    return s && (s->fast >> coll & 1) && count >= 0 &&
+           (*t = mcm_type(dt)) && (*o = mcm_builtin_op(op)) >= 0 &&
+           ((*t)->ops >> *o & 1);
+}
+
+/* A form's name, "allreduce", "iallreduce", "allreduce_init" (the
+ * MC_MPI_VERBOSE report's and mc_mpi_query's), into buf */
+const char *mcm_form_name(int coll, int form, char *buf, size_t len);
+/* The collective (*coll) and form (*form; -1: the plain name, which
+ * stands for every form) that name names; -1 if none. */
+int mcm_form_lookup(const char *name, int *coll, int *form);
 
 /* ---- non-blocking and persistent calls (nbreq.c, complete.c) ----
  * A call manycoll takes gets a generalized MPI request as its handle, so
@@ -324,13 +387,15 @@ void mcm_mpi_progress_end(void);
 int mcm_nb_start(mcm_nb_t *x);
 int mcm_nb_free(mcm_nb_t *x, MPI_Request *hp);
 
-/* coll_nb_*.c: what a non-blocking call returns when manycoll does not
- * take it (the caller then calls its PMPI twin) */
+/* what the wrappers' helpers return when the plan gives the call to MPI
+ * (the caller then calls its PMPI twin) */
 #define MCM_NOT_TAKEN (-0x4d43)
-/* a record for a call manycoll takes on s (counted), else NULL (counted
- * as MPI's, with why); ok: the call's own conditions */
-mcm_nb_t *mcm_nb_take(mcm_comm_t *s, int coll, const char *fn,
-                      int persistent, int ok, const char *why);
+/* The plan of a non-blocking (pers 0) or persistent (1) call: MCM_NOT_TAKEN
+ * (MPI's), or manycoll's with *x its record: MPI_SUCCESS, or the error
+ * handler's code if there is no memory for one (an error, not a fallback
+ * to MPI, which this rank alone would take while its peers wait) */
+int mcm_nb_take(mcm_comm_t *s, mc_coll_t coll, const char *fn, int pers,
+                const mcm_call_t *a, mcm_plan_t *p, mcm_nb_t **x);
 
 /* ---- communicators (comm.c) ---- */
 int mcm_setup(MPI_Comm comm, mcm_comm_t **out);
@@ -342,15 +407,6 @@ void mcm_release_all(void);
  * with a message naming the rank and the cause; returns the MPI code. */
 int mcm_fail(mcm_comm_t *s, const char *fn, int rc, const char *detail);
 void mcm_report(const mcm_comm_t *s);
-extern const char *const mcm_shape_why, *const mcm_a2a_why;
-
-static inline void mcm_count_pmpi(mcm_comm_t *s, int coll, const char *why)
-{
-    if (s) {
-        s->stat[coll].pmpi++;
-        s->stat[coll].why = why;
-    }
-}
 
 /* ---- the PMPI provider (provider.c) ---- */
 extern const mc_hier_provider_t mcm_provider;

@@ -59,31 +59,16 @@ mcm_nb_t *mcm_nb_new(mcm_comm_t *s, const char *fn, int persistent)
     return x;
 }
 
-/* 1 if the program runs MPI_THREAD_MULTIPLE: the records and manycoll's
- * requests are one thread's, so its non-blocking calls go to MPI */
-static int thread_multiple(void)
+int mcm_nb_take(mcm_comm_t *s, mc_coll_t coll, const char *fn, int pers,
+                const mcm_call_t *a, mcm_plan_t *p, mcm_nb_t **x)
 {
-    static int level = -1;
-    if (level < 0 && PMPI_Query_thread(&level) != MPI_SUCCESS)
-        level = MPI_THREAD_MULTIPLE;
-    return level == MPI_THREAD_MULTIPLE;
-}
-
-mcm_nb_t *mcm_nb_take(mcm_comm_t *s, int coll, const char *fn,
-                      int persistent, int ok, const char *why)
-{
-    if (ok && thread_multiple()) {
-        ok = 0;
-        why = "MPI_THREAD_MULTIPLE (manycoll's requests are one thread's)";
-    }
-    if (mcm_flat_only(s, coll, ok, why))
-        return NULL;
-    mcm_nb_t *x = mcm_nb_new(s, fn, persistent);
-    if (!x)
-        mcm_count_pmpi(s, coll, "no memory for a request");
-    else
-        s->stat[coll].mc++;
-    return x;
+    *x = NULL;
+    if (mcm_plan(s, coll, pers ? MCM_PERSISTENT : MCM_NONBLOCKING, a, p) ==
+        MCM_PMPI)
+        return MCM_NOT_TAKEN;
+    *x = mcm_nb_new(s, fn, pers);
+    return *x ? MPI_SUCCESS
+              : mcm_fail(s, fn, MC_ERR_NOMEM, "no memory for a request");
 }
 
 void mcm_nb_drop(mcm_nb_t *x)

@@ -9,10 +9,6 @@
 #include "mpi/mcmpi.h"
 
 
-const char *const mcm_shape_why =
-    "nodes not all alike, or not blocks of consecutive ranks";
-const char *const mcm_a2a_why = "several nodes (no hierarchical alltoall)";
-
 int mcm_errcode = MPI_ERR_OTHER; /* ours once MPI_Init has run */
 
 static void comm_name(const mcm_comm_t *s, char *buf, size_t len)
@@ -54,6 +50,27 @@ static const char *path_name(const mcm_comm_t *s)
     }
 }
 
+/* the lines of collective c's forms, at line + n; the new length */
+static int report_forms(const mcm_comm_t *s, int c, char *line, int n,
+                        size_t len)
+{
+    for (int f = 0; f < MCM_FORMS && n < (int)len; f++) {
+        const mcm_stat_t *x = &s->stat[c][f];
+        long mc = x->n[MCM_FLAT] + x->n[MCM_HIER], pmpi = x->n[MCM_PMPI];
+        char form[64];
+        if (!mc && !pmpi)
+            continue;
+        n += snprintf(line + n, len - (size_t)n,
+                      "\n  %-25s %8ld manycoll %8ld MPI%s%s",
+                      mcm_form_name(c, f, form, sizeof form), mc, pmpi,
+                      pmpi && x->why ? "  (last: " : "",
+                      pmpi && x->why ? x->why : "");
+        if (pmpi && x->why && n < (int)len)
+            n += snprintf(line + n, len - (size_t)n, ")");
+    }
+    return n;
+}
+
 void mcm_report(const mcm_comm_t *s)
 {
     const mcm_topo_t *t = s->topo;
@@ -63,10 +80,12 @@ void mcm_report(const mcm_comm_t *s)
         return;
     long any = 0;
     for (int c = 0; c < MC_COLL_COUNT; c++)
-        any += s->stat[c].mc + s->stat[c].pmpi;
+        for (int f = 0; f < MCM_FORMS; f++)
+            for (int p = 0; p < 3; p++)
+                any += s->stat[c][f].n[p];
     if (!any)
         return;
-    char name[MPI_MAX_OBJECT_NAME + 16], line[2048];
+    char name[MPI_MAX_OBJECT_NAME + 16], line[8192]; /* 48 lines */
     comm_name(s, name, sizeof name);
     int n = snprintf(line, sizeof line, "manycoll_mpi: rank %d: %s, %d "
                      "ranks", t->rank, name, t->size);
@@ -76,16 +95,9 @@ void mcm_report(const mcm_comm_t *s)
     n += snprintf(line + n, sizeof line - (size_t)n, ": %s%s%s",
                   path_name(s), s->path == MCM_PMPI && t->why ? " - " : "",
                   s->path == MCM_PMPI && t->why ? t->why : "");
-    for (int c = 0; c < MC_COLL_COUNT && n < (int)sizeof line; c++) {
-        const mcm_stat_t *x = &s->stat[c];
-        if (!x->mc && !x->pmpi)
-            continue;
-        n += snprintf(line + n, sizeof line - (size_t)n,
-                      "\n  %-21s %8ld manycoll %8ld MPI%s%s", mc_coll_info((mc_coll_t)c)->name,
-                      x->mc, x->pmpi, x->pmpi && x->why ? "  (last: " : "",
-                      x->pmpi && x->why ? x->why : "");
-        if (x->pmpi && x->why && n < (int)sizeof line)
-            n += snprintf(line + n, sizeof line - (size_t)n, ")");
-    }
+    /* a line per collective and form: "allreduce", "iallreduce",
+     * "allreduce_init" (bench/mpich_coll_tests.py sums the lines) */
+    for (int c = 0; c < MC_COLL_COUNT && n < (int)sizeof line; c++)
+        n = report_forms(s, c, line, n, sizeof line);
     fprintf(stderr, "%s\n", line);
 }

@@ -2,7 +2,7 @@
  * MPI_Scan and MPI_Exscan on one node, blocking, non-blocking and (MPI 4)
  * persistent: manycoll's scans, which combine in rank order for any op,
  * so user ops of either commutativity are taken by the blocking calls
- * (mcm_reduction decides from the datatype and op, the same on every
+ * (the plan, plan.c, decides from the datatype and op, the same on every
  * rank). The non-blocking and persistent forms take builtin ops only, as
  * the other non-blocking reductions (coll_nb_red.c). Several nodes go to
  * the MPI library (no hierarchical scan).
@@ -28,15 +28,14 @@ static int scan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
                 MPI_Op op, MPI_Comm comm, int ex)
 {
     mcm_comm_t *s = mcm_comm(comm);
-    mcm_red_t r;
-    const char *why = "a negative count";
-    int coll = ex ? MC_COLL_EXSCAN : MC_COLL_SCAN;
-    int ok = s && count >= 0 && mcm_reduction(dt, op, &r, &why) == 0;
-    if (mcm_flat_only(s, coll, ok, why))
+    mcm_plan_t p;
+    if (mcm_plan(s, ex ? MC_COLL_EXSCAN : MC_COLL_SCAN, MCM_BLOCKING,
+                 &(mcm_call_t){.sbuf = sbuf, .count = count, .dt = dt,
+                               .op = op},
+                 &p) == MCM_PMPI)
         return MCM_NOT_TAKEN;
-    s->stat[coll].mc++;
     scan_fn f = ex ? mc_exscan : mc_scan;
-    int rc = f(s->node, mcin(sbuf), rbuf, (size_t)count, r.dt, r.op);
+    int rc = f(s->node, mcin(sbuf), rbuf, (size_t)count, p.red.dt, p.red.op);
     return rc == MC_OK ? MPI_SUCCESS
                        : mcm_fail(s, names[ex][0], rc, NULL);
 }
@@ -47,20 +46,19 @@ static int iscan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
                  int pers)
 {
     mcm_comm_t *s = mcm_comm(comm);
-    const mcm_type_t *t = mcm_type(dt);
-    int b = mcm_builtin_op(op);
-    int ok = s && count >= 0 && t && b >= 0 && (t->ops >> b & 1);
-    mcm_nb_t *x = mcm_nb_take(s, ex ? MC_COLL_EXSCAN : MC_COLL_SCAN,
-                              names[ex][1 + pers], pers, ok,
-                              "a negative count, a derived type, or an op "
-                              "not builtin or not defined on the type "
-                              "(non-blocking)");
-    if (!x)
-        return MCM_NOT_TAKEN;
+    mcm_plan_t p;
+    mcm_nb_t *x;
+    int rc = mcm_nb_take(s, ex ? MC_COLL_EXSCAN : MC_COLL_SCAN,
+                         names[ex][1 + pers], pers,
+                         &(mcm_call_t){.sbuf = sbuf, .count = count,
+                                       .dt = dt, .op = op},
+                         &p, &x);
+    if (rc != MPI_SUCCESS)
+        return rc;
     iscan_fn f = ex ? (pers ? mc_exscan_init : mc_iexscan)
                     : (pers ? mc_scan_init : mc_iscan);
     return mcm_nb_started(x, f(s->node, mcin(sbuf), rbuf, (size_t)count,
-                               (mc_dtype_t)t->mc, (mc_op_t)b, &x->r),
+                               p.red.dt, p.red.op, &x->r),
                           req);
 }
 

@@ -123,24 +123,3 @@ int mcm_unstage(mcm_comm_t *s, mcm_buf_t *b)
     return PMPI_Unpack(b->p, (int)b->bytes, &pos, b->user, b->count, b->dt,
                        s->comm);
 }
-
-static int fits(int count, long long blocks)
-{
-    return count >= 0 && (long long)count * blocks <= INT_MAX;
-}
-
-int mcm_counts_ok(int kind, int root, int P, int ip, int scount, int rcount)
-{
-    switch (kind) {
-    case MCM_GATHER: /* root: P blocks in, mine out; others: mine out */
-        return root ? fits(rcount, P) && (ip || fits(scount, 1))
-                    : fits(scount, 1);
-    case MCM_SCATTER:
-        return root ? fits(scount, P) && (ip || fits(rcount, 1))
-                    : fits(rcount, 1);
-    case MCM_ALLGATHER:
-        return fits(rcount, P) && (ip || fits(scount, 1));
-    default: /* MCM_ALLTOALL */
-        return fits(rcount, P) && (ip || fits(scount, P));
-    }
-}

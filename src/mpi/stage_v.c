@@ -28,32 +28,6 @@ size_t *mcm_varrays(mcm_comm_t *s)
     return s->v;
 }
 
-int mcm_negative(const int *cnt, int n)
-{
-    for (int i = 0; i < n; i++)
-        if (cnt[i] < 0)
-            return 1;
-    return 0;
-}
-
-int mcm_flat_only(mcm_comm_t *s, int coll, int ok, const char *why)
-{
-    if (!s || s->path != MCM_FLAT) {
-        mcm_count_pmpi(s, coll,
-                       s && s->path == MCM_HIER
-                           ? "several nodes (no hierarchical form)"
-                       : s && s->topo && s->topo->why
-                           ? s->topo->why
-                           : "not a communicator manycoll takes");
-        return 1;
-    }
-    if (!ok) {
-        mcm_count_pmpi(s, coll, why);
-        return 1;
-    }
-    return 0;
-}
-
 /* the user's buffer, from the lowest displacement of a non-empty block */
 static void in_place(mcm_vbuf_t *v, MPI_Aint at, size_t size)
 {

@@ -8,11 +8,14 @@
  *       so every k consecutive processes are a "node" (tests of several
  *       nodes on one machine)
  *   (2) PMPI_Allgather of (local index, comm rank of my node's first
- *       rank, MC_MPI_NODE_SIZE, MC_MPI_HIER) over the communicator
+ *       rank, MC_MPI_NODE_SIZE, MC_MPI_HIER, MPI_THREAD_MULTIPLE) over
+ *       the communicator
  *   (3) every rank derives the same table from it: node index of each
  *       rank (nodes in the order of their first ranks), ranks per node,
  *       uniform (all nodes alike), block (nodes are runs of consecutive
- *       ranks), and the path:
+ *       ranks), multi (a rank runs MPI_THREAD_MULTIPLE: MPI lets each
+ *       process have its own level, and the plan of a non-blocking call
+ *       reads it, so every rank must read the same), and the path:
  *         one node        MCM_FLAT  manycoll on the whole communicator
  *         several nodes   MCM_HIER  src/hier with MPI between nodes
  *         settings differing between ranks, MC_MPI_HIER=0 with several
@@ -23,7 +26,7 @@
 
 #include "mpi/mcmpi.h"
 
-#define ALLG 4 /* ints per rank in step (2) */
+#define ALLG 5 /* ints per rank in step (2) */
 
 static int node_comm(MPI_Comm comm, int rank, MPI_Comm *node)
 {
@@ -89,6 +92,8 @@ static int derive(mcm_topo_t *t, const int *all)
     for (int n = 0; n < nn; n++)
         t->uniform &= cnt[n] == cnt[0];
     t->nnodes = nn;
+    for (int r = 0; r < P; r++)
+        t->multi |= all[ALLG * r + 4];
     t->nodeid = t->node_of[t->rank];
     t->local = t->local_of[t->rank];
     t->node_n = cnt[t->nodeid];
@@ -129,7 +134,11 @@ int mcm_topo_compute(MPI_Comm comm, mcm_topo_t **out)
         return rc;
     }
     MPI_Comm node;
-    int mine[ALLG] = {0, 0, mcm_cfg.node_size, mcm_cfg.hier};
+    int level;
+    if (PMPI_Query_thread(&level) != MPI_SUCCESS)
+        level = MPI_THREAD_MULTIPLE; /* MPI cannot say: the safe side */
+    int mine[ALLG] = {0, 0, mcm_cfg.node_size, mcm_cfg.hier,
+                      level == MPI_THREAD_MULTIPLE};
     int *all = malloc(sizeof(int) * ALLG * (size_t)t->size);
     if (!all)
         return MPI_ERR_NO_MEM;

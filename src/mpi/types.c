@@ -273,6 +273,6 @@ int mcm_reduction(MPI_Datatype dt, MPI_Op op, mcm_red_t *r, const char **why)
     }
     mcm_ctx.fn = u->fn;
     *r = (mcm_red_t){.dt = (mc_dtype_t)t->umc, .op = tramp_op[u->commute],
-                     .commutative = u->commute};
+                     .commutative = u->commute, .user = 1};
     return 0;
 }

@@ -400,6 +400,41 @@ static void insignificant(MPI_Comm c, const int *in, int *x, int *y,
     }
 }
 
+/* MPI_Allgatherv in place: the send count and type are ignored, -1 and
+ * MPI_DATATYPE_NULL on odd ranks (the library read that count once, and
+ * the odd ranks went to MPI while the even ones waited in manycoll) */
+static void insignificant_v(MPI_Comm c, const int *in, int *x, int *y,
+                            size_t all)
+{
+    int P = csize(c), me = crank(c), odd = me % 2;
+    int *cnt = xalloc(sizeof(int) * (size_t)P);
+    int *dsp = xalloc(sizeof(int) * (size_t)P);
+    for (int q = 0; q < P; q++) {
+        cnt[q] = 6;
+        dsp[q] = 6 * q;
+    }
+    for (int nb = 0; nb < 2; nb++) {
+        MPI_Request q = MPI_REQUEST_NULL;
+        MPI_Datatype st = odd ? MPI_DATATYPE_NULL : MPI_INT;
+        memcpy(x, in, all);
+        memcpy(y, in, all);
+        if (nb)
+            MPI_Iallgatherv(MPI_IN_PLACE, odd ? -1 : 6, st, x, cnt, dsp,
+                            MPI_INT, c, &q);
+        else
+            MPI_Allgatherv(MPI_IN_PLACE, odd ? -1 : 6, st, x, cnt, dsp,
+                           MPI_INT, c);
+        MPI_Wait(&q, MPI_STATUS_IGNORE);
+        PMPI_Allgatherv(MPI_IN_PLACE, odd ? -1 : 6, st, y, cnt, dsp, MPI_INT,
+                        c);
+        same(x, y, all, nb ? "iallgatherv in place, -1 where ignored"
+                           : "allgatherv in place, -1 where ignored",
+             "int", NULL, 6, -1);
+    }
+    free(cnt);
+    free(dsp);
+}
+
 void derived(MPI_Comm c)
 {
     int P = csize(c), me = crank(c);
@@ -441,6 +476,7 @@ void derived(MPI_Comm c)
         same(x, y, all, "scatter derived", "c4/vector", NULL, 6, root);
     }
     insignificant(c, in, x, y, all);
+    insignificant_v(c, in, x, y, all);
     /* allgather and alltoall with a vector on both sides, in place too */
     for (int ip = 0; ip < 2; ip++) {
         memcpy(x, in, all);

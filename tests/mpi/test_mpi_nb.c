@@ -16,6 +16,10 @@
  *   persistent (MPI 4)  Allreduce_init and Bcast_init (vector on the
  *                       root), started three times with new inputs, by
  *                       Start and Startall, then freed
+ *   counted apart       mc_mpi_query names the forms: the Iallreduce
+ *                       calls are "iallreduce" (manycoll's on one node,
+ *                       MPI's on several), an Allreduce_init is
+ *                       "allreduce_init", and "allreduce" is every form
  */
 #include <dlfcn.h>
 #include <stdint.h>
@@ -40,6 +44,43 @@ typedef struct nbset {
 } nbset_t;
 
 static MPI_Datatype vec2;
+
+typedef int (*query_fn)(MPI_Comm, const char *, long *, long *, int *);
+
+/* the calls of `name` on c so far, counted by the library (*mc: those
+ * manycoll took; *path: c's path, -1 if the library does not know c) */
+static long calls(MPI_Comm c, const char *name, long *mc, int *path)
+{
+    query_fn q = (query_fn)(uintptr_t)dlsym(RTLD_DEFAULT, "mc_mpi_query");
+    long pm = 0;
+    *mc = 0;
+    *path = -1;
+    if (!q || q(c, name, mc, &pm, path))
+        *path = -1;
+    return *mc + pm;
+}
+
+/* on c (path 1: one node, 2: several, 0: MPI's), `name` took `want` more
+ * calls than `before` (the counts of an earlier calls()), all of them
+ * manycoll's on one node and none on several (no hierarchical
+ * non-blocking or persistent form) */
+static void counted(MPI_Comm c, const char *name, const long before[2],
+                    long want)
+{
+    long mc, all;
+    int path;
+    all = calls(c, name, &mc, &path);
+    cases++;
+    if (path < 0)
+        return; /* the library is not there, or off */
+    if (all - before[0] != want)
+        FAIL("mc_mpi_query(\"%s\"): %ld calls, expected %ld", name,
+             all - before[0], want);
+    long took = mc - before[1], expect = path == 1 ? want : 0;
+    if (path > 0 && took != expect)
+        FAIL("mc_mpi_query(\"%s\"): %ld of %ld calls went to manycoll on "
+             "path %d, expected %ld", name, took, want, path, expect);
+}
 
 /* MPI_STATUSES_IGNORE, hidden from gcc's bounds warnings (it is a cast
  * constant, which gcc takes for an array of size 0) */
@@ -205,7 +246,16 @@ static void persistent(MPI_Comm c, int me, int P)
     double a[N], ar[N], ref[N];
     int b[N * 2], bref[N * 2];
     MPI_Request r[2];
+    long init[2], every[2], nb[2];
+    int path;
+    init[0] = calls(c, "allreduce_init", &init[1], &path);
+    every[0] = calls(c, "allreduce", &every[1], &path);
+    nb[0] = calls(c, "iallreduce", &nb[1], &path);
     MPI_Allreduce_init(a, ar, N, MPI_DOUBLE, MPI_SUM, c, MPI_INFO_NULL, &r[0]);
+    /* counted once, at the init: the plan is made there */
+    counted(c, "allreduce_init", init, 1);
+    counted(c, "allreduce", every, 1);
+    counted(c, "iallreduce", nb, 0);
     if (me == 0)
         MPI_Bcast_init(b, (N - 1) / 2, vec2, 0, c, MPI_INFO_NULL, &r[1]);
     else
@@ -338,17 +388,15 @@ void nbcases(MPI_Comm c)
         complete(&k, how);
         check(&k, how + 1, hows[how]);
     }
-    /* on one node the duplicate's barriers (all Ibarrier) were ours */
-    typedef int (*query_fn)(MPI_Comm, const char *, long *, long *, int *);
-    query_fn q = (query_fn)(uintptr_t)dlsym(RTLD_DEFAULT, "mc_mpi_query");
-    long mc = 0, pm = 0;
-    int path = 0;
-    if (q)
-        q(k.dup, "barrier", &mc, &pm, &path);
-    cases++;
-    if (path == 1 && mc != 7)
-        FAIL("%ld of 7 MPI_Ibarrier calls went to manycoll (%ld to MPI)", mc,
-             pm);
+    /* on one node the duplicate's barriers (all Ibarrier) were ours; its
+     * allreduces were all MPI_Iallreduce, counted under their form's
+     * name and in the collective's total */
+    static const long none[2];
+    counted(k.dup, "barrier", none, 7);
+    counted(k.dup, "ibarrier", none, 7);
+    counted(k.dup, "iallreduce", none, 7);
+    counted(k.dup, "allreduce", none, 7);
+    counted(k.dup, "allreduce_init", none, 0);
     progress(c, k.me, k.P, 0);
     progress(c, k.me, k.P, 1);
     freed_types(c, k.me, k.P);
