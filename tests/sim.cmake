@@ -3,7 +3,7 @@
 add_executable(test_sim test_sim.c walk.c ${MC_CHECK_SOURCES})
 target_include_directories(test_sim PRIVATE ${CMAKE_SOURCE_DIR}/tools)
 target_link_libraries(test_sim PRIVATE manycoll_static)
-mc_include_view(test_sim util plat sim tp coll select api)
+mc_include_view(test_sim util plat sim tp coll select api job)
 
 add_test(NAME sim_walk_scc48 COMMAND test_sim scc48 --level medium --contention none)
 # 64 cores: medium walk, light under ASan+UBSan (scc48 covers medium there)
