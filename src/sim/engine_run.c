@@ -56,21 +56,15 @@ int mc_sim_do(mc_sim_t *s, const mc_sim_op_t *op)
     c->op = *op;
     c->op_start = s->now;
     c->status = MC_OK;
-    int net = 0;
-    mc_ps_t md = s->msg ? mc_msg_op(s, me, op, &net) : 0;
-    if (s->msg && net) { /* a message: its train is one step (cost_msg.c) */
-        c->line = op->lines - 1;
-        mc_sim_push(s, s->now + md, EV_LINE, (uint32_t)me);
-    } else if (s->msg) { /* local work: one event */
-        mc_sim_push(s, s->now + md + mc_sim_jitter(s, md), EV_RESUME,
-                    (uint32_t)me);
-    } else if (!mc_sim_stepped(s) || op->lines == 0) {
-        mc_ps_t d = mc_sim_closed_form(s, me, op);
+    /* the cost model says: done after d, or stepped line by line */
+    int64_t step;
+    mc_ps_t d = s->cost.chip->op(&s->cost, me, op, s->now, &step);
+    if (step >= 0) {
+        c->line = step;
+        mc_sim_push(s, s->now + d, EV_LINE, (uint32_t)me);
+    } else {
         mc_sim_push(s, s->now + d + mc_sim_jitter(s, d), EV_RESUME,
                     (uint32_t)me);
-    } else {
-        c->line = 0;
-        mc_sim_push(s, s->now + op->fixed, EV_LINE, (uint32_t)me);
     }
     int rc = suspend(s);
     mc_sim_trace_add(s, op->name, me, c->op_start, s->now);
@@ -80,7 +74,7 @@ int mc_sim_do(mc_sim_t *s, const mc_sim_op_t *op)
 static void on_line(mc_sim_t *s, int me)
 {
     core_t *c = &s->cores[me];
-    mc_ps_t t = mc_sim_line_step(s, me, s->now);
+    mc_ps_t t = s->cost.chip->line(&s->cost, me, &c->op, c->line, s->now);
     if (++c->line < c->op.lines) {
         mc_sim_replace_top(s, t, EV_LINE, (uint32_t)me);
         return;
@@ -126,14 +120,10 @@ static mc_ps_t write_flag(mc_sim_t *s, int me, uint64_t *addr, int owner,
                           uint64_t v, const void *payload, size_t n)
 {
     mc_ps_t start = s->now;
-    mc_ps_t lat, done;
-    if (s->msg)
-        mc_msg_flag(s, me, owner, n, &lat, &done);
-    else
-        mc_sim_flag_costs(s, me, owner, addr, &lat, &done);
-    mc_ps_t extra = mc_sim_jitter(s, lat);
-    if (s->c_mpb)
-        extra += mc_sim_port_delay(s, owner, start + lat);
+    mc_flag_cost_t fc;
+    s->cost.chip->flag(&s->cost, me, owner, addr, n, start, &fc);
+    mc_ps_t lat = fc.lat, done = fc.done;
+    mc_ps_t extra = mc_sim_jitter(s, lat) + fc.queue;
     int i = new_land(s);
     if (i < 0 || n > LAND_PAYLOAD) {
         *addr = v; /* cannot happen in practice; land at once */
@@ -178,7 +168,7 @@ static void wait_begin(mc_sim_t *s, int me, uint64_t *addr, int owner,
         c->next_waiter = s->bucket[b];
         s->bucket[b] = me;
     } else {
-        mc_ps_t d = mc_sim_poll_cost(s, me, owner, addr);
+        mc_ps_t d = s->cost.chip->poll(&s->cost, me, owner, addr, s->now);
         mc_sim_push(s, s->now + d + mc_sim_jitter(s, d), EV_RESUME,
                     (uint32_t)me);
     }
@@ -267,7 +257,7 @@ static int next_round(mc_sim_t *s, int i, core_t *c)
 static void on_wait(mc_sim_t *s, int me)
 {
     core_t *c = &s->cores[me];
-    if (s->trace)
+    if (s->trace.on)
         mc_sim_trace_add(s, "flag", me, c->op_start, s->now);
     wait_begin(s, me, c->wait_addr, c->wait_owner, c->wait_v);
 }
@@ -275,7 +265,7 @@ static void on_wait(mc_sim_t *s, int me)
 uint64_t mc_sim_flag_read(mc_sim_t *s, uint64_t *addr, int owner)
 {
     int me = s->running;
-    mc_ps_t d = mc_sim_poll_cost(s, me, owner, addr);
+    mc_ps_t d = s->cost.chip->poll(&s->cost, me, owner, addr, s->now);
     s->cores[me].status = MC_OK;
     mc_sim_push(s, s->now + d, EV_RESUME, (uint32_t)me);
     suspend(s);
@@ -310,7 +300,8 @@ static void wake(mc_sim_t *s, uint64_t *addr, int force)
             *prev = c->next_waiter;
             c->waiting = 0;
             c->next_waiter = -1;
-            mc_ps_t d = mc_sim_poll_cost(s, i, c->wait_owner, c->wait_addr);
+            mc_ps_t d = s->cost.chip->poll(&s->cost, i, c->wait_owner,
+                                           c->wait_addr, s->now);
             mc_sim_push(s, s->now + d + mc_sim_jitter(s, d), EV_RESUME,
                         (uint32_t)i);
         } else {
@@ -367,7 +358,7 @@ static void resume(mc_sim_t *s, int i)
         fprintf(stderr, "manycoll sim: simulated core %d overflowed its "
                         "%zu-byte stack (give it more: manycoll sim "
                         "--stack-size, mc_sim_opts_t.stack_size)\n", i,
-                s->stack_size);
+                s->stacks.size);
         abort();
     }
     if (c->co.done)
@@ -519,10 +510,11 @@ int mc_sim_domain(mc_sim_t *s, mc_sim_domain_t *parent, uint64_t key,
                         need / (1 << 30), dense ? " and flags" : "");
     }
     memcpy(d->cores, cores, sizeof(int) * (size_t)n);
-    if (mc_cc_domain_init(s, d) != MC_OK) {
+    int rc = mc_cost_domain_init(&s->cost, d); /* the models' state */
+    if (rc != MC_OK) {
         free(d->cores), free(d->mpb), free(d->mpb_scratch), free(d->flags);
-        free(d->mpb_st), free(d);
-        return MC_ERR_NOMEM;
+        free(d);
+        return rc;
     }
     d->next = s->domains;
     s->domains = d;
