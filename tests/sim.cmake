@@ -135,3 +135,14 @@ add_test(NAME vscc_repro
          COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/vscc_repro.py
                  $<TARGET_FILE:manycoll_cmd>)
 set_tests_properties(vscc_repro PROPERTIES LABELS no-asan)
+
+# the simulator as a library call (src/job/sim_job.h): a job's statistics,
+# its refusals, a failing rank; and the one out-of-memory policy, in
+# children with a limited address space (not under ASan, whose shadow
+# memory does not fit such a limit)
+add_executable(test_sim_job test_sim_job.c)
+target_link_libraries(test_sim_job PRIVATE manycoll_static)
+mc_include_view(test_sim_job util plat sim job)
+add_test(NAME sim_job_api COMMAND test_sim_job api)
+add_test(NAME sim_job_oom COMMAND test_sim_job oom)
+set_tests_properties(sim_job_oom PROPERTIES LABELS no-asan)

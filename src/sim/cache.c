@@ -26,6 +26,7 @@
  * line boundary (the test cases', scratch) cut into the same lines in
  * every run.
  */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "sim/cost.h"
@@ -57,14 +58,16 @@ static int log2i(size_t x)
     return s;
 }
 
-static int level_init(level_t *l, size_t bytes, int ways, int line)
+/* 0, or the bytes it could not allocate */
+static size_t level_init(level_t *l, size_t bytes, int ways, int line)
 {
     l->ways = ways > 0 ? ways : 1;
     l->sets = (int)(bytes / (size_t)line / (size_t)l->ways);
     if (l->sets < 1)
         l->sets = 1;
-    l->tag = calloc((size_t)l->sets * (size_t)l->ways, sizeof *l->tag);
-    return l->tag ? MC_OK : MC_ERR_NOMEM;
+    size_t n = (size_t)l->sets * (size_t)l->ways;
+    l->tag = calloc(n, sizeof *l->tag);
+    return l->tag ? 0 : n * sizeof *l->tag;
 }
 
 static int grow(ccache_t *c)
@@ -176,14 +179,27 @@ const mc_sim_model_t mc_model_cache = {
     .fini = cache_fini,
 };
 
+/* the caches of core, made on its first access; NULL without memory
+ * for them (the run fails, mc_cost_nomem) */
 static ccache_t *core_cache(mc_cost_t *c, int core)
 {
     const mc_cache_cfg_t *cfg = &c->p->cache;
     ccache_t *cc = &c->cache->core[core];
-    if (!cc->l1.tag &&
-        (level_init(&cc->l1, cfg->l1_bytes, cfg->l1_ways, c->p->line) ||
-         level_init(&cc->l2, cfg->l2_bytes, cfg->l2_ways, c->p->line)))
+    if (cc->l1.tag)
+        return cc;
+    char what[64];
+    snprintf(what, sizeof what, "the L1 tags of core %d", core);
+    size_t bytes = level_init(&cc->l1, cfg->l1_bytes, cfg->l1_ways, c->p->line);
+    if (!bytes) {
+        snprintf(what, sizeof what, "the L2 tags of core %d", core);
+        bytes = level_init(&cc->l2, cfg->l2_bytes, cfg->l2_ways, c->p->line);
+    }
+    if (bytes) {
+        free(cc->l1.tag); /* made again, whole, on the next access */
+        cc->l1.tag = NULL;
+        mc_cost_nomem(c, what, bytes);
         return NULL;
+    }
     return cc;
 }
 
@@ -192,12 +208,15 @@ mc_ps_t mc_cache_line(mc_cost_t *c, int core, const mc_sim_acc_t *a,
 {
     ccache_t *cc = core_cache(c, core);
     if (!cc)
-        return -1; /* out of memory: uncached rather than a crash */
+        return -1; /* the run has failed (core_cache) */
     int shift = c->cache->line_shift;
     uintptr_t addr = a->addr + (uintptr_t)(i << shift);
     int64_t l = sim_line(cc, (uint64_t)addr >> shift);
-    if (l < 0)
+    if (l < 0) {
+        mc_cost_nomem(c, "the caches' line numbers",
+                      2 * (cc->pcap ? 2 * cc->pcap : 1024) * sizeof(uint64_t));
         return -1;
+    }
     uint64_t ln = (uint64_t)l + 1;
     const mc_cache_cfg_t *cfg = &c->p->cache;
     if (lookup(&cc->l1, ln))

@@ -96,17 +96,26 @@ static inline uint64_t slot_of(mc_ps_t t, mc_ps_t slot, double inv)
 
 /* Slot j lives at index j % nslots with tag (j / nslots) + 1, so stale
  * reservations of earlier laps read as free without any cleanup. */
+/* the ring of calendar k, on its first use: 0, or -1 without memory for
+ * it (the run fails: not a run without this contention); out of the way
+ * of every line's reservation */
+static __attribute__((noinline, cold)) int first_use(const mc_cost_t *c,
+                                                     cal_t *k,
+                                                     uint32_t nslots)
+{
+    k->tag = calloc(nslots, sizeof *k->tag);
+    if (k->tag)
+        return 0;
+    mc_cost_nomem(c, "a calendar of a link, controller or host thread",
+                  nslots * sizeof *k->tag);
+    return -1;
+}
+
 mc_ps_t mc_cal_reserve(const mc_cost_t *c, cal_t *k, uint32_t nslots,
                        mc_ps_t slot, mc_ps_t t)
 {
-    (void)c;
-    if (slot <= 0)
+    if (slot <= 0 || (!k->tag && first_use(c, k, nslots) < 0))
         return 0;
-    if (!k->tag) {
-        k->tag = calloc(nslots, sizeof *k->tag);
-        if (!k->tag)
-            return 0; /* out of memory: no contention rather than a crash */
-    }
     int shift = __builtin_ctz(nslots);
     uint64_t i = slot_of(t, slot, 1.0 / (double)slot);
     for (uint64_t j = i; j < i + nslots; j++) {
@@ -136,8 +145,10 @@ static uint16_t *port_ring(mc_cost_t *c, int owner)
         size_t len = (size_t)c->p->ncores * PORT_SLOTS * sizeof(uint16_t);
         void *m = mmap(NULL, len, PROT_READ | PROT_WRITE,
                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-        if (m == MAP_FAILED)
-            return NULL; /* no contention rather than a crash */
+        if (m == MAP_FAILED) { /* the run fails (not one without it) */
+            mc_cost_nomem(c, "the MPB ports' calendars", len);
+            return NULL;
+        }
         (void)madvise(m, len, MADV_HUGEPAGE);
         k->port_tags = m;
         k->port_len = len;

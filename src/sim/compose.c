@@ -11,7 +11,7 @@
  */
 #include <stdio.h>
 
-#include "sim/cost.h"
+#include "sim/engine_impl.h"
 #include "util/error.h"
 
 /* the models that price operations, the first wanted one chosen (mpb
@@ -85,7 +85,6 @@ void mc_cost_domain_fini(mc_cost_t *c, mc_sim_domain_t *d)
 
 int mc_cost_nomem(const mc_cost_t *c, const char *what, size_t bytes)
 {
-    (void)c;
-    return mc_error(MC_ERR_NOMEM, "simulator: out of memory for %s (%zu "
-                    "bytes)", what, bytes);
+    return mc_sim_fail(c->sim, MC_ERR_NOMEM, "simulator: out of memory for "
+                       "%s (%zu bytes)", what, bytes);
 }

@@ -130,7 +130,8 @@ typedef struct cal {
 } cal_t;
 
 /* delay until a free slot of calendar k (nslots) at or after t (0 if
- * free) */
+ * free; 0 without memory for its ring, the run failing with
+ * MC_ERR_NOMEM) */
 mc_ps_t mc_cal_reserve(const mc_cost_t *c, cal_t *k, uint32_t nslots,
                        mc_ps_t slot, mc_ps_t t);
 mc_ps_t mc_cal_port_wait(mc_cost_t *c, int owner, mc_ps_t t);

@@ -133,10 +133,11 @@ const mc_sim_model_t mc_model_host = {
 hcopy_t *mc_host_copies(mc_cost_t *c, int core)
 {
     struct mc_host *h = c->host;
-    if (!h->copies)
-        h->copies = calloc((size_t)c->ncores * MC_HCOPIES, sizeof *h->copies);
-    if (!h->copies)
+    size_t n = (size_t)c->ncores * MC_HCOPIES;
+    if (!h->copies && !(h->copies = calloc(n, sizeof *h->copies))) {
+        mc_cost_nomem(c, "the host's copies of MPBs", n * sizeof *h->copies);
         return NULL;
+    }
     return &h->copies[(size_t)core * MC_HCOPIES];
 }
 

@@ -1,6 +1,7 @@
 /*
  * Event loop, cores, flags and domains of the simulator (see engine.h).
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stddef.h>
@@ -221,8 +222,11 @@ void mc_sim_trace_add(mc_sim_t *s, const char *name, int core, mc_ps_t start,
     if (t->n == t->cap) {
         size_t cap = t->cap ? 2 * t->cap : 4096;
         mc_sim_trace_rec_t *r = realloc(t->rec, cap * sizeof *r);
-        if (!r) {
+        if (!r) { /* not a trace with holes: the run fails */
             t->on = 0;
+            mc_sim_fail(s, MC_ERR_NOMEM, "simulator: out of memory for the "
+                        "trace (%zu records, %zu bytes)", cap,
+                        cap * sizeof *r);
             return;
         }
         t->rec = r;
@@ -240,6 +244,18 @@ const mc_sim_trace_rec_t *mc_sim_trace(const mc_sim_t *s, size_t *n)
 void mc_sim_get_stats(const mc_sim_t *s, mc_sim_stats_t *st)
 {
     *st = s->st;
+}
+
+int mc_sim_fail(mc_sim_t *s, int status, const char *fmt, ...)
+{
+    if (!s->failed) { /* the first failure is the cause */
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(s->why, sizeof s->why, fmt, ap);
+        va_end(ap);
+        s->failed = status;
+    }
+    return mc_error(status, "%s", s->why);
 }
 
 void mc_sim_set_self(mc_sim_t *s)

@@ -112,6 +112,8 @@ typedef struct mc_sim_domain {
     mc_cc_line_t *mpb_st;   /* coherent chips: per line of mpb */
     mc_cc_line_t *flag_st;  /* ... of flags */
     struct mc_sim_domain *parent, *next;
+    mc_sim_t *sim;          /* fails when fmap cannot grow */
+    uint64_t sink[32];      /* a flag line for writes after that */
 } mc_sim_domain_t;
 
 typedef struct mc_sim_stats {
@@ -240,9 +242,10 @@ void mc_sim_mpb_move(mc_sim_domain_t *d, int dst, size_t dst_off, int src,
  * operation at a time; mc_sim_mpb_move uses 0) */
 unsigned char *mc_sim_mpb_scratch(mc_sim_domain_t *d, int which);
 
-/* the `words` words of flag line `key` of a sparse domain (zero at
- * first; the address is stable) */
-uint64_t *mc_sim_flagmap_slot(mc_sim_flagmap_t **m, uint64_t key, int words);
+/* the words of flag line `key` of sparse domain d (zero at first; the
+ * address is stable); without memory for them the simulation fails
+ * (MC_ERR_NOMEM, naming what it asked for) and d->sink stands in */
+uint64_t *mc_sim_flagmap_slot(mc_sim_domain_t *d, uint64_t key);
 void mc_sim_flagmap_free(mc_sim_flagmap_t *m);
 /* bytes m takes (0 for none) */
 size_t mc_sim_flagmap_bytes(const mc_sim_flagmap_t *m);
@@ -255,7 +258,7 @@ static inline uint64_t *mc_sim_flag_word(mc_sim_domain_t *d, int rank,
     if (d->flags)
         return d->flags + k;
     uint64_t per = (uint64_t)d->line_words;
-    return mc_sim_flagmap_slot(&d->fmap, k / per, d->line_words) + k % per;
+    return mc_sim_flagmap_slot(d, k / per) + k % per;
 }
 
 /* the domain of a communicator, `nflags` flag words per rank: created by

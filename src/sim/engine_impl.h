@@ -10,8 +10,9 @@
 #include "sim/engine.h"
 
 /* EV_WAIT: a core's flag write is acknowledged and its wait begins
- * (mc_sim_flag_write_wait), handled without switching to the core */
-enum { EV_RESUME = 0, EV_LINE, EV_LAND, EV_WAIT };
+ * (mc_sim_flag_write_wait), handled without switching to the core;
+ * EV_NONE: nothing (the queue lost events: the run has failed) */
+enum { EV_RESUME = 0, EV_LINE, EV_LAND, EV_WAIT, EV_NONE };
 
 typedef struct ev {
     mc_ps_t t;
@@ -36,6 +37,7 @@ typedef struct mc_evq {
     size_t head;              /* bucket 0 is taken from here */
     uint64_t bits[2];         /* the non-empty buckets */
     mc_ps_t last;             /* the time last taken */
+    size_t want;              /* bytes an allocation failed for */
 } mc_evq_t;
 
 /* A flag write in flight. Its payload (a flag line's words after the
@@ -99,6 +101,10 @@ struct mc_sim {
     int n;
     core_t *cores;
     int running;          /* core running now, or -1 */
+    /* the simulation failed (out of memory during the run): every core's
+     * operations fail with it from now on, and mc_sim_run returns it with
+     * the message in `why` (mc_sim_fail); read at every resume */
+    int failed;
     mc_ps_t now;
     uint64_t seq;
     mc_evq_t q;
@@ -119,6 +125,7 @@ struct mc_sim {
     void *progress_arg;
     mc_sim_domain_t *domains;
     uint64_t *traffic;    /* n x n bytes (opts.traffic), or NULL */
+    char why[256];        /* the message of `failed` */
 };
 
 /* stack_guard.c: around mc_sim_run, a fault in a guard page of the
@@ -153,5 +160,12 @@ mc_ps_t mc_sim_jitter(mc_sim_t *s, mc_ps_t d);
 void mc_sim_trace_add(mc_sim_t *s, const char *name, int core, mc_ps_t start,
                       mc_ps_t end);
 void mc_sim_set_self(mc_sim_t *s);
+/* The one policy when the simulator cannot go on as modelled (out of
+ * memory during a run): the first failure is kept (status, message),
+ * every later operation of every core returns it, waiting cores get it
+ * when the others are done, and mc_sim_run returns it. Never an abort,
+ * never a run that goes on with a different model. Returns status. */
+int mc_sim_fail(mc_sim_t *s, int status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 #endif

@@ -102,12 +102,17 @@ static int new_land(mc_sim_t *s)
     }
     if (s->nlands == s->caplands) {
         size_t cap = s->caplands ? 2 * (size_t)s->caplands : 1024;
-        land_t *l = realloc(s->lands, cap * sizeof *l);
+        land_t *l = cap <= INT32_MAX ? realloc(s->lands, cap * sizeof *l)
+                                     : NULL;
         if (l)
             s->lands = l;
         void *pay = l ? realloc(s->land_pay, cap * LAND_PAYLOAD) : NULL;
-        if (!pay || cap > INT32_MAX)
+        if (!pay) {
+            mc_sim_fail(s, MC_ERR_NOMEM, "simulator: out of memory for %zu "
+                        "flag writes in flight (%zu bytes)", cap,
+                        cap * (sizeof *l + LAND_PAYLOAD));
             return -1;
+        }
         s->land_pay = pay;
         s->caplands = (int)cap;
     }
@@ -124,9 +129,12 @@ static mc_ps_t write_flag(mc_sim_t *s, int me, uint64_t *addr, int owner,
     s->cost.chip->flag(&s->cost, me, owner, addr, n, start, &fc);
     mc_ps_t lat = fc.lat, done = fc.done;
     mc_ps_t extra = mc_sim_jitter(s, lat) + fc.queue;
-    int i = new_land(s);
-    if (i < 0 || n > LAND_PAYLOAD) {
-        *addr = v; /* cannot happen in practice; land at once */
+    int i = n <= LAND_PAYLOAD ? new_land(s) : -1;
+    if (i < 0) { /* the run fails (mc_sim_fail); no core waits for it */
+        if (n > LAND_PAYLOAD)
+            mc_sim_fail(s, MC_ERR_INTERNAL, "simulator: a flag line's "
+                        "payload of %zu bytes (at most %d)", n, LAND_PAYLOAD);
+        *addr = v;
     } else {
         land_t *l = &s->lands[i];
         l->addr = addr;
@@ -282,7 +290,7 @@ void mc_sim_post(mc_sim_t *s, uint64_t *addr, uint64_t v, mc_ps_t at)
 {
     int i = new_land(s);
     if (i < 0) {
-        *addr = v; /* cannot happen in practice; land at once */
+        *addr = v; /* the run fails (mc_sim_fail); no core waits for it */
         return;
     }
     s->lands[i] = (land_t){.addr = addr, .v = v, .next_free = -1};
@@ -343,7 +351,11 @@ static void resume(mc_sim_t *s, int i)
     core_t *c = &s->cores[i];
     if (c->done || (c->round_fn && next_round(s, i, c)))
         return;
-    if (c->status < 0)
+    if (s->failed) /* mc_sim_fail: every operation fails from now on */
+        c->status = s->failed;
+    if (c->status < 0 && s->failed)
+        mc_error(c->status, "%s", s->why);
+    else if (c->status < 0)
         mc_error(c->status,
                  "simulated deadlock: core %d waited for a flag of core %d "
                  "to reach %llu (it is %llu) and nothing else can happen",
@@ -365,7 +377,8 @@ static void resume(mc_sim_t *s, int i)
         c->done = 1;
 }
 
-/* every waiting core fails with MC_ERR_TIMEOUT; returns how many */
+/* every waiting core fails with MC_ERR_TIMEOUT (or the simulation's
+ * failure, which left them waiting); returns how many */
 static int break_deadlock(mc_sim_t *s)
 {
     int stuck = 0;
@@ -374,7 +387,7 @@ static int break_deadlock(mc_sim_t *s)
         if (!c->waiting)
             continue;
         stuck++;
-        c->status = MC_ERR_TIMEOUT;
+        c->status = s->failed ? s->failed : MC_ERR_TIMEOUT;
         wake(s, c->wait_addr, 1);
     }
     return stuck;
@@ -441,7 +454,7 @@ int mc_sim_run(mc_sim_t *s)
                 on_line(s, (int)e.idx);
             else if (e.kind == EV_WAIT)
                 on_wait(s, (int)e.idx);
-            else
+            else if (e.kind == EV_LAND)
                 on_land(s, (int)e.idx);
             mc_sim_taken(s);
         }
@@ -452,6 +465,8 @@ int mc_sim_run(mc_sim_t *s)
     clock_gettime(CLOCK_MONOTONIC, &b);
     s->st.wall_s += (double)(b.tv_sec - a.tv_sec) +
                     (double)(b.tv_nsec - a.tv_nsec) * 1e-9;
+    if (s->failed)
+        return mc_error(s->failed, "%s", s->why);
     return deadlocked ? MC_ERR_TIMEOUT : MC_OK;
 }
 
@@ -468,12 +483,14 @@ int mc_sim_domain(mc_sim_t *s, mc_sim_domain_t *parent, uint64_t key,
         }
     mc_sim_domain_t *d = calloc(1, sizeof *d);
     if (!d)
-        return mc_error(MC_ERR_NOMEM, "simulator: out of memory");
+        return mc_error(MC_ERR_NOMEM, "simulator: out of memory for a "
+                        "communicator's domain (%zu bytes)", sizeof *d);
     static _Atomic uint64_t uids;
     d->n = n;
     d->key = key;
     d->uid = ++uids;
     d->parent = parent;
+    d->sim = s;
     d->nflags = nflags;
     /* flags dense while small (and always on coherent chips, whose line
      * states are laid out over the dense area), else only those used */

@@ -104,8 +104,7 @@ int mc_sim_host_prefetch(mc_sim_t *s, size_t off, size_t n)
     int core = s->running;
     hcopy_t *c = slot_of(s, core, off, n);
     if (!c)
-        return mc_error(MC_ERR_NOMEM, "simulator: out of memory for the "
-                                      "host's MPB copies");
+        return MC_ERR_NOMEM; /* the run has failed (mc_host_copies) */
     mc_ps_t served;
     *c = (hcopy_t){0}; /* not there until the task has it */
     MC_CHECK(reg_write(s, "prefetch", &served));

@@ -377,7 +377,9 @@ static int sim_mcast(mc_tp_t *tp, int root, void *buf, size_t n)
     if (!d->mcast_word) {
         d->mcast_word = calloc((size_t)d->n, sizeof(uint64_t));
         if (!d->mcast_word)
-            return mc_error(MC_ERR_NOMEM, "simulator: out of memory");
+            return mc_error(MC_ERR_NOMEM, "simulator: out of memory for the "
+                            "static network's words (%zu bytes)",
+                            (size_t)d->n * sizeof(uint64_t));
     }
     mc_ps_t train = (mc_ps_t)((n + p->line - 1) / p->line) * p->net.pkt_link;
     if (tp->rank == root && d->n == 1)
@@ -385,7 +387,8 @@ static int sim_mcast(mc_tp_t *tp, int root, void *buf, size_t n)
     if (tp->rank == root) {
         mc_sim_stage_t *g = malloc(sizeof *g + n);
         if (!g)
-            return mc_error(MC_ERR_NOMEM, "simulator: out of memory");
+            return mc_error(MC_ERR_NOMEM, "simulator: out of memory for a "
+                            "multicast in flight (%zu bytes)", sizeof *g + n);
         *g = (mc_sim_stage_t){d->stages, seq, d->n - 1, n};
         memcpy(g->data, buf, n);
         d->stages = g;
@@ -429,7 +432,8 @@ static int make(mc_sim_t *sim, mc_sim_domain_t *dom, int rank, mc_tp_t **out)
     const mc_platform_t *p = mc_sim_platform(sim);
     sim_tp_t *t = calloc(1, sizeof *t);
     if (!t)
-        return mc_error(MC_ERR_NOMEM, "simulator: out of memory");
+        return mc_error(MC_ERR_NOMEM, "simulator: out of memory for the "
+                        "transport of rank %d (%zu bytes)", rank, sizeof *t);
     t->base.ops = &sim_ops;
     t->base.rank = rank;
     t->base.size = dom->n;
@@ -466,7 +470,9 @@ static int sim_sub(mc_tp_t *tp, const int *members, int n, int myrank,
     sim_tp_t *t = st(tp);
     int *cores = malloc(sizeof(int) * (size_t)n);
     if (!cores)
-        return mc_error(MC_ERR_NOMEM, "simulator: out of memory");
+        return mc_error(MC_ERR_NOMEM, "simulator: out of memory for the "
+                        "cores of a sub-communicator of %d ranks (%zu "
+                        "bytes)", n, sizeof(int) * (size_t)n);
     for (int i = 0; i < n; i++)
         cores[i] = core_of(t, members[i]);
     mc_sim_domain_t *dom;
