@@ -30,6 +30,7 @@
 #include "ops/ops.h"
 #include "sim/engine.h"
 #include "sim/grid.h"
+#include "tp/fused.h"
 #include "tp/sim.h"
 #include "util/error.h"
 
@@ -567,8 +568,6 @@ static const mc_tp_ops_t sim_ops = {
     .flag_set = sim_flag_set,
     .flag_read = sim_flag_read,
     .flag_wait = sim_flag_wait,
-    .flag_set_wait = sim_flag_set_wait,
-    .flag_rounds = sim_flag_rounds,
     .line_set = sim_line_set,
     .line_wait = sim_line_wait,
     .line_wait_reduce = sim_line_wait_reduce,
@@ -582,6 +581,18 @@ static const mc_tp_ops_t sim_ops = {
     .invalidate = sim_invalidate,
     .destroy = sim_destroy,
 };
+
+/* the extension of tp/fused.h: a set and its wait, and rounds of them,
+ * without switching back to the core in between */
+static const mc_tp_fused_t sim_fused = {
+    .set_wait = sim_flag_set_wait,
+    .rounds = sim_flag_rounds,
+};
+
+const mc_tp_fused_t *mc_tp_fused(const mc_tp_t *t)
+{
+    return t->ops == &sim_ops ? &sim_fused : NULL;
+}
 
 int mc_sim_tp_domain(mc_sim_t *sim, mc_sim_domain_t *parent, uint64_t key,
                      const int *cores, int n, mc_sim_domain_t **out)
