@@ -31,6 +31,7 @@
 #ifndef MC_SIM_COST_H
 #define MC_SIM_COST_H
 
+#include "sim/domain.h"
 #include "sim/engine.h"
 
 typedef struct mc_cost mc_cost_t;

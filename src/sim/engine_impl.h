@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "sim/cost.h"
+#include "sim/domain.h"
 #include "sim/engine.h"
 
 /* EV_WAIT: a core's flag write is acknowledged and its wait begins

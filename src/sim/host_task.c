@@ -40,6 +40,7 @@
 #include <stdlib.h>
 
 #include "sim/engine_impl.h"
+#include "sim/host_task.h"
 #include "util/error.h"
 
 int mc_sim_host_task(const mc_sim_t *s)

@@ -28,7 +28,9 @@
 #include <string.h>
 
 #include "ops/ops.h"
+#include "sim/domain.h"
 #include "sim/engine.h"
+#include "sim/host_task.h"
 #include "sim/grid.h"
 #include "tp/fused.h"
 #include "tp/sim.h"
