@@ -16,6 +16,7 @@ set(face_tp tp/tp.h)
 set(face_coll coll/coll.h)
 set(face_select select/select.h)
 set(face_api api/comm.h)
+set(face_job job/sim_job.h)
 set(face_hier hier/hier.h)
 
 string(REPLACE "," ";" LAYERS "${LAYERS}")

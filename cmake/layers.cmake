@@ -15,6 +15,11 @@
 #   coll      the algorithms and what they share; the team
 #   select    registry, selection rules, tuning files, automatic parameters
 #   api       the public functions and the communicator
+#   job       a simulated job in one call (platform, engine, a
+#             communicator per rank, the run, its statistics): the
+#             command, Python and the tests simulate through it. It uses
+#             the API's communicator, whose headers show the team and the
+#             selection (coll, select)
 #   hier      hierarchical collectives over a provider (the public API of
 #             each node, the MPI library between nodes): sees only
 #             include/, like a program
@@ -29,8 +34,9 @@ set(MC_LAYER_SEES_tp util ops sched sim plat)
 set(MC_LAYER_SEES_coll util ops tp sched)
 set(MC_LAYER_SEES_select util ops coll tp sched model plat)
 set(MC_LAYER_SEES_api util ops coll tp select)
+set(MC_LAYER_SEES_job util plat sim tp coll select api)
 set(MC_LAYER_SEES_hier "")
-set(MC_LAYERS util ops plat sched sim model tp coll select api hier)
+set(MC_LAYERS util ops plat sched sim model tp coll select api job hier)
 
 # mc_include_view(TARGET LAYER...): TARGET sees include/ and these layers
 function(mc_include_view target)

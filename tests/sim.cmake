@@ -3,7 +3,7 @@
 add_executable(test_sim test_sim.c walk.c)
 target_include_directories(test_sim PRIVATE ${CMAKE_SOURCE_DIR}/tools)
 target_link_libraries(test_sim PRIVATE mc_oracle manycoll_static)
-mc_include_view(test_sim util plat sim tp coll select api)
+mc_include_view(test_sim util plat sim tp coll select api job)
 
 add_test(NAME sim_walk_scc48 COMMAND test_sim scc48 --level medium --contention none)
 # 64 cores: the light walk (scc48 walks the medium one); the medium one
@@ -149,3 +149,13 @@ endforeach()
 add_test(NAME vscc_repro
          COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/vscc_repro.py
                  $<TARGET_FILE:manycoll_cmd>)
+
+# the simulator as a library call (src/job/sim_job.h): a job's statistics,
+# its refusals, a failing rank; and the one out-of-memory policy, in
+# children with a limited address space (not under ASan, whose shadow
+# memory does not fit such a limit)
+add_executable(test_sim_job test_sim_job.c)
+target_link_libraries(test_sim_job PRIVATE manycoll_static)
+mc_include_view(test_sim_job util plat sim job)
+add_test(NAME sim_job_api COMMAND test_sim_job api)
+add_test(NAME sim_job_oom COMMAND test_sim_job oom)

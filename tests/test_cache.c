@@ -21,30 +21,36 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/api.h"
 #include "api/comm.h"
-#include "sim/engine.h"
-#include "tp/sim.h"
+#include "job/sim_job.h"
 
 typedef struct job {
-    mc_sim_t *sim;
-    mc_sim_domain_t *dom;
     const mc_platform_t *p;
     int bad;
 } job_t;
 
+/* the simulated time of the calling core */
+static mc_ps_t now(void)
+{
+    mc_ps_t t = 0;
+    (void)mc_sim_job_time(&t);
+    return t;
+}
+
 static mc_ps_t timed_put(job_t *j, mc_comm_t *c, const void *buf, size_t n)
 {
-    mc_ps_t t0 = mc_sim_now(j->sim);
+    (void)j;
+    mc_ps_t t0 = now();
     tp_put(c->team.tp, 0, 0, buf, n);
-    return mc_sim_now(j->sim) - t0;
+    return now() - t0;
 }
 
 static mc_ps_t timed_get(job_t *j, mc_comm_t *c, void *buf, size_t n)
 {
-    mc_ps_t t0 = mc_sim_now(j->sim);
+    (void)j;
+    mc_ps_t t0 = now();
     tp_get(c->team.tp, buf, 0, 0, n);
-    return mc_sim_now(j->sim) - t0;
+    return now() - t0;
 }
 
 static void expect(job_t *j, const char *what, mc_ps_t got, mc_ps_t want)
@@ -85,15 +91,11 @@ static void passes(job_t *j, mc_comm_t *c, size_t bytes, mc_ps_t second,
         }
 }
 
-static void core_main(void *arg)
+static int cache_rank(mc_comm_t *c, int rank, void *arg)
 {
     job_t *j = arg;
     const mc_platform_t *p = j->p;
-    mc_comm_t *c;
-    if (mc_sim_comm_create(j->sim, j->dom, 0, &c) != MC_OK) {
-        j->bad++;
-        return;
-    }
+    (void)rank;
     unsigned char *b1 = fresh_buf(4096), *b2 = fresh_buf(32768),
                   *b3 = fresh_buf(512 * 1024), *fresh = fresh_buf(1024);
     passes(j, c, 4096, p->cache.l1_hit, b1);
@@ -116,7 +118,27 @@ static void core_main(void *arg)
     free(b2);
     free(b3);
     free(fresh);
-    mc_comm_free(c);
+    return MC_OK;
+}
+
+/* one core alone runs fn, contention on or off: the number of failures */
+static int one_core(const mc_platform_t *p, int contention,
+                    mc_sim_rank_fn fn, job_t *j)
+{
+    mc_sim_job_t job;
+    mc_sim_job_defaults(&job);
+    job.plat = p;
+    job.sim.contention_mpb = job.sim.contention_link =
+        job.sim.contention_mc = contention;
+    job.ranks = 1;
+    job.rank_fn = fn;
+    job.arg = j;
+    mc_sim_job_stats_t st;
+    if (mc_sim_job_run(&job, &st) != MC_OK) {
+        fprintf(stderr, "test_cache: %s\n", mc_last_error());
+        j->bad++;
+    }
+    return j->bad;
 }
 
 static int run(const char *platform, int contention)
@@ -126,17 +148,8 @@ static int run(const char *platform, int contention)
         fprintf(stderr, "test_cache: %s\n", mc_last_error());
         return 1;
     }
-    mc_sim_opts_t so = {contention, contention, contention, 0, 0, 0, NULL, NULL, 0};
-    int core = 0;
     job_t j = {.p = p};
-    if (mc_sim_create(p, 1, &so, &j.sim) != MC_OK ||
-        mc_sim_tp_domain(j.sim, NULL, 0, &core, 1, &j.dom) != MC_OK) {
-        fprintf(stderr, "test_cache: %s\n", mc_last_error());
-        return 1;
-    }
-    mc_sim_spawn(j.sim, 0, core_main, &j);
-    mc_sim_run(j.sim);
-    mc_sim_destroy(j.sim);
+    one_core(p, contention, cache_rank, &j);
     mc_platform_free(p);
     printf("test_cache: %s, contention %s: %s\n", platform,
            contention ? "on" : "off", j.bad ? "FAILED" : "as defined");
@@ -144,20 +157,16 @@ static int run(const char *platform, int contention)
 }
 
 /* one core puts m lines from its own MPB to its own MPB */
-static void local_main(void *arg)
+static int local_rank(mc_comm_t *c, int rank, void *arg)
 {
     job_t *j = arg;
     const mc_platform_t *p = j->p;
-    mc_comm_t *c;
-    if (mc_sim_comm_create(j->sim, j->dom, 0, &c) != MC_OK) {
-        j->bad++;
-        return;
-    }
-    mc_ps_t t0 = mc_sim_now(j->sim);
+    (void)rank;
+    mc_ps_t t0 = now();
     tp_put_mpb(c->team.tp, 0, 1024, 0, 1024);
-    expect(j, "put_mpb within the own MPB", mc_sim_now(j->sim) - t0,
+    expect(j, "put_mpb within the own MPB", now() - t0,
            p->c.o_put_mpb + (1024 / p->line) * 2 * p->c.local_mpb);
-    mc_comm_free(c);
+    return MC_OK;
 }
 
 static int run_local(const char *platform, int contention)
@@ -167,17 +176,13 @@ static int run_local(const char *platform, int contention)
         fprintf(stderr, "test_cache: %s\n", mc_last_error());
         return 1;
     }
-    mc_sim_opts_t so = {contention, contention, contention, 0, 0, 0, NULL, NULL, 0};
-    int core = 0;
     job_t j = {.p = p};
-    if (p->c.local_mpb < 0 || mc_sim_create(p, 1, &so, &j.sim) != MC_OK ||
-        mc_sim_tp_domain(j.sim, NULL, 0, &core, 1, &j.dom) != MC_OK) {
+    if (p->c.local_mpb < 0) {
         fprintf(stderr, "test_cache: no local_mpb_us in the platform\n");
+        mc_platform_free(p);
         return 1;
     }
-    mc_sim_spawn(j.sim, 0, local_main, &j);
-    mc_sim_run(j.sim);
-    mc_sim_destroy(j.sim);
+    one_core(p, contention, local_rank, &j);
     mc_platform_free(p);
     printf("test_cache: local MPB, %s, contention %s: %s\n", platform,
            contention ? "on" : "off", j.bad ? "FAILED" : "as defined");

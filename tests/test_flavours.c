@@ -19,8 +19,7 @@
 #include "api/api.h"
 #include "api/comm.h"
 #include "check.h"
-#include "sim/engine.h"
-#include "tp/sim.h"
+#include "job/sim_job.h"
 
 typedef struct kalgo {
     const char *coll, *name;
@@ -129,53 +128,41 @@ static int flavours(mc_comm_t *c, int *cases)
     return bad;
 }
 
-typedef struct job {
-    mc_sim_t *sim;
-    mc_sim_domain_t *dom;
-    int rank, cases, rc;
-} job_t;
-
-static void core_main(void *arg)
+/* a simulated rank: its cases counted in its slot of arg */
+static int sim_rank(mc_comm_t *c, int rank, void *arg)
 {
-    job_t *j = arg;
-    mc_comm_t *c;
-    j->rc = mc_sim_comm_create(j->sim, j->dom, j->rank, &c);
-    if (j->rc == MC_OK) {
-        j->rc = flavours(c, &j->cases);
-        mc_comm_free(c);
-    }
+    int bad = flavours(c, &((int *)arg)[rank]);
+    if (bad > 0)
+        return mc_error(MC_ERR_INTERNAL, "%d cases gave wrong results", bad);
+    return bad < 0 ? MC_ERR_INTERNAL : MC_OK;
 }
 
 static int on_sim(const char *platform, int ranks, uint64_t jitter)
 {
     mc_platform_t *p;
-    mc_sim_t *sim;
-    mc_sim_domain_t *dom;
-    mc_sim_opts_t so = {-1, -1, -1, jitter, 0, 0, NULL, NULL, 0};
     if (mc_platform_load(platform, &p) != MC_OK)
         return fprintf(stderr, "test_flavours: %s\n", mc_last_error()), 2;
-    int n = ranks > 0 && ranks <= p->ncores ? ranks : p->ncores, bad = 0;
-    int *cores = malloc(sizeof(int) * (size_t)n);
-    job_t *jobs = calloc((size_t)n, sizeof *jobs);
-    for (int i = 0; i < n; i++)
-        cores[i] = i;
-    if (mc_sim_create(p, n, &so, &sim) != MC_OK ||
-        mc_sim_tp_domain(sim, NULL, 0, cores, n, &dom) != MC_OK)
+    int n = ranks > 0 && ranks <= p->ncores ? ranks : p->ncores;
+    int *cases = calloc((size_t)n, sizeof *cases);
+    mc_sim_job_t job;
+    mc_sim_job_defaults(&job);
+    job.plat = p;
+    job.sim.jitter_seed = jitter;
+    job.ranks = n;
+    job.rank_fn = sim_rank;
+    job.arg = cases;
+    mc_sim_job_stats_t st;
+    int rc = mc_sim_job_run(&job, &st);
+    if (!st.ran)
         return fprintf(stderr, "test_flavours: %s\n", mc_last_error()), 2;
-    for (int i = 0; i < n; i++) {
-        jobs[i] = (job_t){sim, dom, i, 0, 0};
-        mc_sim_spawn(sim, i, core_main, &jobs[i]);
-    }
-    bad = mc_sim_run(sim) != MC_OK;
-    for (int i = 0; i < n; i++)
-        bad += jobs[i].rc != 0;
+    for (int i = 0; i < st.nerrors; i++)
+        fprintf(stderr, "rank %d: %s\n", st.errors[i].rank,
+                st.errors[i].msg);
     printf("test_flavours: %s, %d ranks: %d cases per rank, %d ranks "
-           "failed\n", p->name, n, jobs[0].cases, bad);
-    mc_sim_destroy(sim);
+           "failed\n", p->name, n, cases[0], st.failed);
     mc_platform_free(p);
-    free(cores);
-    free(jobs);
-    return bad ? 1 : 0;
+    free(cases);
+    return rc != MC_OK ? 1 : 0;
 }
 
 int main(int argc, char **argv)

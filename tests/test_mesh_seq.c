@@ -13,11 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
-#include "sim/engine.h"
-#include "sim/grid.h"
 #include "api/api.h"
-#include "tp/sim.h"
+#include "check.h"
+#include "job/sim_job.h"
+#include "sim/grid.h"
 
 #define CALLS 12
 
@@ -38,12 +37,6 @@ static const pair_t pairs[] = {
     {MC_COLL_ALLREDUCE, MC_COLL_ALLTOALL, "mesh:sn=0,chunk=64", "pairwise",
      200},
 };
-
-typedef struct job {
-    mc_sim_t *sim;
-    mc_sim_domain_t *dom;
-    int rank, bad;
-} job_t;
 
 static int one(mc_comm_t *c, mc_coll_t coll, size_t count, int i, int *bad)
 {
@@ -67,27 +60,24 @@ static int one(mc_comm_t *c, mc_coll_t coll, size_t count, int i, int *bad)
     return rc;
 }
 
-static void core_main(void *arg)
+/* a rank: every pair's calls back to back on one communicator (its call
+ * numbers keep growing); wrong results counted in its slot of arg */
+static int seq_rank(mc_comm_t *c, int rank, void *arg)
 {
-    job_t *j = arg;
-    mc_comm_t *c; /* one communicator: its call numbers keep growing */
-    if (mc_sim_comm_create(j->sim, j->dom, j->rank, &c) != MC_OK) {
-        j->bad++;
-        return;
-    }
+    int *bad = &((int *)arg)[rank];
     for (size_t p = 0; p < sizeof pairs / sizeof *pairs; p++) {
         const pair_t *pr = &pairs[p];
         if (mc_comm_set_algo(c, mc_coll_name(pr->a), pr->algo_a) != MC_OK ||
             mc_comm_set_algo(c, mc_coll_name(pr->b), pr->algo_b) != MC_OK) {
             fprintf(stderr, "setup: %s\n", mc_last_error());
-            j->bad++;
+            (*bad)++;
             break;
         }
         for (int i = 0; i < CALLS; i++)
-            if (one(c, i % 2 ? pr->b : pr->a, pr->count, i, &j->bad))
+            if (one(c, i % 2 ? pr->b : pr->a, pr->count, i, bad))
                 break;
     }
-    mc_comm_free(c);
+    return *bad ? mc_error(MC_ERR_INTERNAL, "%d calls failed", *bad) : MC_OK;
 }
 
 int main(int argc, char **argv)
@@ -97,28 +87,24 @@ int main(int argc, char **argv)
     if (mc_platform_load("tilepro64", &p) != MC_OK)
         return 2;
     mc_plat_grid_t g;
-    int cores[64];
+    int cores[64], bad[64] = {0};
     mc_plat_grid_parse("3x3@1,1", &g);
     mc_plat_grid_cores(p, &g, "grid", cores);
-    int n = g.w * g.h;
-    mc_sim_opts_t so = {-1, -1, -1, jitter | 1u << 31, 0, 0, NULL, NULL, 0};
-    mc_sim_t *sim;
-    mc_sim_domain_t *dom;
-    job_t jobs[64];
-    if (mc_sim_create(p, p->ncores, &so, &sim) != MC_OK ||
-        mc_sim_tp_domain(sim, NULL, 0, cores, n, &dom) != MC_OK)
+    mc_sim_job_t job;
+    mc_sim_job_defaults(&job);
+    job.plat = p;
+    job.sim.jitter_seed = jitter | 1u << 31;
+    job.ranks = g.w * g.h;
+    job.cores = cores;
+    job.rank_fn = seq_rank;
+    job.arg = bad;
+    mc_sim_job_stats_t st;
+    int rc = mc_sim_job_run(&job, &st);
+    if (!st.ran)
         return 2;
-    for (int i = 0; i < n; i++) {
-        jobs[i] = (job_t){sim, dom, i, 0};
-        mc_sim_spawn(sim, cores[i], core_main, &jobs[i]);
-    }
-    int bad = mc_sim_run(sim) != MC_OK;
-    for (int i = 0; i < n; i++)
-        bad += jobs[i].bad;
     printf("test_mesh_seq: %zu pairs x %d calls on 3x3, jitter %llu: %s\n",
            sizeof pairs / sizeof *pairs, CALLS, (unsigned long long)jitter,
-           bad ? "FAILED" : "all right");
-    mc_sim_destroy(sim);
+           rc ? "FAILED" : "all right");
     mc_platform_free(p);
-    return bad ? 1 : 0;
+    return rc ? 1 : 0;
 }

@@ -8,11 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "api/api.h"
 #include "api/comm.h"
-#include "sim/engine.h"
+#include "job/sim_job.h"
 #include "sim/grid.h"
-#include "tp/sim.h"
 
 static int fails;
 #define CHECK(cond, ...)                                                     \
@@ -24,13 +22,6 @@ static int fails;
             fails++;                                                         \
         }                                                                    \
     } while (0)
-
-typedef struct job {
-    mc_sim_t *sim;
-    mc_sim_domain_t *dom;
-    int rank;
-    mc_plat_grid_t g; /* expected grid; w = 0: none */
-} job_t;
 
 static void expect(const mc_comm_t *c, int kind, int w, int h, int cpt,
                    int x0, int y0, const char *what)
@@ -45,39 +36,34 @@ static void expect(const mc_comm_t *c, int kind, int w, int h, int cpt,
           h, cpt, x0, y0);
 }
 
-static void core_main(void *arg)
+/* a rank; arg: the expected grid (w = 0: none) */
+static int topo_rank(mc_comm_t *c, int rank, void *arg)
 {
-    job_t *j = arg;
-    mc_comm_t *c, *row, *col, *odd, *rev;
-    if (mc_sim_comm_create(j->sim, j->dom, j->rank, &c) != MC_OK) {
-        CHECK(0, "comm: %s", mc_last_error());
-        return;
-    }
-    const mc_plat_grid_t *g = &j->g;
+    mc_comm_t *row, *col, *odd, *rev;
+    const mc_plat_grid_t *g = arg;
     if (!g->w) {
         expect(c, MC_TOPO_NONE, 0, 0, 0, 0, 0, "not a grid");
-        mc_comm_free(c);
-        return;
+        return MC_OK;
     }
     expect(c, MC_TOPO_GRID, g->w, g->h, g->cpt, g->x0, g->y0, "world");
-    int tile = j->rank / g->cpt, x = tile % g->w, y = tile / g->w;
-    mc_comm_split(c, y, j->rank, &row);
+    int tile = rank / g->cpt, x = tile % g->w, y = tile / g->w;
+    mc_comm_split(c, y, rank, &row);
     expect(row, MC_TOPO_GRID, g->w, 1, g->cpt, g->x0, g->y0 + y, "a row");
-    mc_comm_split(c, x, j->rank, &col);
+    mc_comm_split(c, x, rank, &col);
     expect(col, MC_TOPO_GRID, 1, g->h, g->cpt, g->x0 + x, g->y0, "a column");
-    mc_comm_split(c, j->rank % 2, j->rank, &odd);
+    mc_comm_split(c, rank % 2, rank, &odd);
     if (g->cpt == 2) /* one core of every tile: a grid again */
         expect(odd, MC_TOPO_GRID, g->w, g->h, 1, g->x0, g->y0, "one per tile");
     else if (g->w > 1 && g->w % 2 == 0)
         expect(odd, MC_TOPO_NONE, 0, 0, 0, 0, 0, "every other core");
-    mc_comm_split(c, 0, -j->rank, &rev);
+    mc_comm_split(c, 0, -rank, &rev);
     if (c->team.size > 1)
         expect(rev, MC_TOPO_NONE, 0, 0, 0, 0, 0, "reversed");
     mc_comm_free(rev);
     mc_comm_free(odd);
     mc_comm_free(col);
     mc_comm_free(row);
-    mc_comm_free(c);
+    return MC_OK;
 }
 
 static void run(const char *plat, const char *grid, int nscatter)
@@ -98,20 +84,15 @@ static void run(const char *plat, const char *grid, int nscatter)
         for (int i = 0; i < n; i++) /* a diagonal: no rectangle */
             cores[i] = (i * (p->used_x + 1)) * p->cores_per_tile;
     }
-    mc_sim_opts_t so = {-1, -1, -1, 0, 0, 0, NULL, NULL, 0};
-    mc_sim_t *sim;
-    mc_sim_domain_t *dom;
-    job_t *jobs = calloc((size_t)n, sizeof *jobs);
-    if (mc_sim_create(p, p->ncores, &so, &sim) == MC_OK &&
-        mc_sim_tp_domain(sim, NULL, 0, cores, n, &dom) == MC_OK) {
-        for (int i = 0; i < n; i++) {
-            jobs[i] = (job_t){sim, dom, i, g};
-            mc_sim_spawn(sim, cores[i], core_main, &jobs[i]);
-        }
-        CHECK(mc_sim_run(sim) == MC_OK, "run");
-        mc_sim_destroy(sim);
-    }
-    free(jobs);
+    mc_sim_job_t job;
+    mc_sim_job_defaults(&job);
+    job.plat = p;
+    job.ranks = n;
+    job.cores = cores;
+    job.rank_fn = topo_rank;
+    job.arg = &g;
+    mc_sim_job_stats_t st;
+    CHECK(mc_sim_job_run(&job, &st) == MC_OK, "run: %s", mc_last_error());
     free(cores);
     mc_platform_free(p);
 }

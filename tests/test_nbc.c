@@ -21,9 +21,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "api/api.h"
-#include "sim/engine.h"
-#include "tp/sim.h"
+#include "job/sim_job.h"
+#include "manycoll.h"
 
 #define FAIL(...)                                                            \
     do {                                                                     \
@@ -312,56 +311,32 @@ static int die(mc_comm_t *c)
 
 /* ---- the simulator ---- */
 
-typedef struct job {
-    mc_sim_t *sim;
-    mc_sim_domain_t *dom;
-    int rank, rc;
-} job_t;
-
-static void core_main(void *arg)
+static int sim_rank(mc_comm_t *c, int rank, void *arg)
 {
-    job_t *j = arg;
-    mc_comm_t *c;
-    j->rc = mc_sim_comm_create(j->sim, j->dom, j->rank, &c);
-    if (j->rc == MC_OK) {
-        j->rc = program(c);
-        mc_comm_free(c);
-    } else {
-        fprintf(stderr, "core %d: %s\n", j->rank, mc_last_error());
-    }
+    (void)rank, (void)arg;
+    return program(c);
 }
 
 static int on_sim(const char *platform, int n)
 {
-    mc_platform_t *p;
-    mc_sim_t *sim;
-    mc_sim_domain_t *dom;
-    mc_sim_opts_t so = {-1, -1, -1, 0, 0, 0, NULL, NULL, 0};
-    int *cores = calloc((size_t)n, sizeof(int));
-    job_t *jobs = calloc((size_t)n, sizeof(job_t));
-    for (int i = 0; i < n; i++)
-        cores[i] = i;
-    if (mc_platform_load(platform, &p) != MC_OK ||
-        mc_sim_create(p, n, &so, &sim) != MC_OK ||
-        mc_sim_tp_domain(sim, NULL, 0, cores, n, &dom) != MC_OK) {
+    mc_sim_job_t job;
+    mc_sim_job_defaults(&job);
+    job.platform = platform;
+    job.ranks = n;
+    job.rank_fn = sim_rank;
+    mc_sim_job_stats_t st;
+    int rc = mc_sim_job_run(&job, &st);
+    if (!st.ran) {
         fprintf(stderr, "test_nbc: %s\n", mc_last_error());
         return 2;
     }
-    for (int i = 0; i < n; i++) {
-        jobs[i] = (job_t){.sim = sim, .dom = dom, .rank = i};
-        mc_sim_spawn(sim, i, core_main, &jobs[i]);
-    }
-    int bad = mc_sim_run(sim) != MC_OK;
-    for (int i = 0; i < n; i++)
-        bad += jobs[i].rc != 0;
+    for (int i = 0; i < st.nerrors; i++)
+        fprintf(stderr, "core %d: %s\n", st.errors[i].rank,
+                st.errors[i].msg);
     printf("test_nbc: %s, %d cores: %d failed, %.3f us simulated\n",
-           platform, n, bad, (double)mc_sim_now(sim) / 1e6);
-    mc_sim_destroy(sim);
-    mc_platform_free(p);
+           platform, n, st.failed, (double)st.end_ps / 1e6);
     mc_finalize(); /* the pooled requests */
-    free(cores);
-    free(jobs);
-    return bad ? 1 : 0;
+    return rc != MC_OK ? 1 : 0;
 }
 
 int main(int argc, char **argv)

@@ -18,12 +18,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "api/api.h"
 #include "api/comm.h"
 #include "plat/platform.h"
+#include "job/sim_job.h"
 #include "tools.h"
-#include "sim/engine.h"
-#include "tp/sim.h"
 
 typedef mc_comm_footprint_t fp_t;
 
@@ -101,54 +99,29 @@ static int shm_row(int n, fp_t *m)
     return bad || got != n;
 }
 
-typedef struct sim_core {
-    mc_sim_t *sim;
-    mc_sim_domain_t *dom;
-    int rank, rc;
-    fp_t f;
-} sim_core_t;
-
-static void sim_main(void *arg)
+/* a simulated rank measures into its slot of the job's array */
+static int sim_rank(mc_comm_t *c, int rank, void *arg)
 {
-    sim_core_t *sc = arg;
-    mc_comm_t *c;
-    sc->rc = mc_sim_comm_create(sc->sim, sc->dom, sc->rank, &c);
-    if (sc->rc != MC_OK)
-        return;
-    sc->rc = measure(c, &sc->f);
-    mc_comm_free(c);
+    return measure(c, &((fp_t *)arg)[rank]);
 }
 
 static int sim_cores(mc_platform_t *p, int n, fp_t *m)
 {
-    mc_sim_opts_t so = {-1, -1, -1, 0, 0, 0, NULL, NULL, 0};
-    mc_sim_t *sim = NULL;
-    mc_sim_domain_t *dom;
-    int *cores = malloc(sizeof(int) * (size_t)n), rc, bad = 0;
-    sim_core_t *sc = calloc((size_t)n, sizeof *sc);
-    if (!cores || !sc)
-        rc = mc_error(MC_ERR_NOMEM, "out of memory for %d cores", n);
-    else
-        rc = mc_sim_create(p, n, &so, &sim);
+    fp_t *f = calloc((size_t)n, sizeof *f);
+    if (!f)
+        return mc_error(MC_ERR_NOMEM, "out of memory for %d cores", n) != 0;
+    mc_sim_job_t job;
+    mc_sim_job_defaults(&job);
+    job.plat = p;
+    job.ranks = n;
+    job.rank_fn = sim_rank;
+    job.arg = f;
+    mc_sim_job_stats_t st;
+    int rc = mc_sim_job_run(&job, &st);
     for (int i = 0; rc == MC_OK && i < n; i++)
-        cores[i] = i;
-    if (rc == MC_OK)
-        rc = mc_sim_tp_domain(sim, NULL, 0, cores, n, &dom);
-    for (int i = 0; i < n && rc == MC_OK; i++) {
-        sc[i] = (sim_core_t){.sim = sim, .dom = dom, .rank = i};
-        rc = mc_sim_spawn(sim, i, sim_main, &sc[i]);
-    }
-    if (rc == MC_OK)
-        mc_sim_run(sim);
-    for (int i = 0; rc == MC_OK && i < n; i++) {
-        if (sc[i].rc != MC_OK && !bad++)
-            mc_error(sc[i].rc, "core %d failed", i);
-        fp_max(m, &sc[i].f);
-    }
-    mc_sim_destroy(sim);
-    free(cores);
-    free(sc);
-    return rc != MC_OK || bad;
+        fp_max(m, &f[i]);
+    free(f);
+    return rc != MC_OK;
 }
 
 /* spec: PLATFORM[:RANKS]; lenient: --lenient */

@@ -30,27 +30,21 @@
 #include "api/api.h"
 #include "check.h"
 #include "hier_case.h"
+#include "job/sim_job.h"
 #include "select/select.h"
-#include "sim/engine.h"
 #include "sim/grid.h"
 #include "sim_cmd.h"
 #include "tools.h"
-#include "tp/sim.h"
 
+/* what a rank measures (its failures are the job's: mc_sim_job_run) */
 typedef struct core_job {
-    struct sim_job *job;
-    int rank;
     mc_arrivals_t arr; /* --check of a barrier */
     mc_ps_t start, end;
-    int rc;
-    char *msg; /* why it failed (malloc'd: a million cores' structs stay
-                  small) */
 } core_job_t;
 
 typedef struct sim_job {
     double *r0_call;     /* rank 0: each measured call, us */
-    mc_sim_t *sim;
-    mc_sim_domain_t *dom;
+    int n;               /* ranks */
     const sim_opts_t *o;
     mc_case_t k;
     mc_case_bufs_t shared;
@@ -60,16 +54,18 @@ typedef struct sim_job {
     int *node_of, *local_of;  /* --hier: chip and index on it per rank */
 } sim_job_t;
 
-/* virtual time, for the barrier's arrival record */
-static int64_t sim_clock(void)
+/* virtual time of the calling rank (ps) */
+static mc_ps_t sim_now(void)
 {
-    return (int64_t)mc_sim_now(mc_sim_self());
+    mc_ps_t t = 0;
+    (void)mc_sim_job_time(&t); /* on a simulated rank: cannot fail */
+    return t;
 }
 
-static void set_msg(core_job_t *cj, const char *text)
+/* ... for the barrier's arrival record */
+static int64_t sim_clock(void)
 {
-    free(cj->msg);
-    cj->msg = strdup(text);
+    return (int64_t)sim_now();
 }
 
 /* --compute: the non-blocking call, a computation of `us` simulated
@@ -84,8 +80,7 @@ static int nb_call(mc_comm_t *c, const mc_case_t *k, mc_case_bufs_t *b,
         mc_arrivals_enter(b->arrivals);
     int rc = mc_case_call(c, &kn, b, &req);
     if (rc == MC_OK && us > 0)
-        rc = mc_sim_busy(mc_sim_self(), "compute",
-                         (mc_ps_t)(us * MC_PS_PER_US));
+        rc = mc_sim_job_busy("compute", (mc_ps_t)(us * MC_PS_PER_US));
     if (rc == MC_OK)
         rc = mc_wait(req);
     if (b->arrivals)
@@ -96,19 +91,15 @@ static int nb_call(mc_comm_t *c, const mc_case_t *k, mc_case_bufs_t *b,
 /* --hier: the hierarchy of chips (tools/hier_case.c); *hp = h if the
  * collective runs hierarchically here, NULL for the flat one. Rank 0 says
  * which in the algorithm column. */
-static int hier_open(sim_job_t *j, core_job_t *cj, mc_comm_t *c,
-                     mc_hier_t *h, mc_hier_t **hp)
+static int hier_open(sim_job_t *j, int rank, mc_comm_t *c, mc_hier_t *h,
+                     mc_hier_t **hp)
 {
-    int rc = mc_hier_case_setup(c, j->node_of, j->local_of, h);
-    if (rc != MC_OK) {
-        set_msg(cj, mc_last_error());
-        return rc;
-    }
+    MC_CHECK(mc_hier_case_setup(c, j->node_of, j->local_of, h));
     if (j->o->hier_ml >= 0)
         h->par.ml_min_bytes = (size_t)j->o->hier_ml;
     int on = mc_hier_supports(h, (mc_coll_t)j->k.coll, 1);
     *hp = on ? h : NULL;
-    if (cj->rank == 0) {
+    if (rank == 0) {
         char in[128] = "", out[128] = "";
         size_t bytes = j->k.count * mc_dtype_size(j->k.dt);
         mc_comm_describe(h->node, j->k.coll, bytes, mc_case_op(&j->k), in,
@@ -133,87 +124,81 @@ static int hier_open(sim_job_t *j, core_job_t *cj, mc_comm_t *c,
     return MC_OK;
 }
 
-static void core_main(void *arg)
+/* the measured calls of one rank: --warmup W, then --iters N */
+static int calls(sim_job_t *j, int rank, mc_comm_t *c, mc_hier_t *hp,
+                 mc_case_bufs_t *b)
 {
-    core_job_t *cj = arg;
-    sim_job_t *j = cj->job;
-    mc_comm_t *c = NULL;
-    mc_sim_count_traffic(j->sim, 0); /* --traffic: the measured calls */
-    cj->rc = mc_sim_comm_create(j->sim, j->dom, cj->rank, &c);
-    if (cj->rc == MC_OK && j->o->algo)
-        cj->rc = mc_comm_set_algo(c, mc_coll_name(j->k.coll), j->o->algo);
-    if (cj->rc != MC_OK) {
-        set_msg(cj, mc_last_error());
-        if (c)
-            mc_comm_free(c); /* created, but the algorithm was refused */
-        return;
+    core_job_t *cj = &j->cores[rank];
+    int n = j->o->warmup + (j->o->iters > 0 ? j->o->iters : 1), rc = MC_OK;
+    for (int i = 0; i < n && rc == MC_OK; i++) {
+        mc_ps_t t0 = sim_now();
+        if (i == j->o->warmup) {
+            cj->start = t0;
+            mc_sim_job_count_traffic(1);
+        }
+        rc = hp          ? mc_hier_case_run(hp, &j->k, b)
+             : j->o->nb ? nb_call(c, &j->k, b, j->o->compute_us)
+                        : mc_case_run(c, &j->k, b);
+        if (rank == 0 && i >= j->o->warmup)
+            j->r0_call[i - j->o->warmup] =
+                (double)(sim_now() - t0) / MC_PS_PER_US;
     }
-    if (cj->rank == 0)
+    cj->end = sim_now();
+    return rc;
+}
+
+/* a rank of the job (mc_sim_job_run): the collective, checked with
+ * --check */
+static int rank_main(mc_comm_t *c, int rank, void *arg)
+{
+    sim_job_t *j = arg;
+    int n = j->n;
+    mc_sim_job_count_traffic(0); /* --traffic: the measured calls */
+    if (j->o->algo)
+        MC_CHECK(mc_comm_set_algo(c, mc_coll_name(j->k.coll), j->o->algo));
+    if (rank == 0)
         mc_comm_describe(c, j->k.coll, j->k.count * mc_dtype_size(j->k.dt),
-                           mc_case_op(&j->k), j->algo, sizeof j->algo);
+                         mc_case_op(&j->k), j->algo, sizeof j->algo);
     mc_case_bufs_t own, *b = &j->shared;
     if (j->o->check) {
         b = &own;
-        if (mc_case_alloc(&j->k, cj->rank, j->dom->n, b) != MC_OK) {
-            cj->rc = MC_ERR_NOMEM;
-            set_msg(cj, "out of memory");
-            mc_comm_free(c);
-            return;
-        }
-        mc_case_fill(&j->k, cj->rank, j->dom->n, b);
+        if (mc_case_alloc(&j->k, rank, n, b) != MC_OK)
+            return mc_error(MC_ERR_NOMEM, "out of memory");
+        mc_case_fill(&j->k, rank, n, b);
         /* no pause before the barrier: it would change the timings */
-        mc_arrivals_view(j->slots, cj->rank, j->dom->n, 0, sim_clock, NULL,
-                         &cj->arr);
-        b->arrivals = &cj->arr;
+        mc_arrivals_view(j->slots, rank, n, 0, sim_clock, NULL,
+                         &j->cores[rank].arr);
+        b->arrivals = &j->cores[rank].arr;
     }
     mc_hier_t h, *hp = NULL;
-    if (j->o->hier)
-        cj->rc = hier_open(j, cj, c, &h, &hp);
-    int calls = j->o->warmup + (j->o->iters > 0 ? j->o->iters : 1);
-    for (int i = 0; i < calls && cj->rc == MC_OK; i++) {
-        mc_ps_t t0 = mc_sim_now(j->sim);
-        if (i == j->o->warmup) {
-            cj->start = t0;
-            mc_sim_count_traffic(j->sim, 1);
-        }
-        cj->rc = hp          ? mc_hier_case_run(hp, &j->k, b)
-                 : j->o->nb ? nb_call(c, &j->k, b, j->o->compute_us)
-                             : mc_case_run(c, &j->k, b);
-        if (cj->rank == 0 && i >= j->o->warmup)
-            j->r0_call[i - j->o->warmup] =
-                (double)(mc_sim_now(j->sim) - t0) / MC_PS_PER_US;
-    }
-    cj->end = mc_sim_now(j->sim);
+    int rc = j->o->hier ? hier_open(j, rank, c, &h, &hp) : MC_OK;
+    if (rc == MC_OK)
+        rc = calls(j, rank, c, hp, b);
     char why[512];
-    if (cj->rc != MC_OK) {
-        set_msg(cj, mc_last_error());
-    } else if (j->o->check && mc_case_verify(&j->k, cj->rank, j->dom->n, b,
-                                             why, sizeof why)) {
-        cj->rc = MC_ERR_INTERNAL;
-        set_msg(cj, why);
-    }
+    if (rc == MC_OK && j->o->check &&
+        mc_case_verify(&j->k, rank, n, b, why, sizeof why))
+        rc = mc_error(MC_ERR_INTERNAL, "%s", why);
     if (j->o->check)
         mc_case_free(b);
     if (j->o->hier)
         mc_hier_case_free(&h);
-    mc_comm_free(c);
+    return rc;
 }
 
 /* statistics of one size; returns 0 if every core succeeded */
-static int summarize(const sim_opts_t *o, sim_job_t *j, size_t bytes,
+static int summarize(const sim_opts_t *o, sim_job_t *j,
+                     const mc_sim_job_stats_t *st, size_t bytes,
                      sim_result_t *r)
 {
-    int n = j->dom->n, bad = 0;
+    int n = j->n;
     double lo = 1e300, hi = 0, sum = 0, sq = 0;
     mc_ps_t first = j->cores[0].start;
-    for (int i = 0; i < n; i++) {
-        core_job_t *cj = &j->cores[i];
-        if (cj->rc != MC_OK && bad++ < 5)
-            fprintf(stderr, "manycoll sim: rank %d: %s\n", i,
-                    cj->msg ? cj->msg : "out of memory");
-        if (cj->start < first)
-            first = cj->start;
-    }
+    for (int i = 0; i < st->nerrors; i++) /* the first few, in rank order */
+        fprintf(stderr, "manycoll sim: rank %d: %s\n", st->errors[i].rank,
+                st->errors[i].msg);
+    for (int i = 0; i < n; i++)
+        if (j->cores[i].start < first)
+            first = j->cores[i].start;
     for (int i = 0; i < n; i++) {
         double t = (double)(j->cores[i].end - first) / MC_PS_PER_US;
         lo = t < lo ? t : lo;
@@ -238,9 +223,9 @@ static int summarize(const sim_opts_t *o, sim_job_t *j, size_t bytes,
     r->done_min_us = lo;
     r->done_max_us = hi;
     r->done_stdev_us = sqrt(fmax(0, sq / n - mean * mean));
-    mc_sim_get_stats(j->sim, &r->st);
+    r->st = st->engine;
     snprintf(r->algo, sizeof r->algo, "%s", j->algo);
-    return bad;
+    return st->failed;
 }
 
 /* stderr, from the simulator every 2^20 events: after 3 s of wall time,
@@ -287,99 +272,125 @@ static int chips_of(const mc_platform_t *p, const int *cores, int n,
     return MC_OK;
 }
 
-/* rank i on cores[i] (--map, sim_map.c; --grid; else core i): the
- * number of cores to simulate (the highest one used, plus one) */
-static int rank_cores(const sim_opts_t *o, const mc_platform_t *p, int *cores)
+/* rank i on cores[i] (--map, sim_map.c; --grid; else core i) */
+static void rank_cores(const sim_opts_t *o, const mc_platform_t *p,
+                       int *cores)
 {
-    int n = o->ranks, ncores = n;
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < o->ranks; i++)
         cores[i] = o->cores ? o->cores[i] : i;
     if (o->grid) {
         mc_plat_grid_t g = o->g;
         mc_plat_grid_cores(p, &g, "--grid", cores); /* checked: sim_main.c */
     }
-    for (int i = 0; i < n; i++)
-        ncores = cores[i] >= ncores ? cores[i] + 1 : ncores;
-    return ncores;
+}
+
+/* the per-size state of a job: rank placement, buffers, per-rank
+ * records; MC_OK or an error (freed by job_free either way) */
+static int job_init(const sim_opts_t *o, const mc_platform_t *p,
+                    size_t bytes, sim_job_t *j, int **cores)
+{
+    int n = o->ranks;
+    *j = (sim_job_t){.o = o, .n = n, .k = o->k};
+    size_t d = mc_dtype_size(j->k.dt);
+    j->k.count = j->k.coll == MC_COLL_BARRIER ? 0 : (bytes + d - 1) / d;
+    *cores = malloc(sizeof(int) * (size_t)p->ncores);
+    j->cores = calloc((size_t)n, sizeof(core_job_t));
+    j->slots = calloc((size_t)n, sizeof *j->slots);
+    j->r0_call = calloc((size_t)(o->iters > 1 ? o->iters : 1),
+                        sizeof(double));
+    if (!*cores || !j->cores || !j->slots || !j->r0_call)
+        return mc_error(MC_ERR_NOMEM, "out of memory for %d cores", n);
+    rank_cores(o, p, *cores);
+    if (o->hier)
+        MC_CHECK(chips_of(p, *cores, n, j));
+    double need = (double)mc_case_bytes(&j->k, n) * (o->check ? n : 1);
+    double have = (double)sysconf(_SC_PHYS_PAGES) *
+                  (double)sysconf(_SC_PAGESIZE);
+    if (have > 0 && need > have)
+        return mc_error(MC_ERR_NOMEM, "%zu bytes: the buffers need %.1f GiB, "
+                        "the machine has %.1f GiB", bytes, need / (1 << 30),
+                        have / (1 << 30));
+    if (o->check)
+        return MC_OK;
+    int rc = mc_case_alloc(&j->k, 0, n, &j->shared);
+    if (rc != MC_OK)
+        return mc_error(rc, "%zu bytes: out of memory for the buffers (%zu "
+                        "bytes)", bytes, mc_case_bytes(&j->k, n));
+    mc_case_fill(&j->k, j->k.root, n, &j->shared);
+    return MC_OK;
+}
+
+static void job_free(sim_job_t *j, int *cores)
+{
+    if (!j->o->check && j->shared.sbuf)
+        mc_case_free(&j->shared);
+    free(cores);
+    free(j->cores);
+    free(j->slots);
+    free(j->r0_call);
+    free(j->node_of);
+}
+
+/* --traffic and --trace of the first size (trace_file "": --traffic
+ * only) */
+static int write_outputs(const sim_opts_t *o, const mc_platform_t *p,
+                         const int *cores, const mc_sim_job_stats_t *st,
+                         const sim_result_t *r, const char *trace_file)
+{
+    int rc = MC_OK;
+    if (st->traffic &&
+        mc_sim_write_traffic(st->traffic, p, cores, o->ranks, r,
+                             mc_coll_name(o->k.coll), o->traffic) != 0)
+        rc = mc_error(MC_ERR_SYS, "cannot write the traffic matrix to %s",
+                      o->traffic);
+    if (trace_file && *trace_file &&
+        mc_sim_write_trace(p, st->trace, st->ntrace, trace_file) != 0)
+        rc = mc_error(MC_ERR_SYS, "cannot write the trace to %s",
+                      trace_file);
+    return rc;
 }
 
 int mc_sim_run_size(const sim_opts_t *o, const mc_platform_t *p,
                     size_t bytes, sim_result_t *r, const char *trace_file)
 {
-    sim_job_t j = {.o = o};
-    sim_progress_t pr = {.last = 0};
-    clock_gettime(CLOCK_MONOTONIC, &pr.start);
-    /* trace_file: the first size ("" when only --traffic is wanted) */
-    mc_sim_opts_t so = {o->cont_mpb, o->cont_link, o->cont_mc, o->jitter,
-                        o->stack_size,
-                        trace_file && *trace_file, on_progress, &pr,
-                        trace_file && o->traffic};
-    int n = o->ranks, rc;
-    j.k = o->k;
-    size_t d = mc_dtype_size(j.k.dt);
-    j.k.count = j.k.coll == MC_COLL_BARRIER ? 0 : (bytes + d - 1) / d;
-    int *cores = malloc(sizeof(int) * (size_t)p->ncores), ncores;
-    j.cores = calloc((size_t)n, sizeof(core_job_t));
-    j.slots = calloc((size_t)n, sizeof *j.slots);
-    j.r0_call = calloc((size_t)(o->iters > 1 ? o->iters : 1), sizeof(double));
-    if (!cores || !j.cores || !j.slots || !j.r0_call) {
-        free(cores), free(j.cores), free(j.slots), free(j.r0_call);
-        return mc_error(MC_ERR_NOMEM, "out of memory for %d cores", n);
-    }
-    ncores = rank_cores(o, p, cores);
-    if ((o->hier && (rc = chips_of(p, cores, n, &j)) != MC_OK) ||
-        (rc = mc_sim_create(p, ncores, &so, &j.sim)) != MC_OK) {
-        free(j.node_of);
-        free(cores), free(j.cores), free(j.slots), free(j.r0_call);
+    sim_job_t j;
+    int *cores = NULL;
+    int rc = job_init(o, p, bytes, &j, &cores);
+    if (rc != MC_OK) {
+        job_free(&j, cores);
         return rc;
     }
-    rc = mc_sim_tp_domain(j.sim, NULL, 0, cores, n, &j.dom);
-    double need = (double)mc_case_bytes(&j.k, n) * (o->check ? n : 1);
-    double have = (double)sysconf(_SC_PHYS_PAGES) *
-                  (double)sysconf(_SC_PAGESIZE);
-    if (rc == MC_OK && have > 0 && need > have)
-        rc = mc_error(MC_ERR_NOMEM, "%zu bytes: the buffers need %.1f GiB, "
-                      "the machine has %.1f GiB", bytes, need / (1 << 30),
-                      have / (1 << 30));
-    if (rc == MC_OK && !o->check) {
-        rc = mc_case_alloc(&j.k, 0, n, &j.shared);
-        if (rc == MC_OK)
-            mc_case_fill(&j.k, j.k.root, n, &j.shared);
-        else
-            rc = mc_error(rc, "%zu bytes: out of memory for the buffers "
-                          "(%zu bytes)", bytes, mc_case_bytes(&j.k, n));
-    }
-    for (int i = 0; i < n && rc == MC_OK; i++) {
-        j.cores[i] = (core_job_t){.job = &j, .rank = i};
-        rc = mc_sim_spawn(j.sim, cores[i], core_main, &j.cores[i]);
-    }
-    if (rc == MC_OK) {
-        mc_sim_run(j.sim); /* deadlocks show up as failed cores */
-        rc = summarize(o, &j, j.k.count * d, r) ? MC_ERR_INTERNAL : MC_OK;
-        if (rc == MC_OK && r->done_max_us * MC_PS_PER_US >= (double)MC_PS_LIMIT)
+    sim_progress_t pr = {.last = 0};
+    clock_gettime(CLOCK_MONOTONIC, &pr.start);
+    mc_sim_job_t job;
+    mc_sim_job_defaults(&job);
+    job.plat = p;
+    job.sim = (mc_sim_opts_t){o->cont_mpb, o->cont_link, o->cont_mc,
+                              o->jitter, o->stack_size, 0, on_progress, &pr,
+                              0};
+    job.ranks = o->ranks;
+    job.cores = cores;
+    job.rank_fn = rank_main;
+    job.arg = &j;
+    /* trace_file: the first size ("" when only --traffic is wanted) */
+    job.want = (trace_file && *trace_file ? MC_SIM_JOB_TRACE : 0) |
+               (trace_file && o->traffic ? MC_SIM_JOB_TRAFFIC : 0);
+    mc_sim_job_stats_t st;
+    rc = mc_sim_job_run(&job, &st);
+    if (st.ran && !st.sim_status) { /* failed ranks show in the results */
+        rc = summarize(o, &j, &st, j.k.count * mc_dtype_size(j.k.dt), r)
+                 ? MC_ERR_INTERNAL
+                 : MC_OK;
+        if (rc == MC_OK &&
+            r->done_max_us * MC_PS_PER_US >= (double)MC_PS_LIMIT)
             rc = mc_error(MC_ERR_ARG, "%zu bytes: the simulated time reached "
                           "its limit (2^61 ps): the platform's costs times "
                           "the message size are too large to simulate",
                           bytes);
-        if (so.traffic &&
-            mc_sim_write_traffic(j.sim, p, cores, n, r,
-                                 mc_coll_name(j.k.coll), o->traffic) != 0)
-            rc = mc_error(MC_ERR_SYS, "cannot write the traffic matrix to "
-                          "%s", o->traffic);
-        if (trace_file && *trace_file &&
-            mc_sim_write_trace(j.sim, trace_file) != 0)
-            rc = mc_error(MC_ERR_SYS, "cannot write the trace to %s",
-                          trace_file);
+        int wrc = write_outputs(o, p, cores, &st, r, trace_file);
+        rc = wrc != MC_OK ? wrc : rc;
     }
-    if (!o->check && j.shared.sbuf)
-        mc_case_free(&j.shared);
-    mc_sim_destroy(j.sim);
-    free(cores);
-    for (int i = 0; i < n; i++)
-        free(j.cores[i].msg);
-    free(j.cores);
-    free(j.slots);
-    free(j.r0_call);
-    free(j.node_of);
+    mc_sim_job_stats_free(&st);
+    job_free(&j, cores);
     return rc;
 }

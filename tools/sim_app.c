@@ -9,35 +9,33 @@
 #include <string.h>
 
 #include "gcmc.h"
+#include "job/sim_job.h"
 #include "sim_cmd.h"
 #include "tools.h"
-#include "tp/sim.h"
 
-typedef struct app_core {
-    mc_sim_t *sim;
-    mc_sim_domain_t *dom;
+/* the gcmc run of every rank: its options in, rank 0's result out */
+typedef struct app_job {
     const mc_gcmc_opts_t *o;
-    int rank, rc;
-    mc_gcmc_result_t r;
-} app_core_t;
+    mc_gcmc_result_t r0;
+} app_job_t;
 
+/* the simulated time in seconds (gcmc's clock) */
 static double sim_now(void *arg)
 {
-    return (double)mc_sim_now(arg) / MC_PS_PER_US * 1e-6;
+    (void)arg;
+    mc_ps_t t = 0;
+    (void)mc_sim_job_time(&t); /* on a simulated rank: cannot fail */
+    return (double)t / MC_PS_PER_US * 1e-6;
 }
 
-static void app_main(void *arg)
+static int app_rank(mc_comm_t *c, int rank, void *arg)
 {
-    app_core_t *a = arg;
-    mc_comm_t *c;
-    a->rc = mc_sim_comm_create(a->sim, a->dom, a->rank, &c);
-    if (a->rc != MC_OK)
-        return;
-    a->rc = mc_gcmc_run(c, a->o, sim_now, a->sim, &a->r);
-    if (a->rc != MC_OK)
-        fprintf(stderr, "manycoll sim: gcmc, rank %d: %s\n", a->rank,
-                mc_last_error());
-    mc_comm_free(c);
+    app_job_t *a = arg;
+    mc_gcmc_result_t r;
+    int rc = mc_gcmc_run(c, a->o, sim_now, NULL, &r);
+    if (rc == MC_OK && rank == 0)
+        a->r0 = r;
+    return rc;
 }
 
 int mc_sim_run_app(const sim_opts_t *o, const mc_platform_t *p)
@@ -51,41 +49,29 @@ int mc_sim_run_app(const sim_opts_t *o, const mc_platform_t *p)
                                      "(gcmc[:k=v,...])", o->app);
     if (colon && mc_gcmc_parse(colon + 1, &g) != MC_OK)
         return mc_usage_error("sim", "--app: %s", mc_last_error());
-    mc_sim_opts_t so = {o->cont_mpb, o->cont_link, o->cont_mc, o->jitter,
-                        o->stack_size,
-                        o->trace != NULL, NULL, NULL, 0};
-    int n = o->ranks, rc, bad = 0;
-    mc_sim_t *sim;
-    mc_sim_domain_t *dom;
-    int *cores = malloc(sizeof(int) * (size_t)n);
-    app_core_t *ac = calloc((size_t)n, sizeof *ac);
-    if (!cores || !ac)
-        return mc_usage_error("sim", "out of memory");
-    int ncores = n;
-    for (int i = 0; i < n; i++) { /* --map (sim_map.c), else rank = core */
-        cores[i] = o->cores ? o->cores[i] : i;
-        ncores = cores[i] >= ncores ? cores[i] + 1 : ncores;
-    }
-    rc = mc_sim_create(p, ncores, &so, &sim);
+    app_job_t a = {.o = &g};
+    mc_sim_job_t job;
+    mc_sim_job_defaults(&job);
+    job.plat = p;
+    job.sim = (mc_sim_opts_t){o->cont_mpb, o->cont_link, o->cont_mc,
+                              o->jitter, o->stack_size, 0, NULL, NULL, 0};
+    job.ranks = o->ranks;
+    job.cores = o->cores; /* --map (sim_map.c), else rank = core */
+    job.rank_fn = app_rank;
+    job.arg = &a;
+    job.want = o->trace ? MC_SIM_JOB_TRACE : 0;
+    mc_sim_job_stats_t st;
+    int rc = mc_sim_job_run(&job, &st);
     if (rc == MC_OK)
-        rc = mc_sim_tp_domain(sim, NULL, 0, cores, n, &dom);
-    for (int i = 0; i < n && rc == MC_OK; i++) {
-        ac[i] = (app_core_t){.sim = sim, .dom = dom, .o = &g, .rank = i};
-        rc = mc_sim_spawn(sim, cores[i], app_main, &ac[i]);
-    }
-    if (rc == MC_OK) {
-        mc_sim_run(sim);
-        for (int i = 0; i < n; i++)
-            bad += ac[i].rc != MC_OK;
-        if (!bad)
-            mc_gcmc_print(&g, &ac[0].r, n, p->name);
-        if (o->trace)
-            mc_sim_write_trace(sim, o->trace);
-        mc_sim_destroy(sim);
-    } else {
+        mc_gcmc_print(&g, &a.r0, o->ranks, p->name);
+    else /* every failed rank: the first few, each with its message */
+        for (int i = 0; i < st.nerrors; i++)
+            fprintf(stderr, "manycoll sim: gcmc, rank %d: %s\n",
+                    st.errors[i].rank, st.errors[i].msg);
+    if (!st.ran)
         fprintf(stderr, "manycoll sim: %s\n", mc_last_error());
-    }
-    free(cores);
-    free(ac);
-    return rc != MC_OK || bad ? 1 : 0;
+    if (st.ran && o->trace)
+        mc_sim_write_trace(p, st.trace, st.ntrace, o->trace);
+    mc_sim_job_stats_free(&st);
+    return rc != MC_OK ? 1 : 0;
 }

@@ -3,7 +3,7 @@
 #define MC_SIM_CMD_H
 
 #include "check.h"
-#include "sim/engine.h"
+#include "job/sim_job.h"
 
 typedef struct sim_opts {
     const char *platform;
@@ -71,11 +71,13 @@ int mc_sim_run_app(const sim_opts_t *o, const mc_platform_t *p);
 int mc_sim_map(sim_opts_t *o, const mc_platform_t *p);
 /* --coll pingpong (sim_pingpong.c) */
 int mc_sim_run_pingpong(const sim_opts_t *o, const mc_platform_t *p);
-/* --traffic: the first size's bytes per rank pair, as JSON; 0 or -1 */
-int mc_sim_write_traffic(mc_sim_t *s, const mc_platform_t *p,
+/* --traffic: the first size's bytes per rank pair (t: ranks x ranks, by
+ * rank; cores: where the ranks ran), as JSON; 0 or -1 */
+int mc_sim_write_traffic(const uint64_t *t, const mc_platform_t *p,
                          const int *cores, int n, const sim_result_t *r,
                          const char *coll, const char *file);
-/* Chrome/Perfetto trace of a finished simulation */
-int mc_sim_write_trace(mc_sim_t *s, const char *file);
+/* Chrome/Perfetto trace of a finished simulation's n records */
+int mc_sim_write_trace(const mc_platform_t *p, const mc_sim_trace_rec_t *t,
+                       size_t n, const char *file);
 
 #endif

@@ -17,18 +17,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/api.h"
 #include "api/comm.h"
 #include "coll/p2p.h"
+#include "job/sim_job.h"
 #include "sim_cmd.h"
 #include "tools.h"
-#include "tp/sim.h"
 
 typedef struct pp_core {
-    mc_sim_t *sim;
-    mc_sim_domain_t *dom;
     const sim_opts_t *o;
-    int rank, rc, bad;
+    int rank, bad;
     int scheme; /* between chips: MC_P2P_*; -1 on one chip (RCCE's) */
     int piped;  /* iRCCE's pipelining on for this size */
     size_t n;
@@ -76,26 +73,27 @@ static int round_trip(mc_team_t *t, pp_core_t *c, int round)
     return rc;
 }
 
-static void pp_main(void *arg)
+/* rank `rank` of the job: W + N round trips, timed on the simulated
+ * clock */
+static int pp_rank(mc_comm_t *comm, int rank, void *arg)
 {
-    pp_core_t *c = arg;
-    mc_comm_t *comm;
-    c->rc = mc_sim_comm_create(c->sim, c->dom, c->rank, &comm);
-    if (c->rc != MC_OK)
-        return;
+    pp_core_t *c = &((pp_core_t *)arg)[rank];
     const mc_team_t *t = &comm->team;
     c->scheme = tp_locality(t->tp, 1 - c->rank) != MC_LOC_OTHER ? -1
                 : t->p2p_land ? t->p2p_scheme
                               : MC_P2P_LP_RG;
     c->piped = t->p2p_pipe && !t->p2p_land && c->n > t->p2p_pipe;
     int rounds = c->o->warmup + (c->o->iters > 0 ? c->o->iters : 1);
-    for (int i = 0; i < rounds && c->rc == MC_OK; i++) {
+    int rc = MC_OK;
+    for (int i = 0; i < rounds && rc == MC_OK; i++) {
         if (i == c->o->warmup)
-            c->t0 = mc_sim_now(c->sim);
-        c->rc = round_trip(&comm->team, c, i);
+            MC_CHECK(mc_sim_job_time(&c->t0));
+        rc = round_trip(&comm->team, c, i);
     }
-    c->t1 = mc_sim_now(c->sim);
-    mc_comm_free(comm);
+    MC_CHECK(mc_sim_job_time(&c->t1));
+    if (rc == MC_OK && c->bad)
+        rc = mc_error(MC_ERR_INTERNAL, "received wrong data");
+    return rc;
 }
 
 static const char *const loc_names[] = {"self", "tile", "chip",
@@ -103,69 +101,71 @@ static const char *const loc_names[] = {"self", "tile", "chip",
 static const char *const scheme_names[] = {"rcce", "lp_rg", "rp_lg",
                                            "lp_lg"};
 
+/* one line of the results: half round trip and throughput of size n */
+static void print_size(const sim_opts_t *o, const mc_platform_t *p,
+                       const pp_core_t *pc, int loc, size_t n, int first)
+{
+    int iters = o->iters > 0 ? o->iters : 1;
+    double half = (double)(pc[0].t1 - pc[0].t0) / MC_PS_PER_US / 2 / iters;
+    double mbps = half > 0 ? (double)n / half : 0;
+    if (o->json)
+        printf("{\"platform\":\"%s\",\"coll\":\"pingpong\",\"pair\":[%d,"
+               "%d],\"locality\":\"%s\",\"scheme\":\"%s\",\"piped\":%d,"
+               "\"bytes\":%zu,\"iters\":%d,\"warmup\":%d,"
+               "\"half_rtt_us\":%.4f,\"MBps\":%.4f}\n",
+               p->name, o->pair[0], o->pair[1], loc_names[loc],
+               scheme_names[pc[0].scheme + 1], pc[0].piped, n, iters,
+               o->warmup, half, mbps);
+    else {
+        if (first)
+            printf("# pingpong, cores %d and %d (%s, scheme %s), %d "
+                   "rounds after %d\n%-10s %14s %12s\n", o->pair[0],
+                   o->pair[1], loc_names[loc], scheme_names[pc[0].scheme + 1],
+                   iters, o->warmup, "bytes", "half_rtt_us", "MB/s");
+        printf("%-10zu %14.3f %12.3f%s\n", n, half, mbps,
+               pc[0].piped ? "  piped" : "");
+    }
+    fflush(stdout);
+}
+
 /* one size: 0, or 1 after saying what failed */
 static int run_size(const sim_opts_t *o, const mc_platform_t *p, size_t n,
                     int first)
 {
-    mc_sim_opts_t so = {o->cont_mpb, o->cont_link, o->cont_mc, o->jitter,
-                        o->stack_size,
-                        0, NULL, NULL, 0};
-    int cores[2] = {o->pair[0], o->pair[1]}, rc, loc = MC_LOC_CHIP;
-    int ncores = (cores[0] > cores[1] ? cores[0] : cores[1]) + 1;
+    const int *cores = o->pair;
     pp_core_t pc[2] = {{0}, {0}};
-    mc_sim_t *sim = NULL;
-    mc_sim_domain_t *dom;
-    rc = mc_sim_create(p, ncores, &so, &sim);
-    if (rc == MC_OK)
-        rc = mc_sim_tp_domain(sim, NULL, 0, cores, 2, &dom);
-    for (int i = 0; i < 2 && rc == MC_OK; i++) {
-        pc[i] = (pp_core_t){.sim = sim, .dom = dom, .o = o, .rank = i,
-                            .n = n, .buf = malloc(n ? n : 1)};
-        rc = pc[i].buf ? mc_sim_spawn(sim, cores[i], pp_main, &pc[i])
-                       : MC_ERR_NOMEM;
+    int rc = MC_OK;
+    for (int i = 0; i < 2; i++) {
+        pc[i] = (pp_core_t){.o = o, .rank = i, .n = n,
+                            .buf = malloc(n ? n : 1)};
+        if (!pc[i].buf)
+            rc = mc_error(MC_ERR_NOMEM, "pingpong %zu bytes: out of memory",
+                          n);
     }
+    mc_sim_job_t job;
+    mc_sim_job_defaults(&job);
+    job.plat = p;
+    job.sim = (mc_sim_opts_t){o->cont_mpb, o->cont_link, o->cont_mc,
+                              o->jitter, o->stack_size, 0, NULL, NULL, 0};
+    job.ranks = 2;
+    job.cores = cores;
+    job.rank_fn = pp_rank;
+    job.arg = pc;
+    mc_sim_job_stats_t st;
+    if (rc == MC_OK && (rc = mc_sim_job_run(&job, &st)) != MC_OK &&
+        st.ran && st.nerrors)
+        rc = mc_error(rc, "pingpong %zu bytes: rank %d %s", n,
+                      st.errors[0].rank, st.errors[0].msg);
     if (rc == MC_OK) {
-        mc_sim_run(sim);
-        loc = mc_plat_remote(p, cores[0], cores[1]) ? MC_LOC_OTHER
-              : p->tile_x[cores[0]] == p->tile_x[cores[1]] &&
-                      p->tile_y[cores[0]] == p->tile_y[cores[1]]
-                  ? MC_LOC_TILE
-                  : MC_LOC_CHIP;
-    }
-    for (int i = 0; i < 2 && rc == MC_OK; i++)
-        if (pc[i].rc != MC_OK || pc[i].bad)
-            rc = mc_error(MC_ERR_INTERNAL, "pingpong %zu bytes: rank %d %s",
-                          n, i, pc[i].bad ? "received wrong data"
-                                          : mc_last_error());
-    if (rc == MC_OK) {
-        int iters = o->iters > 0 ? o->iters : 1;
-        double half = (double)(pc[0].t1 - pc[0].t0) / MC_PS_PER_US / 2 /
-                      iters;
-        double mbps = half > 0 ? (double)n / half : 0;
-        if (o->json)
-            printf("{\"platform\":\"%s\",\"coll\":\"pingpong\",\"pair\":[%d,"
-                   "%d],\"locality\":\"%s\",\"scheme\":\"%s\",\"piped\":%d,"
-                   "\"bytes\":%zu,\"iters\":%d,\"warmup\":%d,"
-                   "\"half_rtt_us\":%.4f,\"MBps\":%.4f}\n",
-                   p->name, cores[0], cores[1], loc_names[loc],
-                   scheme_names[pc[0].scheme + 1], pc[0].piped, n, iters,
-                   o->warmup, half, mbps);
-        else {
-            if (first)
-                printf("# pingpong, cores %d and %d (%s, scheme %s), %d "
-                       "rounds after %d\n%-10s %14s %12s\n", cores[0],
-                       cores[1], loc_names[loc],
-                       scheme_names[pc[0].scheme + 1], iters, o->warmup,
-                       "bytes", "half_rtt_us", "MB/s");
-            printf("%-10zu %14.3f %12.3f%s\n", n, half, mbps,
-                   pc[0].piped ? "  piped" : "");
-        }
-        fflush(stdout);
+        int loc = mc_plat_remote(p, cores[0], cores[1]) ? MC_LOC_OTHER
+                  : p->tile_x[cores[0]] == p->tile_x[cores[1]] &&
+                          p->tile_y[cores[0]] == p->tile_y[cores[1]]
+                      ? MC_LOC_TILE
+                      : MC_LOC_CHIP;
+        print_size(o, p, pc, loc, n, first);
     }
     for (int i = 0; i < 2; i++)
         free(pc[i].buf);
-    if (sim)
-        mc_sim_destroy(sim);
     if (rc != MC_OK)
         fprintf(stderr, "manycoll sim: %s\n", mc_last_error());
     return rc != MC_OK;

@@ -7,11 +7,9 @@
 
 #include "sim_cmd.h"
 
-int mc_sim_write_trace(mc_sim_t *s, const char *file)
+int mc_sim_write_trace(const mc_platform_t *p, const mc_sim_trace_rec_t *t,
+                       size_t n, const char *file)
 {
-    size_t n;
-    const mc_sim_trace_rec_t *t = mc_sim_trace(s, &n);
-    const mc_platform_t *p = mc_sim_platform(s);
     FILE *f = fopen(file, "w");
     if (!f) {
         perror(file);

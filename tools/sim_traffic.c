@@ -30,19 +30,17 @@ static void json_str(FILE *f, const char *s)
     fputc('"', f);
 }
 
-int mc_sim_write_traffic(mc_sim_t *s, const mc_platform_t *p,
+int mc_sim_write_traffic(const uint64_t *t, const mc_platform_t *p,
                          const int *cores, int n, const sim_result_t *r,
                          const char *coll, const char *file)
 {
-    int nc;
-    const uint64_t *t = mc_sim_traffic(s, &nc);
     FILE *f = t ? fopen(file, "w") : NULL;
     if (!f)
         return -1;
     uint64_t total = 0, inter = 0;
     for (int a = 0; a < n; a++)
         for (int b = 0; b < n; b++) {
-            uint64_t v = t[(size_t)cores[a] * (size_t)nc + (size_t)cores[b]];
+            uint64_t v = t[(size_t)a * (size_t)n + (size_t)b];
             total += v;
             inter += mc_plat_remote(p, cores[a], cores[b]) ? v : 0;
         }
@@ -63,8 +61,7 @@ int mc_sim_write_traffic(mc_sim_t *s, const mc_platform_t *p,
         fprintf(f, "%s\n  [", a ? "," : "");
         for (int b = 0; b < n; b++)
             fprintf(f, "%s%llu", b ? ", " : "",
-                    (unsigned long long)
-                        t[(size_t)cores[a] * (size_t)nc + (size_t)cores[b]]);
+                    (unsigned long long)t[(size_t)a * (size_t)n + (size_t)b]);
         fputc(']', f);
     }
     fprintf(f, "]}\n");

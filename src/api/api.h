@@ -8,7 +8,6 @@
 
 #include <stddef.h>
 
-#include "coll/args.h"
 #include "manycoll.h"
 #include "tp/sim.h"
 

@@ -16,6 +16,9 @@
  */
 #include "coll/coll.h"
 #include "sched/sched.h"
+/* the simulator runs the rounds without switching to the core between
+ * them (a million-core barrier's cost): the rounds as one call */
+#include "tp/fused.h"
 
 /* what a round needs, in a few bytes: the simulator keeps a copy with
  * the core and computes each round from it (tp_flag_rounds) */

@@ -5,6 +5,9 @@
 
 #include "coll/mesh.h"
 #include "sched/sched.h"
+/* the barrier's set-then-wait as one call (the simulator saves a switch
+ * to the core) */
+#include "tp/fused.h"
 
 int mc_mview(const mc_team_t *c, mc_mview_t *v)
 {

@@ -1,5 +1,6 @@
 /*
- * Cached private memory (platform "cache", docs/platforms.md): each core
+ * Cached private memory (platform "cache", docs/platforms.md; cost.h
+ * model "cache", a part of the chip model of cost.c): each core
  * has an L1 and an L2 data cache in front of its private memory, as the
  * SCC's P54C cores have (Kohler et al., section II: 16 KB L1 data, 256 KB
  * L2, pseudo-LRU, write-back, non-write-allocate). Only private memory is
@@ -25,10 +26,11 @@
  * line boundary (the test cases', scratch) cut into the same lines in
  * every run.
  */
+#include <stdio.h>
 #include <stdlib.h>
 
+#include "sim/cost.h"
 #include "util/error.h"
-#include "sim/engine_impl.h"
 
 typedef struct level {
     int sets, ways;
@@ -42,8 +44,9 @@ typedef struct ccache {
     size_t pcap, pn;
 } ccache_t;
 
-struct mc_sim_cache {
-    ccache_t *core;    /* per core, allocated on its first access */
+struct mc_cache {
+    ccache_t *core;    /* per core, its levels allocated on its first
+                          access */
     int line_shift;
 };
 
@@ -55,14 +58,16 @@ static int log2i(size_t x)
     return s;
 }
 
-static int level_init(level_t *l, size_t bytes, int ways, int line)
+/* 0, or the bytes it could not allocate */
+static size_t level_init(level_t *l, size_t bytes, int ways, int line)
 {
     l->ways = ways > 0 ? ways : 1;
     l->sets = (int)(bytes / (size_t)line / (size_t)l->ways);
     if (l->sets < 1)
         l->sets = 1;
-    l->tag = calloc((size_t)l->sets * (size_t)l->ways, sizeof *l->tag);
-    return l->tag ? MC_OK : MC_ERR_NOMEM;
+    size_t n = (size_t)l->sets * (size_t)l->ways;
+    l->tag = calloc(n, sizeof *l->tag);
+    return l->tag ? 0 : n * sizeof *l->tag;
 }
 
 static int grow(ccache_t *c)
@@ -133,38 +138,87 @@ static void fill(level_t *l, uint64_t ln)
     set[0] = ln;
 }
 
-static ccache_t *core_cache(mc_sim_t *s, int core)
+static int cache_wanted(const mc_cost_t *c)
 {
-    const mc_cache_cfg_t *cfg = &s->p->cache;
-    if (!s->cache) {
-        s->cache = calloc(1, sizeof *s->cache);
-        if (!s->cache)
-            return NULL;
-        s->cache->core = calloc((size_t)s->p->ncores, sizeof(ccache_t));
-        s->cache->line_shift = log2i((size_t)s->p->line);
-        if (!s->cache->core)
-            return NULL;
+    return c->p->cache.on && c->chip == &mc_model_mpb;
+}
+
+static int cache_init(mc_cost_t *c)
+{
+    struct mc_cache *k = c->cache = calloc(1, sizeof *k);
+    if (!k)
+        return mc_cost_nomem(c, "the caches", sizeof *k);
+    k->core = calloc((size_t)c->ncores, sizeof(ccache_t));
+    if (!k->core)
+        return mc_cost_nomem(c, "the caches of every core",
+                             (size_t)c->ncores * sizeof(ccache_t));
+    k->line_shift = log2i((size_t)c->p->line);
+    return MC_OK;
+}
+
+static void cache_fini(mc_cost_t *c)
+{
+    struct mc_cache *k = c->cache;
+    if (!k)
+        return;
+    for (int i = 0; k->core && i < c->ncores; i++) {
+        free(k->core[i].l1.tag);
+        free(k->core[i].l2.tag);
+        free(k->core[i].pkey);
+        free(k->core[i].pframe);
     }
-    ccache_t *cc = &s->cache->core[core];
-    if (!cc->l1.tag &&
-        (level_init(&cc->l1, cfg->l1_bytes, cfg->l1_ways, s->p->line) ||
-         level_init(&cc->l2, cfg->l2_bytes, cfg->l2_ways, s->p->line)))
+    free(k->core);
+    free(k);
+    c->cache = NULL;
+}
+
+const mc_sim_model_t mc_model_cache = {
+    .name = "caches",
+    .wanted = cache_wanted,
+    .init = cache_init,
+    .fini = cache_fini,
+};
+
+/* the caches of core, made on its first access; NULL without memory
+ * for them (the run fails, mc_cost_nomem) */
+static ccache_t *core_cache(mc_cost_t *c, int core)
+{
+    const mc_cache_cfg_t *cfg = &c->p->cache;
+    ccache_t *cc = &c->cache->core[core];
+    if (cc->l1.tag)
+        return cc;
+    char what[64];
+    snprintf(what, sizeof what, "the L1 tags of core %d", core);
+    size_t bytes = level_init(&cc->l1, cfg->l1_bytes, cfg->l1_ways, c->p->line);
+    if (!bytes) {
+        snprintf(what, sizeof what, "the L2 tags of core %d", core);
+        bytes = level_init(&cc->l2, cfg->l2_bytes, cfg->l2_ways, c->p->line);
+    }
+    if (bytes) {
+        free(cc->l1.tag); /* made again, whole, on the next access */
+        cc->l1.tag = NULL;
+        mc_cost_nomem(c, what, bytes);
         return NULL;
+    }
     return cc;
 }
 
-mc_ps_t mc_sim_cache_line(mc_sim_t *s, int core, const mc_sim_acc_t *a,
-                          int64_t i)
+mc_ps_t mc_cache_line(mc_cost_t *c, int core, const mc_sim_acc_t *a,
+                      int64_t i)
 {
-    ccache_t *cc = core_cache(s, core);
+    ccache_t *cc = core_cache(c, core);
     if (!cc)
-        return -1; /* out of memory: uncached rather than a crash */
-    uintptr_t addr = a->addr + (uintptr_t)(i << s->cache->line_shift);
-    int64_t l = sim_line(cc, (uint64_t)addr >> s->cache->line_shift);
-    if (l < 0)
+        return -1; /* the run has failed (core_cache) */
+    int shift = c->cache->line_shift;
+    uintptr_t addr = a->addr + (uintptr_t)(i << shift);
+    int64_t l = sim_line(cc, (uint64_t)addr >> shift);
+    if (l < 0) {
+        mc_cost_nomem(c, "the caches' line numbers",
+                      2 * (cc->pcap ? 2 * cc->pcap : 1024) * sizeof(uint64_t));
         return -1;
+    }
     uint64_t ln = (uint64_t)l + 1;
-    const mc_cache_cfg_t *cfg = &s->p->cache;
+    const mc_cache_cfg_t *cfg = &c->p->cache;
     if (lookup(&cc->l1, ln))
         return cfg->l1_hit;
     if (lookup(&cc->l2, ln)) {
@@ -177,19 +231,4 @@ mc_ps_t mc_sim_cache_line(mc_sim_t *s, int core, const mc_sim_acc_t *a,
         fill(&cc->l1, ln);
     }
     return -1;
-}
-
-void mc_sim_cache_free(mc_sim_t *s)
-{
-    if (!s->cache)
-        return;
-    for (int i = 0; s->cache->core && i < s->p->ncores; i++) {
-        free(s->cache->core[i].l1.tag);
-        free(s->cache->core[i].l2.tag);
-        free(s->cache->core[i].pkey);
-        free(s->cache->core[i].pframe);
-    }
-    free(s->cache->core);
-    free(s->cache);
-    s->cache = NULL;
 }

@@ -1,7 +1,8 @@
 /*
- * The cost model of the simulator: the LogP-based put/get model of the
- * OC-Bcast paper (Petrovic et al., SPAA'12, section 3, Figure 2), with
- * optional contention.
+ * The cost model of a chip with MPBs (cost.h model "mpb"): the LogP-based
+ * put/get model of the OC-Bcast paper (Petrovic et al., SPAA'12, section
+ * 3, Figure 2), with optional contention (cal.c), caches (cache.c) and
+ * several chips (cost_host.c).
  *
  * Contention-free (formulas 1-6), for one cache line at distance d
  * (routers traversed, 1 for the local MPB):
@@ -26,28 +27,16 @@
  * hit cost instead of o_mem + 2 d L_hop, and the closed form then adds
  * the operation up line by line (one transaction in flight).
  *
- * Contention (each switchable): a line's request reaches its target after
- * d L_hop, waits for the target's port (an MPB serves one line per
- * mpb_service, a memory controller one per mc_service), and data packets
- * occupy every link of their XY route for link_time. Resources are slot
- * calendars (engine_impl.h), reserved when the line happens, first come
- * first served. With no waiting the line costs exactly the formula.
+ * Contention (each switchable; cal.c): a line's request reaches its
+ * target after d L_hop, waits for the target's port (an MPB serves one
+ * line per mpb_service, a memory controller one per mc_service), and data
+ * packets occupy every link of their XY route for link_time. With any of
+ * them on, operations are stepped line by line; with no waiting the line
+ * costs exactly the formula.
  */
 #include <stdlib.h>
-#include <sys/mman.h>
 
-#include "sim/engine_impl.h"
-
-/* Calendar sizes (slots, powers of two). Lines reserve as they happen, so
- * a calendar only has to reach as far as one line can wait: an MPB port
- * 256 x 13 ns = 3.3 us (47 cores reading one MPB wait about 0.6 us), a
- * controller 4096 x 5 ns = 20 us, a link 512 x 4 ns = 2 us (on the SCC's
- * parameters). A longer wait is capped at the horizon (docs/simulator.md).
- * Small port calendars matter: one per core, touched on every line, they
- * must stay in cache (2048 slots made a 4096-core run 40% slower). */
-#define PORT_SLOTS 256u
-#define MC_SLOTS 4096u
-#define LINK_SLOTS 512u
+#include "sim/cost.h"
 
 static int acc_dist(const mc_platform_t *p, int core, int kind, int target)
 { /* on one chip (several chips: cost_host.c) */
@@ -75,10 +64,10 @@ static int remote(const mc_platform_t *p, int core, int kind, int target)
     return kind == MC_ACC_MPB && mc_plat_remote(p, core, target);
 }
 
-mc_ps_t mc_sim_access_cost(const mc_sim_t *s, int core, int kind, int write,
-                           int target, int latency_only)
+mc_ps_t mc_mpb_access(const mc_cost_t *c, int core, int kind, int write,
+                      int target, int latency_only)
 {
-    const mc_platform_t *p = s->p;
+    const mc_platform_t *p = c->p;
     if (local_mpb(p, core, kind, target))
         return p->c.local_mpb;
     mc_ps_t o = acc_overhead(p, kind, write);
@@ -89,11 +78,11 @@ mc_ps_t mc_sim_access_cost(const mc_sim_t *s, int core, int kind, int write,
 }
 
 /* RCCE's private copy of a flag: one line that stays in the L1 */
-static mc_ps_t flag_mem_cost(const mc_sim_t *s, int core, int write)
+static mc_ps_t flag_mem_cost(const mc_cost_t *c, int core, int write)
 {
-    if (s->p->cache.on)
-        return s->p->cache.l1_hit;
-    return mc_sim_access_cost(s, core, MC_ACC_MEM, write, core, 0);
+    if (c->cache)
+        return c->p->cache.l1_hit;
+    return mc_mpb_access(c, core, MC_ACC_MEM, write, core, 0);
 }
 
 /*
@@ -102,82 +91,71 @@ static mc_ps_t flag_mem_cost(const mc_sim_t *s, int core, int write)
  * "rcce"), as RCCE implements them, a flag write is a one-line put from
  * private memory, C_put^mem(1) (formula 8), landing at L_put^mem(1)
  * (formula 10), and a poll is a one-line get into private memory,
- * C_get^mem(1) (formula 12).
+ * C_get^mem(1) (formula 12). With contention the line then queues at the
+ * owner's port (cal.c), and a line to another chip waits for the host
+ * link (cost_host.c).
  */
-void mc_sim_flag_costs(mc_sim_t *s, int core, int owner, uint64_t *addr,
-                       mc_ps_t *lat, mc_ps_t *done)
+static void mpb_flag(mc_cost_t *c, int core, int owner, uint64_t *addr,
+                     size_t n, mc_ps_t now, mc_flag_cost_t *fc)
 {
-    const mc_platform_t *p = s->p;
-    mc_cc_line_t *ln = p->cc ? mc_cc_flag_line(s, addr) : NULL;
-    if (ln) {
-        /* coherent: the write takes the line; readers see it at once */
-        *lat = *done = mc_cc_access(s, ln, core, 1, s->now);
-        return;
-    }
+    const mc_platform_t *p = c->p;
+    (void)addr, (void)n;
     mc_ps_t fixed = 0;
     if (p->flags_rcce)
-        fixed = p->c.o_put_mem + flag_mem_cost(s, core, 0);
-    *lat = fixed + mc_sim_access_cost(s, core, MC_ACC_MPB, 1, owner, 1);
-    *done = fixed + mc_sim_access_cost(s, core, MC_ACC_MPB, 1, owner, 0);
-    if (mc_sim_stepped(s) && mc_plat_remote(p, core, owner))
-        mc_host_flag(s, core, owner, lat, done);
+        fixed = p->c.o_put_mem + flag_mem_cost(c, core, 0);
+    fc->lat = fixed + mc_mpb_access(c, core, MC_ACC_MPB, 1, owner, 1);
+    fc->done = fixed + mc_mpb_access(c, core, MC_ACC_MPB, 1, owner, 0);
+    if (c->cal && mc_plat_remote(p, core, owner))
+        mc_host_flag(c, core, owner, now, &fc->lat, &fc->done);
+    fc->queue = mc_cal_port(c, owner, now + fc->lat);
 }
 
-mc_ps_t mc_sim_poll_cost(mc_sim_t *s, int core, int owner, uint64_t *addr)
+static mc_ps_t mpb_poll(mc_cost_t *c, int core, int owner, uint64_t *addr,
+                        mc_ps_t now)
 {
-    const mc_platform_t *p = s->p;
-    if (s->msg)
-        return mc_msg_poll(s, core, owner);
-    mc_cc_line_t *ln = p->cc ? mc_cc_flag_line(s, addr) : NULL;
-    if (ln) {
-        /* concurrent readers of one core's lines queue (Table 3.2's c) */
-        mc_ps_t q = s->c_mpb && owner != core
-                        ? mc_sim_port_delay(s, owner, s->now)
-                        : 0;
-        return q + mc_cc_access(s, ln, core, 0, s->now + q);
-    }
-    mc_ps_t c = mc_sim_access_cost(s, core, MC_ACC_MPB, 0, owner, 0);
-    if (p->flags_rcce)
-        c += p->c.o_get_mem + flag_mem_cost(s, core, 1);
-    return c;
+    (void)addr, (void)now;
+    mc_ps_t t = mc_mpb_access(c, core, MC_ACC_MPB, 0, owner, 0);
+    if (c->p->flags_rcce)
+        t += c->p->c.o_get_mem + flag_mem_cost(c, core, 1);
+    return t;
 }
 
 /* line by line, each private-memory line through the caches */
-static mc_ps_t cached_closed_form(mc_sim_t *s, int core, const mc_sim_op_t *op)
+static mc_ps_t cached_closed_form(mc_cost_t *c, int core,
+                                  const mc_sim_op_t *op)
 {
     mc_ps_t t = op->fixed;
     for (int64_t j = 0; j < op->lines; j++)
         for (int i = 0; i < op->nacc; i++) {
             const mc_sim_acc_t *a = &op->acc[i];
-            mc_ps_t h = a->kind == MC_ACC_MEM
-                            ? mc_sim_cache_line(s, core, a, j)
-                            : -1;
+            mc_ps_t h = a->kind == MC_ACC_MEM ? mc_cache_line(c, core, a, j)
+                                              : -1;
             t += h >= 0 ? h
-                        : mc_sim_access_cost(s, core, a->kind, a->write,
-                                             a->core, 0);
+                        : mc_mpb_access(c, core, a->kind, a->write, a->core,
+                                        0);
         }
-    return t + op->elems * s->p->c.o_reduce;
+    return t + op->elems * c->p->c.o_reduce;
 }
 
 /* every line of a read from the host's copy (sim/host_task.c): the one
  * way to the host, and *ready = when its last line is there; else -1 */
-static mc_ps_t host_copy(const mc_sim_t *s, int core, const mc_sim_acc_t *a,
+static mc_ps_t host_copy(const mc_cost_t *c, int core, const mc_sim_acc_t *a,
                          int64_t lines, mc_ps_t *ready)
 {
-    mc_ps_t r0, r1, w = mc_host_cached(s, core, a, 0, &r0);
-    if (w < 0 || mc_host_cached(s, core, a, lines - 1, &r1) < 0)
+    mc_ps_t r0, r1, w = mc_host_cached(c, core, a, 0, &r0);
+    if (w < 0 || mc_host_cached(c, core, a, lines - 1, &r1) < 0)
         return -1;
     *ready = r1 > *ready ? r1 : *ready;
     return w;
 }
 
-mc_ps_t mc_sim_closed_form(mc_sim_t *s, int core, const mc_sim_op_t *op)
+/* the contention-free formula of a whole operation */
+static mc_ps_t closed_form(mc_cost_t *c, int core, const mc_sim_op_t *op,
+                           mc_ps_t now)
 {
-    const mc_platform_t *p = s->p;
-    if (p->cc)
-        return mc_cc_closed_form(s, core, op);
-    if (p->cache.on)
-        return cached_closed_form(s, core, op);
+    const mc_platform_t *p = c->p;
+    if (c->cache)
+        return cached_closed_form(c, core, op);
     mc_ps_t per_o = 0, per_rtt = 0, local = 0, ready = 0, back = 0;
     for (int i = 0; i < op->nacc; i++) {
         const mc_sim_acc_t *a = &op->acc[i];
@@ -190,7 +168,7 @@ mc_ps_t mc_sim_closed_form(mc_sim_t *s, int core, const mc_sim_op_t *op)
             per_rtt += 2 * acc_dist(p, core, a->kind, a->core) * p->c.L_hop;
             continue;
         }
-        mc_ps_t w = host_copy(s, core, a, op->lines, &ready);
+        mc_ps_t w = host_copy(c, core, a, op->lines, &ready);
         back = w >= 0 ? w : back;
         per_rtt += w >= 0     ? 2 * w
                    : a->write ? mc_host_put_line(p, core, a->core)
@@ -201,139 +179,39 @@ mc_ps_t mc_sim_closed_form(mc_sim_t *s, int core, const mc_sim_op_t *op)
                           (__int128)((m + k - 1) / k) * per_rtt +
                           (__int128)op->elems * p->c.o_reduce);
     /* reads from the host's copy: not before its last line is there */
-    return ready && s->now + d < ready + back ? ready + back - s->now : d;
+    return ready && now + d < ready + back ? ready + back - now : d;
 }
 
-/* ---- calendars ---- */
-
-/* t / slot without a 64-bit division (this runs for every hop of every
- * line): a multiplication by the reciprocal, then an exact correction */
-static inline uint64_t slot_of(mc_ps_t t, mc_ps_t slot, double inv)
+/* with contention, line by line (mpb_line); else the formula at once */
+static mc_ps_t mpb_op(mc_cost_t *c, int core, const mc_sim_op_t *op,
+                      mc_ps_t now, int64_t *step)
 {
-    uint64_t k = (uint64_t)((double)t * inv);
-    if ((mc_ps_t)(k + 1) * slot <= t)
-        k++;
-    else if ((mc_ps_t)k * slot > t)
-        k--;
-    return k;
-}
-
-/* delay until a free slot at or after t (0 if the slot of t is free).
- * Slot j lives at index j % nslots with tag (j / nslots) + 1, so stale
- * reservations of earlier laps read as free without any cleanup. */
-mc_ps_t mc_sim_reserve(cal_t *c, uint32_t nslots, mc_ps_t slot, mc_ps_t t)
-{
-    if (slot <= 0)
-        return 0;
-    if (!c->tag) {
-        c->tag = calloc(nslots, sizeof *c->tag);
-        if (!c->tag)
-            return 0; /* out of memory: no contention rather than a crash */
+    if (!c->cal || op->lines == 0) {
+        *step = -1;
+        return closed_form(c, core, op, now);
     }
-    int shift = __builtin_ctz(nslots);
-    uint64_t k = slot_of(t, slot, 1.0 / (double)slot);
-    for (uint64_t j = k; j < k + nslots; j++) {
-        uint16_t *tag = &c->tag[j & (nslots - 1)];
-        uint16_t want = (uint16_t)((j >> shift) + 1);
-        if (*tag != want) {
-            *tag = want;
-            return j == k ? 0 : (mc_ps_t)j * slot - t;
-        }
-    }
-    return (mc_ps_t)nslots * slot; /* saturated beyond the horizon */
+    *step = 0;
+    return op->fixed;
 }
 
-/* The MPB ports' calendars: one mapping for all cores, its pages given
- * by the kernel as they are first touched, so that a reservation finds
- * its ring at once (no pointer to follow, no allocation of its own: at a
- * million cores each is a cache miss). In transparent huge pages, where
- * the kernel gives them: a reservation lands on the ring of whichever
- * core is written to, in no order the TLB could follow (8% of a
- * 262,144- or million-core broadcast's time with 4 KiB pages; the rings
- * are small, 512 bytes, and every core's is used by a collective of all
- * of them, so the larger pages commit no more) */
-static uint16_t *port_ring(mc_sim_t *s, int owner)
+/* one line of core's operation op, starting at t */
+static mc_ps_t mpb_line(mc_cost_t *c, int core, const mc_sim_op_t *op,
+                        int64_t line, mc_ps_t t)
 {
-    if (!s->port_tags) {
-        size_t len = (size_t)s->p->ncores * PORT_SLOTS * sizeof(uint16_t);
-        void *m = mmap(NULL, len, PROT_READ | PROT_WRITE,
-                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-        if (m == MAP_FAILED)
-            return NULL; /* no contention rather than a crash */
-        (void)madvise(m, len, MADV_HUGEPAGE);
-        s->port_tags = m;
-        s->port_len = len;
-    }
-    return s->port_tags + (size_t)owner * PORT_SLOTS;
-}
-
-mc_ps_t mc_sim_port_delay(mc_sim_t *s, int owner, mc_ps_t t)
-{
-    cal_t c = {port_ring(s, owner)};
-    if (!c.tag)
-        return 0;
-    mc_ps_t d = mc_sim_reserve(&c, PORT_SLOTS, s->p->cont.mpb_service, t);
-    s->st.port_wait_ps += d;
-    return d;
-}
-
-static mc_ps_t mc_delay(mc_sim_t *s, int core, mc_ps_t t)
-{
-    return mc_sim_reserve(&s->cal_mc[s->p->mc_of[core]], MC_SLOTS,
-                          s->p->cont.mc_service, t);
-}
-
-mc_ps_t mc_sim_route(mc_sim_t *s, int chip, int x0, int y0, int x1, int y1,
-                     mc_ps_t t)
-{
-    const mc_platform_t *p = s->p;
-    mc_ps_t hop = p->c.L_hop;
-    t += hop; /* the local router */
-    if (!s->c_link)
-        return t + (abs(x1 - x0) + abs(y1 - y0)) * hop;
-    int x = x0, y = y0;
-    while (x != x1 || y != y1) {
-        int dir = x != x1 ? (x1 > x ? 0 : 1) : (y1 > y ? 2 : 3);
-        cal_t *c = &s->cal_link[((chip * p->mesh_y + y) * p->mesh_x + x) * 4 +
-                                dir];
-        mc_ps_t w = mc_sim_reserve(c, LINK_SLOTS, p->cont.link_time, t);
-        if (w) { /* contention accounting (--json) */
-            s->st.link_waits++;
-            s->st.link_wait_ps += w;
-        }
-        t += w + hop;
-        if (dir < 2)
-            x += dir == 0 ? 1 : -1;
-        else
-            y += dir == 2 ? 1 : -1;
-    }
-    return t;
-}
-
-/* one line of the running operation of `core`, starting at t */
-mc_ps_t mc_sim_line_step(mc_sim_t *s, int core, mc_ps_t t)
-{
-    const mc_platform_t *p = s->p;
-    if (p->cc)
-        return mc_cc_line_step(s, core, t);
-    if (s->msg)
-        return mc_msg_step(s, core, t);
-    const mc_sim_op_t *op = &s->cores[core].op;
+    const mc_platform_t *p = c->p;
     int cx = p->tile_x[core], cy = p->tile_y[core];
     for (int i = 0; i < op->nacc; i++) {
         const mc_sim_acc_t *a = &op->acc[i];
         int mem = a->kind == MC_ACC_MEM;
-        mc_ps_t hit = mem && p->cache.on
-                          ? mc_sim_cache_line(s, core, a, s->cores[core].line)
-                          : local_mpb(p, core, a->kind, a->core)
-                                ? p->c.local_mpb
-                                : -1;
+        mc_ps_t hit = mem && c->cache ? mc_cache_line(c, core, a, line)
+                      : local_mpb(p, core, a->kind, a->core) ? p->c.local_mpb
+                                                             : -1;
         if (hit >= 0) { /* no packet leaves the tile */
             t += hit;
             continue;
         }
         if (remote(p, core, a->kind, a->core)) { /* another chip */
-            t = mc_host_step(s, core, a, t) + p->c.o_mpb;
+            t = mc_host_step(c, core, a, line, t) + p->c.o_mpb;
             continue;
         }
         int chip = mc_plat_chip(p, core);
@@ -343,38 +221,25 @@ mc_ps_t mc_sim_line_step(mc_sim_t *s, int core, mc_ps_t t)
         mc_ps_t o = acc_overhead(p, a->kind, a->write);
         if (a->write) {
             /* data out to the target, served there, acknowledged */
-            mc_ps_t arrive = mc_sim_route(s, chip, cx, cy, tx, ty, t);
-            if (mem && s->c_mc)
-                arrive += mc_delay(s, core, arrive);
-            else if (!mem && s->c_mpb)
-                arrive += mc_sim_port_delay(s, a->core, arrive);
+            mc_ps_t arrive = mc_cal_route(c, chip, cx, cy, tx, ty, t);
+            arrive += mem ? mc_cal_mc(c, core, arrive)
+                          : mc_cal_port(c, a->core, arrive);
             t = arrive + d + o;
         } else {
             /* request to the target, served there, data back */
             mc_ps_t at = t + d;
-            if (mem && s->c_mc)
-                at += mc_delay(s, core, at);
-            else if (!mem && s->c_mpb)
-                at += mc_sim_port_delay(s, a->core, at);
-            t = mc_sim_route(s, chip, tx, ty, cx, cy, at) + o;
+            at += mem ? mc_cal_mc(c, core, at) : mc_cal_port(c, a->core, at);
+            t = mc_cal_route(c, chip, tx, ty, cx, cy, at) + o;
         }
     }
     return t;
 }
 
-void mc_sim_cal_free(mc_sim_t *s)
-{
-    mc_sim_cache_free(s);
-    const mc_platform_t *p = s->p;
-    if (s->port_tags)
-        munmap(s->port_tags, s->port_len);
-    for (int i = 0; s->cal_mc && i < p->nmc; i++)
-        free(s->cal_mc[i].tag);
-    mc_host_free(s);
-    int nchips = p->host.nchips > 1 ? p->host.nchips : 1;
-    for (int i = 0; s->cal_link && i < p->mesh_x * p->mesh_y * 4 * nchips;
-         i++)
-        free(s->cal_link[i].tag);
-    free(s->cal_mc);
-    free(s->cal_link);
-}
+const mc_sim_model_t mc_model_mpb = {
+    .name = "mpb",
+    .wanted = NULL, /* the chip model unless another is (compose.c) */
+    .op = mpb_op,
+    .line = mpb_line,
+    .flag = mpb_flag,
+    .poll = mpb_poll,
+};

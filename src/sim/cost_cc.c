@@ -1,5 +1,6 @@
 /*
- * Cost model of a cache-coherent chip (platform "cc", e.g. xeonphi60),
+ * Cost model of a cache-coherent chip (platform "cc", e.g. xeonphi60;
+ * cost.h model "cc"),
  * after Ramos & Hoefler, "Modelling Communications in Cache Coherent
  * Systems": what a line costs depends on where it is.
  *
@@ -15,7 +16,8 @@
  * (program buffers) is taken as cached: R_L a line. Contention: n cores
  * reading one core's lines queue at that core's tag directory, one line
  * per c (the contention slope of T_C(n) = b + c n, Table 3.2), modelled
- * with the MPB port calendars (cost.c) when MPB contention is on.
+ * with the MPB port calendars (cal.c) when MPB contention is on. The
+ * states live with the communicators' domains, made and freed here.
  * Writes to one line serialise: a line has one owner at a time, so a core
  * writing it waits until the previous write (ownership transfer) is done
  * (several children acknowledging on one shared line pay R_R each, one
@@ -25,13 +27,13 @@
  */
 #include <stdlib.h>
 
-#include "sim/engine_impl.h"
+#include "sim/cost.h"
 #include "util/error.h"
 
-mc_ps_t mc_cc_access(const mc_sim_t *s, mc_cc_line_t *ln, int core,
-                     int write, mc_ps_t t)
+static mc_ps_t cc_access(const mc_cost_t *c, mc_cc_line_t *ln, int core,
+                         int write, mc_ps_t t)
 {
-    const mc_platform_t *p = s->p;
+    const mc_platform_t *p = c->p;
     mc_ps_t wait = ln->busy > t ? ln->busy - t : 0;
     uint64_t me = 1ULL << core;
     int mine = ln->owner == core || (ln->sharers & me);
@@ -57,41 +59,54 @@ mc_ps_t mc_cc_access(const mc_sim_t *s, mc_cc_line_t *ln, int core,
 
 /* one line j of an operation, starting at t; with contention, the reads
  * and writes of another core's lines queue at that core */
-static mc_ps_t line(mc_sim_t *s, int core, const mc_sim_op_t *op, int64_t j,
+static mc_ps_t line(mc_cost_t *c, int core, const mc_sim_op_t *op, int64_t j,
                     mc_ps_t t, int contend)
 {
     for (int i = 0; i < op->nacc; i++) {
         const mc_sim_acc_t *a = &op->acc[i];
         if (a->kind == MC_ACC_MEM || !a->st) {
-            t += s->p->R_L;
+            t += c->p->R_L;
             continue;
         }
         if (contend && a->core != core)
-            t += mc_sim_port_delay(s, a->core, t);
-        t += mc_cc_access(s, a->st + j, core, a->write, t);
+            t += mc_cal_port(c, a->core, t);
+        t += cc_access(c, a->st + j, core, a->write, t);
     }
     return t;
 }
 
-mc_ps_t mc_cc_closed_form(mc_sim_t *s, int core, const mc_sim_op_t *op)
+static mc_ps_t closed_form(mc_cost_t *c, int core, const mc_sim_op_t *op)
 {
     mc_ps_t t = op->fixed;
     for (int64_t j = 0; j < op->lines; j++)
-        t = mc_ps_cap(line(s, core, op, j, t, 0));
-    return mc_ps_cap((__int128)t + (__int128)op->elems * s->p->c.o_reduce);
+        t = mc_ps_cap(line(c, core, op, j, t, 0));
+    return mc_ps_cap((__int128)t + (__int128)op->elems * c->p->c.o_reduce);
 }
 
-mc_ps_t mc_cc_line_step(mc_sim_t *s, int core, mc_ps_t t)
+/* with contention, line by line (cc_line); else all lines at once */
+static mc_ps_t cc_op(mc_cost_t *c, int core, const mc_sim_op_t *op,
+                     mc_ps_t now, int64_t *step)
 {
-    const core_t *c = &s->cores[core];
-    return line(s, core, &c->op, c->line, t, s->c_mpb);
+    (void)now;
+    if (!c->cal || op->lines == 0) {
+        *step = -1;
+        return closed_form(c, core, op);
+    }
+    *step = 0;
+    return op->fixed;
+}
+
+static mc_ps_t cc_line(mc_cost_t *c, int core, const mc_sim_op_t *op,
+                       int64_t j, mc_ps_t t)
+{
+    return line(c, core, op, j, t, 1);
 }
 
 /* the state of the flag line holding *addr, from the domain it is in */
-mc_cc_line_t *mc_cc_flag_line(const mc_sim_t *s, const uint64_t *addr)
+mc_cc_line_t *mc_cc_flag_line(const mc_cost_t *c, const uint64_t *addr)
 {
-    size_t per = (size_t)s->p->line / 8;
-    for (mc_sim_domain_t *d = s->domains; d; d = d->next) {
+    size_t per = (size_t)c->p->line / 8;
+    for (mc_sim_domain_t *d = *c->domains; d; d = d->next) {
         size_t words = (size_t)d->n * (size_t)d->nflags;
         if (addr >= d->flags && addr < d->flags + words && d->flag_st) {
             size_t w = (size_t)(addr - d->flags);
@@ -103,32 +118,83 @@ mc_cc_line_t *mc_cc_flag_line(const mc_sim_t *s, const uint64_t *addr)
     return NULL;
 }
 
+/* a flag line with a state: the write takes the line, readers see it at
+ * once; one without (a word outside the domains' flag areas): priced as
+ * an MPB line (cost.c) */
+static void cc_flag(mc_cost_t *c, int core, int owner, uint64_t *addr,
+                    size_t n, mc_ps_t now, mc_flag_cost_t *fc)
+{
+    mc_cc_line_t *ln = mc_cc_flag_line(c, addr);
+    if (!ln) {
+        mc_model_mpb.flag(c, core, owner, addr, n, now, fc);
+        return;
+    }
+    fc->lat = fc->done = cc_access(c, ln, core, 1, now);
+    fc->queue = mc_cal_port(c, owner, now + fc->lat);
+}
+
+/* concurrent readers of one core's lines queue (Table 3.2's c) */
+static mc_ps_t cc_poll(mc_cost_t *c, int core, int owner, uint64_t *addr,
+                       mc_ps_t now)
+{
+    mc_cc_line_t *ln = mc_cc_flag_line(c, addr);
+    if (!ln)
+        return mc_model_mpb.poll(c, core, owner, addr, now);
+    mc_ps_t q = owner != core ? mc_cal_port(c, owner, now) : 0;
+    return q + cc_access(c, ln, core, 0, now + q);
+}
+
 mc_cc_line_t *mc_sim_cc_mpb(const mc_sim_t *s, mc_sim_domain_t *d, int rank,
                             size_t off)
 {
-    if (!s->p->cc || !d->mpb_st)
+    if (!d->mpb_st) /* not a coherent chip */
         return NULL;
-    size_t lines = s->p->mpb_bytes / (size_t)s->p->line;
-    return &d->mpb_st[(size_t)rank * lines + off / (size_t)s->p->line];
+    size_t line = (size_t)mc_sim_platform(s)->line;
+    return &d->mpb_st[(size_t)rank * (d->mpb_bytes / line) + off / line];
 }
 
 /* coherence states of a new domain: every line in memory (state I) */
-int mc_cc_domain_init(const mc_sim_t *s, mc_sim_domain_t *d)
+static int cc_domain_init(mc_cost_t *c, mc_sim_domain_t *d)
 {
-    const mc_platform_t *p = s->p;
-    if (!p->cc)
-        return MC_OK;
+    const mc_platform_t *p = c->p;
     size_t per = (size_t)p->line / 8;
     size_t nm = (size_t)d->n * (p->mpb_bytes / (size_t)p->line);
     size_t nf = (size_t)d->n * ((size_t)d->nflags / per);
     d->mpb_st = malloc(nm * sizeof *d->mpb_st);
+    if (!d->mpb_st)
+        return mc_cost_nomem(c, "the coherence states of MPB lines",
+                             nm * sizeof *d->mpb_st);
     d->flag_st = malloc(nf * sizeof *d->flag_st);
-    if (!d->mpb_st || !d->flag_st)
-        return mc_error(MC_ERR_NOMEM, "simulator: out of memory for line "
-                                      "states");
+    if (!d->flag_st)
+        return mc_cost_nomem(c, "the coherence states of flag lines",
+                             nf * sizeof *d->flag_st);
     for (size_t i = 0; i < nm; i++)
         d->mpb_st[i] = (mc_cc_line_t){-1, 0, 0};
     for (size_t i = 0; i < nf; i++)
         d->flag_st[i] = (mc_cc_line_t){-1, 0, 0};
     return MC_OK;
 }
+
+static void cc_domain_fini(mc_cost_t *c, mc_sim_domain_t *d)
+{
+    (void)c;
+    free(d->mpb_st);
+    free(d->flag_st);
+    d->mpb_st = d->flag_st = NULL;
+}
+
+static int cc_wanted(const mc_cost_t *c)
+{
+    return c->p->cc;
+}
+
+const mc_sim_model_t mc_model_cc = {
+    .name = "coherence",
+    .wanted = cc_wanted,
+    .op = cc_op,
+    .line = cc_line,
+    .flag = cc_flag,
+    .poll = cc_poll,
+    .domain_init = cc_domain_init,
+    .domain_fini = cc_domain_fini,
+};

@@ -1,6 +1,7 @@
 /*
  * Event loop, cores, flags and domains of the simulator (see engine.h).
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stddef.h>
@@ -67,7 +68,8 @@ int mc_sim_create(const mc_platform_t *p, int ncores, const mc_sim_opts_t *o,
                         ncores, p->name, p->ncores);
     mc_sim_t *s = calloc(1, sizeof *s);
     if (!s)
-        return mc_error(MC_ERR_NOMEM, "simulator: out of memory");
+        return mc_error(MC_ERR_NOMEM, "simulator: out of memory for the "
+                        "engine (%zu bytes)", sizeof *s);
     s->p = p;
     s->n = ncores;
     s->running = -1;
@@ -82,41 +84,59 @@ int mc_sim_create(const mc_platform_t *p, int ncores, const mc_sim_opts_t *o,
         nb <<= 1;
     s->bucket = malloc(nb * sizeof(int));
     s->bucket_mask = nb - 1;
-    s->cal_mc = calloc((size_t)p->nmc, sizeof(cal_t));
-    s->cal_link = calloc((size_t)p->mesh_x * p->mesh_y * 4 *
-                             (size_t)(p->host.nchips > 1 ? p->host.nchips : 1),
-                         sizeof(cal_t));
-    if (!s->cores || !s->bucket || !s->cal_mc ||
-        !s->cal_link || mc_host_create(s) != MC_OK) {
+    if (!s->cores || !s->bucket) {
         mc_sim_destroy(s);
-        return mc_error(MC_ERR_NOMEM, "simulator: out of memory");
-    }
-    if (p->net.on && mc_msg_create(s) != MC_OK) {
-        mc_sim_destroy(s);
-        return mc_error(MC_ERR_NOMEM, "simulator: out of memory");
+        return mc_error(MC_ERR_NOMEM, "simulator: out of memory for %d "
+                        "cores (%zu bytes)", ncores,
+                        (size_t)ncores * sizeof(core_t) + nb * sizeof(int));
     }
     memset(s->bucket, 0xff, nb * sizeof(int));
-    s->c_mpb = pick(o->contention_mpb, p->cont.mpb);
-    s->c_link = pick(o->contention_link, p->cont.link);
-    s->c_mc = pick(o->contention_mc, p->cont.mc);
-    s->rng = o->jitter_seed;
-    s->stack_size = o->stack_size ? o->stack_size : MC_SIM_STACK;
-    s->trace = o->trace;
-    if (o->traffic && ncores <= MC_SIM_TRAFFIC_MAX &&
-        !(s->traffic = calloc((size_t)ncores * (size_t)ncores,
-                              sizeof(uint64_t)))) {
+    s->cost = (mc_cost_t){.p = p, .ncores = ncores,
+                          .c_mpb = pick(o->contention_mpb, p->cont.mpb),
+                          .c_link = pick(o->contention_link, p->cont.link),
+                          .c_mc = pick(o->contention_mc, p->cont.mc),
+                          .st = &s->st, .domains = &s->domains, .sim = s};
+    int rc = mc_cost_init(&s->cost);
+    if (rc != MC_OK) {
         mc_sim_destroy(s);
-        return mc_error(MC_ERR_NOMEM, "simulator: out of memory");
+        return rc; /* the model said what it could not allocate */
     }
+    s->rng = o->jitter_seed;
+    s->stacks.size = o->stack_size ? o->stack_size : MC_SIM_STACK;
+    s->trace.on = o->trace;
     if (o->traffic && ncores > MC_SIM_TRAFFIC_MAX) {
         mc_sim_destroy(s);
         return mc_error(MC_ERR_ARG, "simulator: a traffic matrix of %d "
                         "cores (at most %d)", ncores, MC_SIM_TRAFFIC_MAX);
     }
+    size_t tbytes = (size_t)ncores * (size_t)ncores * sizeof(uint64_t);
+    if (o->traffic && !(s->traffic = calloc(1, tbytes))) {
+        mc_sim_destroy(s);
+        return mc_error(MC_ERR_NOMEM, "simulator: out of memory for the "
+                        "traffic matrix of %d cores (%zu bytes)", ncores,
+                        tbytes);
+    }
     s->progress = o->progress;
     s->progress_arg = o->progress_arg;
     *out = s;
     return MC_OK;
+}
+
+/* a domain's memory */
+static void domain_free(mc_sim_t *s, mc_sim_domain_t *d)
+{
+    mc_cost_domain_fini(&s->cost, d);
+    free(d->cores);
+    free(d->mpb);
+    free(d->mpb_scratch);
+    free(d->flags);
+    mc_sim_flagmap_free(d->fmap);
+    free(d->mcast_word);
+    for (mc_sim_stage_t *g = d->stages, *gn; g; g = gn) {
+        gn = g->next;
+        free(g);
+    }
+    free(d);
 }
 
 void mc_sim_destroy(mc_sim_t *s)
@@ -125,32 +145,19 @@ void mc_sim_destroy(mc_sim_t *s)
         return;
     for (int i = 0; s->cores && i < s->n; i++)
         mc_coro_destroy(&s->cores[i].co);
-    if (s->stack_pool)
-        munmap(s->stack_pool, s->pool_len);
+    if (s->stacks.pool)
+        munmap(s->stacks.pool, s->stacks.len);
     for (mc_sim_domain_t *d = s->domains, *nx; d; d = nx) {
         nx = d->next;
-        free(d->cores);
-        free(d->mpb);
-        free(d->mpb_scratch);
-        free(d->flags);
-        mc_sim_flagmap_free(d->fmap);
-        free(d->mpb_st);
-        free(d->flag_st);
-        free(d->mcast_word);
-        for (mc_sim_stage_t *g = d->stages, *gn; g; g = gn) {
-            gn = g->next;
-            free(g);
-        }
-        free(d);
+        domain_free(s, d);
     }
-    mc_sim_cal_free(s);
-    mc_msg_free(s);
+    mc_cost_fini(&s->cost);
     free(s->cores);
     free(s->bucket);
     mc_sim_evq_free(s);
     free(s->lands);
     free(s->land_pay);
-    free(s->tr);
+    free(s->trace.rec);
     free(s->traffic);
     free(s);
 }
@@ -167,7 +174,8 @@ const mc_platform_t *mc_sim_platform(const mc_sim_t *s)
  * resume checks the stack pointer instead (engine_run.c). */
 static int stack_pool(mc_sim_t *s)
 {
-    size_t page = 4096, block = (s->stack_size + page - 1) / page * page + page;
+    mc_sim_stacks_t *k = &s->stacks;
+    size_t page = 4096, block = (k->size + page - 1) / page * page + page;
     long maps = 65530;
     FILE *f = fopen("/proc/sys/vm/max_map_count", "r");
     if (f) {
@@ -175,26 +183,26 @@ static int stack_pool(mc_sim_t *s)
             maps = 65530;
         fclose(f);
     }
-    s->pool_len = block * (size_t)s->n;
-    void *m = mmap(NULL, s->pool_len, PROT_READ | PROT_WRITE,
+    k->len = block * (size_t)s->n;
+    void *m = mmap(NULL, k->len, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (m == MAP_FAILED)
         return mc_error(MC_ERR_NOMEM, "simulator: cannot reserve %.1f GiB "
-                        "of stacks for %d cores", s->pool_len / 1073741824.0,
+                        "of stacks for %d cores", k->len / 1073741824.0,
                         s->n);
-    s->stack_pool = m;
-    s->stack_guard = 2L * s->n + 4096 < maps;
+    k->pool = m;
+    k->guard = 2L * s->n + 4096 < maps;
     return MC_OK;
 }
 
 int mc_sim_spawn(mc_sim_t *s, int core, void (*fn)(void *), void *arg)
 {
     core_t *c = &s->cores[core];
-    if (!s->stack_pool)
+    if (!s->stacks.pool)
         MC_CHECK(stack_pool(s));
-    size_t block = s->pool_len / (size_t)s->n;
-    if (mc_coro_init_in(&c->co, s->stack_pool + block * (size_t)core, block,
-                        s->stack_guard, fn, arg) != 0)
+    size_t block = s->stacks.len / (size_t)s->n;
+    if (mc_coro_init_in(&c->co, s->stacks.pool + block * (size_t)core, block,
+                        s->stacks.guard, fn, arg) != 0)
         return mc_error(MC_ERR_NOMEM, "simulator: no stack for core %d",
                         core);
     c->spawned = 1;
@@ -208,30 +216,46 @@ int mc_sim_spawn(mc_sim_t *s, int core, void (*fn)(void *), void *arg)
 void mc_sim_trace_add(mc_sim_t *s, const char *name, int core, mc_ps_t start,
                       mc_ps_t end)
 {
-    if (!s->trace)
+    mc_sim_tracebuf_t *t = &s->trace;
+    if (!t->on)
         return;
-    if (s->ntr == s->captr) {
-        size_t cap = s->captr ? 2 * s->captr : 4096;
-        mc_sim_trace_rec_t *t = realloc(s->tr, cap * sizeof *t);
-        if (!t) {
-            s->trace = 0;
+    if (t->n == t->cap) {
+        size_t cap = t->cap ? 2 * t->cap : 4096;
+        mc_sim_trace_rec_t *r = realloc(t->rec, cap * sizeof *r);
+        if (!r) { /* not a trace with holes: the run fails */
+            t->on = 0;
+            mc_sim_fail(s, MC_ERR_NOMEM, "simulator: out of memory for the "
+                        "trace (%zu records, %zu bytes)", cap,
+                        cap * sizeof *r);
             return;
         }
-        s->tr = t;
-        s->captr = cap;
+        t->rec = r;
+        t->cap = cap;
     }
-    s->tr[s->ntr++] = (mc_sim_trace_rec_t){name, core, start, end};
+    t->rec[t->n++] = (mc_sim_trace_rec_t){name, core, start, end};
 }
 
 const mc_sim_trace_rec_t *mc_sim_trace(const mc_sim_t *s, size_t *n)
 {
-    *n = s->ntr;
-    return s->tr;
+    *n = s->trace.n;
+    return s->trace.rec;
 }
 
 void mc_sim_get_stats(const mc_sim_t *s, mc_sim_stats_t *st)
 {
     *st = s->st;
+}
+
+int mc_sim_fail(mc_sim_t *s, int status, const char *fmt, ...)
+{
+    if (!s->failed) { /* the first failure is the cause */
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(s->why, sizeof s->why, fmt, ap);
+        va_end(ap);
+        s->failed = status;
+    }
+    return mc_error(status, "%s", s->why);
 }
 
 void mc_sim_set_self(mc_sim_t *s)

@@ -71,49 +71,6 @@ typedef struct mc_sim_op {
     int64_t elems;      /* elements combined (reductions) */
 } mc_sim_op_t;
 
-/* A message the static network delivers (tp/sim.c mcast): kept until
- * every receiver has copied it. */
-typedef struct mc_sim_stage {
-    struct mc_sim_stage *next;
-    uint64_t seq;   /* the communicator's multicast number */
-    int refs;       /* receivers still to copy it */
-    size_t n;
-    unsigned char data[];
-} mc_sim_stage_t;
-
-/* MPB bytes are stored in blocks of this many, block k of every rank
- * side by side (sim/mpbmem.c) */
-#define MC_SIM_MPB_BLOCK ((size_t)256)
-
-/* Flag words of a large domain, only those used (sim/flagmap.c). */
-typedef struct mc_sim_flagmap mc_sim_flagmap_t;
-/* a dense flag area up to this many bytes, sparse above */
-#define MC_SIM_DENSE_FLAGS ((size_t)64 << 20)
-
-/* A communicator's memory: MPBs and flag words of its ranks. */
-typedef struct mc_sim_domain {
-    int n;
-    int *cores;          /* rank -> core */
-    unsigned char *mpb;  /* n * mpb_bytes, block-major (sim/mpbmem.c) */
-    size_t mpb_bytes;    /* per rank */
-    unsigned char *mpb_scratch; /* 2 * mpb_bytes (sim/mpbmem.c) */
-    uint64_t *flags;     /* n * nflags, or NULL: fmap */
-    mc_sim_flagmap_t *fmap;
-    int nflags;
-    int line_words;      /* flag words per line (fmap stores lines) */
-    uint64_t key;        /* (parent, split id) for lookup by members */
-    uint64_t uid;        /* unique in the process, never reused */
-    int grid_state;      /* 0 not worked out yet, 1 a grid, -1 not one */
-    int span_state;      /* 0 not worked out yet, 1 on several chips, -1
-                            on one */
-    mc_plat_grid_t grid; /* where the ranks sit, if a grid (sim/grid.h) */
-    uint64_t *mcast_word;   /* per rank: multicasts arrived (tp/sim.c) */
-    mc_sim_stage_t *stages; /* multicasts not yet copied by everyone */
-    mc_cc_line_t *mpb_st;   /* coherent chips: per line of mpb */
-    mc_cc_line_t *flag_st;  /* ... of flags */
-    struct mc_sim_domain *parent, *next;
-} mc_sim_domain_t;
-
 typedef struct mc_sim_stats {
     uint64_t events;   /* engine events: op completions, line steps,
                           flag landings, wake-ups */
@@ -161,6 +118,9 @@ void mc_sim_count_traffic(mc_sim_t *s, int on);
 /* trace records so far (NULL if tracing is off) */
 const mc_sim_trace_rec_t *mc_sim_trace(const mc_sim_t *s, size_t *n);
 
+/* The memory of a communicator's ranks (MPBs, flags): sim/domain.h; the
+ * vSCC's host communication task: sim/host_task.h. */
+
 /* ---- called by programs running on a core ---- */
 mc_sim_t *mc_sim_self(void);
 int mc_sim_self_core(void);
@@ -202,66 +162,5 @@ uint64_t mc_sim_flag_read(mc_sim_t *s, uint64_t *addr, int owner);
 void mc_sim_post(mc_sim_t *s, uint64_t *addr, uint64_t v, mc_ps_t at);
 /* the calling core is busy for d (name for the trace) */
 int mc_sim_busy(mc_sim_t *s, const char *name, mc_ps_t d);
-
-/* The host communication task of a multi-chip platform whose host
- * acknowledges writes (write_ack "host"; cost_host.c), for the calling
- * core: 0 where there is none (one chip, transparent routing, the FPGA's
- * acknowledgements), and the calls below are then not to be made. */
-int mc_sim_host_task(const mc_sim_t *s);
-/* the task copies the caller's MPB bytes [off, off + n) into the host,
- * serving later reads of them from other chips from there (prefetch);
- * invalidate drops the copy. The caller pays one write to the task's
- * registers. */
-int mc_sim_host_prefetch(mc_sim_t *s, size_t off, size_t n);
-int mc_sim_host_invalidate(mc_sim_t *s, size_t off, size_t n);
-/* virtual DMA: the task copies `lines` lines of the caller's MPB to the
- * MPB of core dst (the data is moved by the caller's transport); *flag
- * becomes v when they have landed, *done becomes done_v when the caller's
- * range has been read. The caller pays one write to the task's
- * registers. */
-int mc_sim_host_dma(mc_sim_t *s, int dst, int64_t lines, uint64_t *flag,
-                    uint64_t v, uint64_t *done, uint64_t done_v);
-
-/* coherence state of the MPB line at byte `off` of `rank` (NULL when the
- * platform is not cache-coherent) */
-mc_cc_line_t *mc_sim_cc_mpb(const mc_sim_t *s, mc_sim_domain_t *d, int rank,
-                            size_t off);
-
-/* copies between a private buffer and bytes [off, off + n) of the MPB
- * of `rank` (inside it: the caller checks) */
-void mc_sim_mpb_read(const mc_sim_domain_t *d, int rank, size_t off,
-                     void *dst, size_t n);
-void mc_sim_mpb_write(mc_sim_domain_t *d, int rank, size_t off,
-                      const void *src, size_t n);
-/* n bytes from one MPB range to another (they may overlap) */
-void mc_sim_mpb_move(mc_sim_domain_t *d, int dst, size_t dst_off, int src,
-                     size_t src_off, size_t n);
-/* scratch buffer 0 or 1 of the domain, mpb_bytes each (one core's
- * operation at a time; mc_sim_mpb_move uses 0) */
-unsigned char *mc_sim_mpb_scratch(mc_sim_domain_t *d, int which);
-
-/* the `words` words of flag line `key` of a sparse domain (zero at
- * first; the address is stable) */
-uint64_t *mc_sim_flagmap_slot(mc_sim_flagmap_t **m, uint64_t key, int words);
-void mc_sim_flagmap_free(mc_sim_flagmap_t *m);
-/* bytes m takes (0 for none) */
-size_t mc_sim_flagmap_bytes(const mc_sim_flagmap_t *m);
-/* flag word idx of rank in d (a stable address; 0 until written); the
- * words of a flag line are consecutive, dense or sparse */
-static inline uint64_t *mc_sim_flag_word(mc_sim_domain_t *d, int rank,
-                                         int idx)
-{
-    uint64_t k = (uint64_t)rank * (uint64_t)d->nflags + (uint64_t)idx;
-    if (d->flags)
-        return d->flags + k;
-    uint64_t per = (uint64_t)d->line_words;
-    return mc_sim_flagmap_slot(&d->fmap, k / per, d->line_words) + k % per;
-}
-
-/* the domain of a communicator, `nflags` flag words per rank: created by
- * the first member to ask */
-int mc_sim_domain(mc_sim_t *s, mc_sim_domain_t *parent, uint64_t key,
-                  const int *cores, int n, int nflags,
-                  mc_sim_domain_t **out);
 
 #endif

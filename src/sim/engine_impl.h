@@ -1,14 +1,19 @@
-/* Private to the simulator engine (engine.c, evq.c, cost.c, ...). */
+/* Private to the simulator's engine (engine.c, engine_run.c, evq.c,
+ * flagmap.c, host_task.c, mpbmem.c, stack_guard.c); the cost models see
+ * only cost.h. */
 #ifndef MC_SIM_ENGINE_IMPL_H
 #define MC_SIM_ENGINE_IMPL_H
 
 #include <time.h>
 
+#include "sim/cost.h"
+#include "sim/domain.h"
 #include "sim/engine.h"
 
 /* EV_WAIT: a core's flag write is acknowledged and its wait begins
- * (mc_sim_flag_write_wait), handled without switching to the core */
-enum { EV_RESUME = 0, EV_LINE, EV_LAND, EV_WAIT };
+ * (mc_sim_flag_write_wait), handled without switching to the core;
+ * EV_NONE: nothing (the queue lost events: the run has failed) */
+enum { EV_RESUME = 0, EV_LINE, EV_LAND, EV_WAIT, EV_NONE };
 
 typedef struct ev {
     mc_ps_t t;
@@ -33,6 +38,7 @@ typedef struct mc_evq {
     size_t head;              /* bucket 0 is taken from here */
     uint64_t bits[2];         /* the non-empty buckets */
     mc_ps_t last;             /* the time last taken */
+    size_t want;              /* bytes an allocation failed for */
 } mc_evq_t;
 
 /* A flag write in flight. Its payload (a flag line's words after the
@@ -46,21 +52,6 @@ typedef struct land {
     uint32_t n;
     int next_free;
 } land_t;
-
-/* A slot calendar: time cut into slots of `slot` ps; a slot holds one
- * packet (or one line of service). A ring of tags, allocated on first
- * use (cost.c). */
-typedef struct cal {
-    uint16_t *tag;
-} cal_t;
-
-/* The host task's copy of one core's MPB range (cost_host.c): lines
- * arrive in the host from `first` to `last` (evenly, in order). */
-#define MC_HCOPIES 2
-typedef struct hcopy {
-    size_t off, n; /* n = 0: none */
-    mc_ps_t first, last;
-} hcopy_t;
 
 /* A simulated core. The fields every event touches come first, with the
  * coroutine's saved stack pointer, so that they share the record's first
@@ -89,65 +80,54 @@ typedef struct core {
     uint64_t round_ctx[MC_SIM_ROUND_CTX / 8];
 } __attribute__((aligned(64))) core_t;
 
+/* The stacks of all cores: one mapping (engine.c stack_pool). */
+typedef struct mc_sim_stacks {
+    size_t size;          /* per core, as asked */
+    unsigned char *pool;  /* every core's block, one mapping */
+    size_t len;
+    int guard;            /* guard pages (while mappings allow) */
+} mc_sim_stacks_t;
+
+/* The operations recorded for a Chrome trace (opts.trace). */
+typedef struct mc_sim_tracebuf {
+    int on;
+    mc_sim_trace_rec_t *rec;
+    size_t n, cap;
+} mc_sim_tracebuf_t;
+
+/* The engine: clock, event queue, cores and their waits. What operations
+ * cost is the cost models' (cost.h), composed from the platform. */
 struct mc_sim {
     const mc_platform_t *p;
     int n;
     core_t *cores;
     int running;          /* core running now, or -1 */
+    /* the simulation failed (out of memory during the run): every core's
+     * operations fail with it from now on, and mc_sim_run returns it with
+     * the message in `why` (mc_sim_fail); read at every resume */
+    int failed;
     mc_ps_t now;
     uint64_t seq;
     mc_evq_t q;
+    /* flag writes in flight */
     land_t *lands;
     unsigned char (*land_pay)[LAND_PAYLOAD];
     int nlands, caplands, free_land;
     int *bucket;          /* waiters: hash of flag address -> core */
     uint32_t bucket_mask;
-    int c_mpb, c_link, c_mc;
-    uint16_t *port_tags;  /* the MPB ports' calendars (cost.c) */
-    size_t port_len;
-    cal_t *cal_mc, *cal_link;
-    cal_t *cal_host;      /* per chip: host thread, PCIe up, PCIe down
-                             (several chips only; cost_host.c) */
-    mc_ps_t *wc_drain;    /* per core: when the host began to drain its
-                             last remote put (several chips only;
-                             cost_host.c, write-combining) */
-    hcopy_t *hcopy;       /* per core: MC_HCOPIES copies of ranges of its
-                             MPB in the host, NULL until a prefetch */
     uint64_t rng;         /* jitter (0 = off) */
     mc_sim_stats_t st;
-    size_t stack_size;
-    unsigned char *stack_pool; /* every core's stack block, one mapping */
-    size_t pool_len;
-    int stack_guard;           /* guard pages (while mappings allow) */
+    mc_cost_t cost;       /* the cost models */
+    mc_sim_stacks_t stacks;
     int nspawned, nstarted;    /* cores spawned; of them, cores that ran */
     struct timespec run_t0;    /* when mc_sim_run began */
-    int trace;
-    mc_sim_trace_rec_t *tr;
+    mc_sim_tracebuf_t trace;
     void (*progress)(void *arg, uint64_t events, double sim_us);
     void *progress_arg;
-    size_t ntr, captr;
     mc_sim_domain_t *domains;
     uint64_t *traffic;    /* n x n bytes (opts.traffic), or NULL */
-    struct mc_msg *msg;   /* the message network (cost_msg.c), or NULL */
-    struct mc_sim_cache *cache; /* cache.c, NULL until first used */
+    char why[256];        /* the message of `failed` */
 };
-
-/* engine.c */
-/* Simulated times saturate at MC_PS_LIMIT (2^61 ps, about 27 days)
- * instead of overflowing: platform costs are bounded (platform.c) but
- * message sizes are not, and a product of the two could pass 2^63. A run
- * that reaches the limit gives meaningless times, never undefined
- * arithmetic. */
-static inline mc_ps_t mc_ps_cap(__int128 v)
-{
-    return v > MC_PS_LIMIT ? MC_PS_LIMIT : (mc_ps_t)v;
-}
-
-/* any contention model on: operations are stepped line by line */
-static inline int mc_sim_stepped(const mc_sim_t *s)
-{
-    return s->c_mpb || s->c_link || s->c_mc;
-}
 
 /* stack_guard.c: around mc_sim_run, a fault in a guard page of the
  * stacks reports which core overflowed its stack (nothing without guard
@@ -181,71 +161,12 @@ mc_ps_t mc_sim_jitter(mc_sim_t *s, mc_ps_t d);
 void mc_sim_trace_add(mc_sim_t *s, const char *name, int core, mc_ps_t start,
                       mc_ps_t end);
 void mc_sim_set_self(mc_sim_t *s);
-
-/* cost.c (dispatching to cost_cc.c on cache-coherent platforms) */
-mc_ps_t mc_sim_closed_form(mc_sim_t *s, int core, const mc_sim_op_t *op);
-mc_ps_t mc_sim_line_step(mc_sim_t *s, int core, mc_ps_t t);
-mc_ps_t mc_sim_access_cost(const mc_sim_t *s, int core, int kind, int write,
-                           int target, int latency_only);
-mc_ps_t mc_sim_port_delay(mc_sim_t *s, int owner, mc_ps_t t);
-/* delay until a free slot of calendar c at or after t (0 if free) */
-mc_ps_t mc_sim_reserve(cal_t *c, uint32_t nslots, mc_ps_t slot, mc_ps_t t);
-/* a data packet from router (x0,y0) to (x1,y1) of `chip`, leaving at t:
- * when it reaches the target router (XY routing, link by link) */
-mc_ps_t mc_sim_route(mc_sim_t *s, int chip, int x0, int y0, int x1, int y1,
-                     mc_ps_t t);
-void mc_sim_flag_costs(mc_sim_t *s, int core, int owner, uint64_t *addr,
-                       mc_ps_t *lat, mc_ps_t *done);
-mc_ps_t mc_sim_poll_cost(mc_sim_t *s, int core, int owner, uint64_t *addr);
-
-/* cost_host.c: platforms of several chips behind one host */
-mc_ps_t mc_host_way(const mc_platform_t *p, int a, int b);
-mc_ps_t mc_host_line(const mc_platform_t *p, int core, int target, int write,
-                     int latency_only);
-mc_ps_t mc_host_step(mc_sim_t *s, int core, const mc_sim_acc_t *a,
-                     mc_ps_t t);
-/* a line of data written to another chip's MPB, until it is acknowledged
- * (closed form: through the task's write-combining buffer where there is
- * one, else as mc_host_line) */
-mc_ps_t mc_host_put_line(const mc_platform_t *p, int core, int target);
-/* a flag line to another chip: adds the waits for the host link to the
- * contention-free latency and completion */
-void mc_host_flag(mc_sim_t *s, int core, int owner, mc_ps_t *lat,
-                  mc_ps_t *done);
-/* a read of line `line` of an MPB access a served from the host task's
- * copy: the one-way time between core and host (the read costs it twice)
- * and, in *ready, when that line is in the host; -1 if not there */
-mc_ps_t mc_host_cached(const mc_sim_t *s, int core, const mc_sim_acc_t *a,
-                       int64_t line, mc_ps_t *ready);
-/* the host thread of `chip` takes a request arriving at t: when it is
- * done; a data line on the PCIe link of `chip` (dir 0 up, 1 down) at t:
- * when it is at the other end (both reserve their calendars) */
-mc_ps_t mc_host_thread(mc_sim_t *s, int chip, mc_ps_t t);
-mc_ps_t mc_host_pcie(mc_sim_t *s, int chip, int dir, mc_ps_t t);
-int mc_host_create(mc_sim_t *s);
-void mc_host_free(mc_sim_t *s);
-
-/* cost_msg.c: platforms with a message network ("network") */
-int mc_msg_create(mc_sim_t *s);
-void mc_msg_free(mc_sim_t *s);
-mc_ps_t mc_msg_op(mc_sim_t *s, int core, const mc_sim_op_t *op, int *net);
-mc_ps_t mc_msg_step(mc_sim_t *s, int core, mc_ps_t t);
-void mc_msg_flag(mc_sim_t *s, int core, int owner, size_t n, mc_ps_t *lat,
-                 mc_ps_t *done);
-mc_ps_t mc_msg_poll(mc_sim_t *s, int core, int owner);
-/* cache.c: the cost of line i of a private-memory access if the core's
- * caches have it (and they are updated), else -1 */
-mc_ps_t mc_sim_cache_line(mc_sim_t *s, int core, const mc_sim_acc_t *a,
-                          int64_t i);
-void mc_sim_cache_free(mc_sim_t *s);
-
-/* cost_cc.c */
-mc_ps_t mc_cc_access(const mc_sim_t *s, mc_cc_line_t *ln, int core,
-                     int write, mc_ps_t t);
-mc_ps_t mc_cc_closed_form(mc_sim_t *s, int core, const mc_sim_op_t *op);
-mc_ps_t mc_cc_line_step(mc_sim_t *s, int core, mc_ps_t t);
-mc_cc_line_t *mc_cc_flag_line(const mc_sim_t *s, const uint64_t *addr);
-int mc_cc_domain_init(const mc_sim_t *s, mc_sim_domain_t *d);
-void mc_sim_cal_free(mc_sim_t *s);
+/* The one policy when the simulator cannot go on as modelled (out of
+ * memory during a run): the first failure is kept (status, message),
+ * every later operation of every core returns it, waiting cores get it
+ * when the others are done, and mc_sim_run returns it. Never an abort,
+ * never a run that goes on with a different model. Returns status. */
+int mc_sim_fail(mc_sim_t *s, int status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 #endif

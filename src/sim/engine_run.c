@@ -56,21 +56,15 @@ int mc_sim_do(mc_sim_t *s, const mc_sim_op_t *op)
     c->op = *op;
     c->op_start = s->now;
     c->status = MC_OK;
-    int net = 0;
-    mc_ps_t md = s->msg ? mc_msg_op(s, me, op, &net) : 0;
-    if (s->msg && net) { /* a message: its train is one step (cost_msg.c) */
-        c->line = op->lines - 1;
-        mc_sim_push(s, s->now + md, EV_LINE, (uint32_t)me);
-    } else if (s->msg) { /* local work: one event */
-        mc_sim_push(s, s->now + md + mc_sim_jitter(s, md), EV_RESUME,
-                    (uint32_t)me);
-    } else if (!mc_sim_stepped(s) || op->lines == 0) {
-        mc_ps_t d = mc_sim_closed_form(s, me, op);
+    /* the cost model says: done after d, or stepped line by line */
+    int64_t step;
+    mc_ps_t d = s->cost.chip->op(&s->cost, me, op, s->now, &step);
+    if (step >= 0) {
+        c->line = step;
+        mc_sim_push(s, s->now + d, EV_LINE, (uint32_t)me);
+    } else {
         mc_sim_push(s, s->now + d + mc_sim_jitter(s, d), EV_RESUME,
                     (uint32_t)me);
-    } else {
-        c->line = 0;
-        mc_sim_push(s, s->now + op->fixed, EV_LINE, (uint32_t)me);
     }
     int rc = suspend(s);
     mc_sim_trace_add(s, op->name, me, c->op_start, s->now);
@@ -80,7 +74,7 @@ int mc_sim_do(mc_sim_t *s, const mc_sim_op_t *op)
 static void on_line(mc_sim_t *s, int me)
 {
     core_t *c = &s->cores[me];
-    mc_ps_t t = mc_sim_line_step(s, me, s->now);
+    mc_ps_t t = s->cost.chip->line(&s->cost, me, &c->op, c->line, s->now);
     if (++c->line < c->op.lines) {
         mc_sim_replace_top(s, t, EV_LINE, (uint32_t)me);
         return;
@@ -108,12 +102,17 @@ static int new_land(mc_sim_t *s)
     }
     if (s->nlands == s->caplands) {
         size_t cap = s->caplands ? 2 * (size_t)s->caplands : 1024;
-        land_t *l = realloc(s->lands, cap * sizeof *l);
+        land_t *l = cap <= INT32_MAX ? realloc(s->lands, cap * sizeof *l)
+                                     : NULL;
         if (l)
             s->lands = l;
         void *pay = l ? realloc(s->land_pay, cap * LAND_PAYLOAD) : NULL;
-        if (!pay || cap > INT32_MAX)
+        if (!pay) {
+            mc_sim_fail(s, MC_ERR_NOMEM, "simulator: out of memory for %zu "
+                        "flag writes in flight (%zu bytes)", cap,
+                        cap * (sizeof *l + LAND_PAYLOAD));
             return -1;
+        }
         s->land_pay = pay;
         s->caplands = (int)cap;
     }
@@ -126,17 +125,16 @@ static mc_ps_t write_flag(mc_sim_t *s, int me, uint64_t *addr, int owner,
                           uint64_t v, const void *payload, size_t n)
 {
     mc_ps_t start = s->now;
-    mc_ps_t lat, done;
-    if (s->msg)
-        mc_msg_flag(s, me, owner, n, &lat, &done);
-    else
-        mc_sim_flag_costs(s, me, owner, addr, &lat, &done);
-    mc_ps_t extra = mc_sim_jitter(s, lat);
-    if (s->c_mpb)
-        extra += mc_sim_port_delay(s, owner, start + lat);
-    int i = new_land(s);
-    if (i < 0 || n > LAND_PAYLOAD) {
-        *addr = v; /* cannot happen in practice; land at once */
+    mc_flag_cost_t fc;
+    s->cost.chip->flag(&s->cost, me, owner, addr, n, start, &fc);
+    mc_ps_t lat = fc.lat, done = fc.done;
+    mc_ps_t extra = mc_sim_jitter(s, lat) + fc.queue;
+    int i = n <= LAND_PAYLOAD ? new_land(s) : -1;
+    if (i < 0) { /* the run fails (mc_sim_fail); no core waits for it */
+        if (n > LAND_PAYLOAD)
+            mc_sim_fail(s, MC_ERR_INTERNAL, "simulator: a flag line's "
+                        "payload of %zu bytes (at most %d)", n, LAND_PAYLOAD);
+        *addr = v;
     } else {
         land_t *l = &s->lands[i];
         l->addr = addr;
@@ -178,7 +176,7 @@ static void wait_begin(mc_sim_t *s, int me, uint64_t *addr, int owner,
         c->next_waiter = s->bucket[b];
         s->bucket[b] = me;
     } else {
-        mc_ps_t d = mc_sim_poll_cost(s, me, owner, addr);
+        mc_ps_t d = s->cost.chip->poll(&s->cost, me, owner, addr, s->now);
         mc_sim_push(s, s->now + d + mc_sim_jitter(s, d), EV_RESUME,
                     (uint32_t)me);
     }
@@ -267,7 +265,7 @@ static int next_round(mc_sim_t *s, int i, core_t *c)
 static void on_wait(mc_sim_t *s, int me)
 {
     core_t *c = &s->cores[me];
-    if (s->trace)
+    if (s->trace.on)
         mc_sim_trace_add(s, "flag", me, c->op_start, s->now);
     wait_begin(s, me, c->wait_addr, c->wait_owner, c->wait_v);
 }
@@ -275,7 +273,7 @@ static void on_wait(mc_sim_t *s, int me)
 uint64_t mc_sim_flag_read(mc_sim_t *s, uint64_t *addr, int owner)
 {
     int me = s->running;
-    mc_ps_t d = mc_sim_poll_cost(s, me, owner, addr);
+    mc_ps_t d = s->cost.chip->poll(&s->cost, me, owner, addr, s->now);
     s->cores[me].status = MC_OK;
     mc_sim_push(s, s->now + d, EV_RESUME, (uint32_t)me);
     suspend(s);
@@ -292,7 +290,7 @@ void mc_sim_post(mc_sim_t *s, uint64_t *addr, uint64_t v, mc_ps_t at)
 {
     int i = new_land(s);
     if (i < 0) {
-        *addr = v; /* cannot happen in practice; land at once */
+        *addr = v; /* the run fails (mc_sim_fail); no core waits for it */
         return;
     }
     s->lands[i] = (land_t){.addr = addr, .v = v, .next_free = -1};
@@ -310,7 +308,8 @@ static void wake(mc_sim_t *s, uint64_t *addr, int force)
             *prev = c->next_waiter;
             c->waiting = 0;
             c->next_waiter = -1;
-            mc_ps_t d = mc_sim_poll_cost(s, i, c->wait_owner, c->wait_addr);
+            mc_ps_t d = s->cost.chip->poll(&s->cost, i, c->wait_owner,
+                                           c->wait_addr, s->now);
             mc_sim_push(s, s->now + d + mc_sim_jitter(s, d), EV_RESUME,
                         (uint32_t)i);
         } else {
@@ -352,7 +351,11 @@ static void resume(mc_sim_t *s, int i)
     core_t *c = &s->cores[i];
     if (c->done || (c->round_fn && next_round(s, i, c)))
         return;
-    if (c->status < 0)
+    if (s->failed) /* mc_sim_fail: every operation fails from now on */
+        c->status = s->failed;
+    if (c->status < 0 && s->failed)
+        mc_error(c->status, "%s", s->why);
+    else if (c->status < 0)
         mc_error(c->status,
                  "simulated deadlock: core %d waited for a flag of core %d "
                  "to reach %llu (it is %llu) and nothing else can happen",
@@ -367,14 +370,15 @@ static void resume(mc_sim_t *s, int i)
         fprintf(stderr, "manycoll sim: simulated core %d overflowed its "
                         "%zu-byte stack (give it more: manycoll sim "
                         "--stack-size, mc_sim_opts_t.stack_size)\n", i,
-                s->stack_size);
+                s->stacks.size);
         abort();
     }
     if (c->co.done)
         c->done = 1;
 }
 
-/* every waiting core fails with MC_ERR_TIMEOUT; returns how many */
+/* every waiting core fails with MC_ERR_TIMEOUT (or the simulation's
+ * failure, which left them waiting); returns how many */
 static int break_deadlock(mc_sim_t *s)
 {
     int stuck = 0;
@@ -383,7 +387,7 @@ static int break_deadlock(mc_sim_t *s)
         if (!c->waiting)
             continue;
         stuck++;
-        c->status = MC_ERR_TIMEOUT;
+        c->status = s->failed ? s->failed : MC_ERR_TIMEOUT;
         wake(s, c->wait_addr, 1);
     }
     return stuck;
@@ -424,7 +428,10 @@ static __attribute__((noinline)) void prefetch_next(const mc_sim_t *s)
         __builtin_prefetch(sp + 64 * k);
 }
 
-int mc_sim_run(mc_sim_t *s)
+/* (not inlined: profilers count the event loop as this function's frame,
+ * bench/sim_per_event.py --callgrind toggles on it, and the job layer is
+ * its only caller, where link-time optimisation would melt it in) */
+__attribute__((noinline)) int mc_sim_run(mc_sim_t *s)
 {
     struct timespec a, b;
     clock_gettime(CLOCK_MONOTONIC, &a);
@@ -450,7 +457,7 @@ int mc_sim_run(mc_sim_t *s)
                 on_line(s, (int)e.idx);
             else if (e.kind == EV_WAIT)
                 on_wait(s, (int)e.idx);
-            else
+            else if (e.kind == EV_LAND)
                 on_land(s, (int)e.idx);
             mc_sim_taken(s);
         }
@@ -461,6 +468,8 @@ int mc_sim_run(mc_sim_t *s)
     clock_gettime(CLOCK_MONOTONIC, &b);
     s->st.wall_s += (double)(b.tv_sec - a.tv_sec) +
                     (double)(b.tv_nsec - a.tv_nsec) * 1e-9;
+    if (s->failed)
+        return mc_error(s->failed, "%s", s->why);
     return deadlocked ? MC_ERR_TIMEOUT : MC_OK;
 }
 
@@ -477,12 +486,14 @@ int mc_sim_domain(mc_sim_t *s, mc_sim_domain_t *parent, uint64_t key,
         }
     mc_sim_domain_t *d = calloc(1, sizeof *d);
     if (!d)
-        return mc_error(MC_ERR_NOMEM, "simulator: out of memory");
+        return mc_error(MC_ERR_NOMEM, "simulator: out of memory for a "
+                        "communicator's domain (%zu bytes)", sizeof *d);
     static _Atomic uint64_t uids;
     d->n = n;
     d->key = key;
     d->uid = ++uids;
     d->parent = parent;
+    d->sim = s;
     d->nflags = nflags;
     /* flags dense while small (and always on coherent chips, whose line
      * states are laid out over the dense area), else only those used */
@@ -519,10 +530,11 @@ int mc_sim_domain(mc_sim_t *s, mc_sim_domain_t *parent, uint64_t key,
                         need / (1 << 30), dense ? " and flags" : "");
     }
     memcpy(d->cores, cores, sizeof(int) * (size_t)n);
-    if (mc_cc_domain_init(s, d) != MC_OK) {
+    int rc = mc_cost_domain_init(&s->cost, d); /* the models' state */
+    if (rc != MC_OK) {
         free(d->cores), free(d->mpb), free(d->mpb_scratch), free(d->flags);
-        free(d->mpb_st), free(d);
-        return MC_ERR_NOMEM;
+        free(d);
+        return rc;
     }
     d->next = s->domains;
     s->domains = d;

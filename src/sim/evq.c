@@ -66,8 +66,10 @@ static int heap_push(mc_evq_t *q, ev_t e)
     if (q->nheap == q->capheap) {
         size_t cap = q->capheap ? 2 * q->capheap : 1024;
         ev_t *h = realloc(q->heap, cap * sizeof *h);
-        if (!h)
-            return mc_error(MC_ERR_NOMEM, "simulator: event queue full");
+        if (!h) {
+            q->want = cap * sizeof *h;
+            return MC_ERR_NOMEM;
+        }
         q->heap = h;
         q->capheap = cap;
     }
@@ -134,8 +136,10 @@ static int append(mc_evq_t *q, int i, const ev_t *e)
     if (q->n[i] == q->cap[i]) {
         size_t cap = q->cap[i] ? 2 * q->cap[i] : 64;
         ev_t *b = realloc(q->b[i], cap * sizeof *b);
-        if (!b)
-            return mc_error(MC_ERR_NOMEM, "simulator: event queue full");
+        if (!b) {
+            q->want = cap * sizeof *b;
+            return MC_ERR_NOMEM;
+        }
         q->b[i] = b;
         q->cap[i] = cap;
     }
@@ -154,15 +158,24 @@ static inline int lowest(const mc_evq_t *q)
             return 64 * w + __builtin_ctzll(q->bits[w]);
 }
 
+/* without memory for the queue, the run fails (mc_sim_fail) */
+static void nomem(mc_sim_t *s)
+{
+    mc_sim_fail(s, MC_ERR_NOMEM, "simulator: out of memory for the event "
+                "queue (%zu bytes for %zu events)", s->q.want, s->q.count);
+}
+
 /* Bucket 0 is empty: the lowest bucket's earliest time becomes `last`,
  * its events at that time go to bucket 0, the others below (an append
- * fails only without memory, the error said, the event lost). Every
+ * fails only without memory: the run fails, the event is lost). Every
  * bucket is in the order of scheduling: a push appends the largest
  * sequence number yet, and a bucket refilled from above was empty (it
  * was below the lowest non-empty one), taking the events in the order
  * they were in. So bucket 0 is too. */
-static void refill(mc_evq_t *q)
+static void refill(mc_sim_t *s, mc_evq_t *q)
 {
+    if (!q->bits[0] && !q->bits[1])
+        return; /* every event lost (out of memory): stop() */
     int i = lowest(q);
     ev_t *b = q->b[i];
     size_t n = q->n[i];
@@ -173,14 +186,32 @@ static void refill(mc_evq_t *q)
     q->n[i] = 0;
     q->bits[i >> 6] &= ~(1ull << (i & 63));
     for (size_t j = 0; j < n; j++)
-        (void)append(q, bucket_of(b[j].t, best), &b[j]);
+        if (append(q, bucket_of(b[j].t, best), &b[j]) != MC_OK) {
+            nomem(s);
+            q->count--; /* it is gone: count what is left */
+        }
 }
 
-static ev_t radix_pop(mc_evq_t *q)
+/* The run has failed and the queue lost events: it ends now, every event
+ * dropped (what was waiting gets the failure: engine_run.c). */
+static ev_t stop(mc_evq_t *q)
+{
+    for (int i = 0; i < MC_EVQ_BUCKETS; i++)
+        q->n[i] = 0;
+    q->bits[0] = q->bits[1] = 0;
+    q->head = 0;
+    q->count = 0;
+    return (ev_t){.kind = EV_NONE};
+}
+
+static ev_t radix_pop(mc_sim_t *s, mc_evq_t *q)
 {
     if (q->head == q->n[0]) {
         q->head = q->n[0] = 0;
-        refill(q);
+        refill(s, q);
+        if (!q->n[0]) /* its events lost (out of memory); count may have
+                         gone below 0 with them */
+            return stop(q);
     }
     return q->b[0][q->head++];
 }
@@ -213,8 +244,11 @@ int mc_sim_push(mc_sim_t *s, mc_ps_t t, uint32_t kind, uint32_t idx)
         t = s->now;
     ev_t e = {mc_ps_cap(t), s->seq++, kind, idx};
     mc_evq_t *q = &s->q;
-    MC_CHECK(q->radix ? append(q, bucket_of(e.t, q->last), &e)
-                      : heap_push(q, e));
+    if ((q->radix ? append(q, bucket_of(e.t, q->last), &e)
+                  : heap_push(q, e)) != MC_OK) {
+        nomem(s); /* the event is lost, the run fails */
+        return MC_ERR_NOMEM;
+    }
     q->count++;
     return MC_OK;
 }
@@ -236,7 +270,7 @@ ev_t mc_sim_take(mc_sim_t *s)
     mc_evq_t *q = &s->q;
     q->count--;
     if (q->radix)
-        return radix_pop(q);
+        return radix_pop(s, q);
     q->top_replaced = 0;
     return q->heap[0]; /* stays at the root while it is handled */
 }

@@ -11,12 +11,15 @@
  *       --hash, linear probing--> the line's words
  *   lines: in slabs of 4096 words, never moved (waiters hold addresses)
  *
- * A word not yet used reads as 0, as in the dense area.
+ * A word not yet used reads as 0, as in the dense area. Without memory
+ * for a line the simulation fails (mc_sim_fail: the transport's flag
+ * calls return nothing, the cores' next operations fail) and the
+ * domain's sink line stands in for it until the run ends.
  */
-#include <stdio.h>
 #include <stdlib.h>
 
 #include "sim/engine_impl.h"
+#include "util/error.h"
 
 #define SLAB 4096
 
@@ -32,10 +35,12 @@ struct mc_sim_flagmap {
     size_t nslabs, capslabs, slab_used;
 };
 
-static void oom(void)
+/* the sink, after failing the simulation with what was asked for */
+static uint64_t *oom(mc_sim_domain_t *d, const char *what, size_t bytes)
 {
-    fprintf(stderr, "manycoll sim: out of memory for flag words\n");
-    abort(); /* the transport's flag calls cannot fail */
+    mc_sim_fail(d->sim, MC_ERR_NOMEM, "simulator: out of memory for %s of "
+                "a communicator of %d ranks (%zu bytes)", what, d->n, bytes);
+    return d->sink;
 }
 
 static size_t hash(uint64_t k, size_t mask)
@@ -43,12 +48,14 @@ static size_t hash(uint64_t k, size_t mask)
     return (size_t)((k * 0x9E3779B97F4A7C15ull) >> 17) & mask;
 }
 
-static void grow(mc_sim_flagmap_t *m)
+/* MC_OK, or MC_ERR_NOMEM with *bytes what it asked for */
+static int grow(mc_sim_flagmap_t *m, size_t *bytes)
 {
     size_t cap = m->cap ? 2 * m->cap : 1024;
     fm_entry_t *t = mc_sim_big_zalloc(sizeof *t * cap);
+    *bytes = sizeof *t * cap;
     if (!t)
-        oom();
+        return MC_ERR_NOMEM;
     for (size_t i = 0; i < m->cap; i++) {
         if (!m->tab[i].slot)
             continue;
@@ -60,21 +67,26 @@ static void grow(mc_sim_flagmap_t *m)
     free(m->tab);
     m->tab = t;
     m->cap = cap;
+    return MC_OK;
 }
 
-static uint64_t *new_slot(mc_sim_flagmap_t *m, int words)
+/* words for a new line, or NULL with *bytes what it asked for */
+static uint64_t *new_slot(mc_sim_flagmap_t *m, int words, size_t *bytes)
 {
     if (!m->nslabs || m->slab_used + (size_t)words > SLAB) {
         if (m->nslabs == m->capslabs) {
             size_t c = m->capslabs ? 2 * m->capslabs : 64;
             uint64_t **s = realloc(m->slabs, sizeof *s * c);
+            *bytes = sizeof *s * c;
             if (!s)
-                oom();
+                return NULL;
             m->slabs = s;
             m->capslabs = c;
         }
-        if (!(m->slabs[m->nslabs++] = calloc(SLAB, sizeof(uint64_t))))
-            oom();
+        *bytes = SLAB * sizeof(uint64_t);
+        if (!(m->slabs[m->nslabs] = calloc(SLAB, sizeof(uint64_t))))
+            return NULL;
+        m->nslabs++;
         m->slab_used = 0;
     }
     uint64_t *w = &m->slabs[m->nslabs - 1][m->slab_used];
@@ -82,19 +94,23 @@ static uint64_t *new_slot(mc_sim_flagmap_t *m, int words)
     return w;
 }
 
-uint64_t *mc_sim_flagmap_slot(mc_sim_flagmap_t **mp, uint64_t key, int words)
+uint64_t *mc_sim_flagmap_slot(mc_sim_domain_t *d, uint64_t key)
 {
-    mc_sim_flagmap_t *m = *mp;
-    if (!m && !(m = *mp = calloc(1, sizeof *m)))
-        oom();
-    if (2 * (m->used + 1) > m->cap)
-        grow(m);
+    mc_sim_flagmap_t *m = d->fmap;
+    size_t bytes = sizeof *m;
+    if (!m && !(m = d->fmap = calloc(1, sizeof *m)))
+        return oom(d, "the flag words", bytes);
+    if (2 * (m->used + 1) > m->cap && grow(m, &bytes) != MC_OK)
+        return oom(d, "the table of flag lines", bytes);
     size_t h = hash(key, m->cap - 1);
     while (m->tab[h].slot && m->tab[h].key != key)
         h = (h + 1) & (m->cap - 1);
     if (!m->tab[h].slot) {
+        uint64_t *w = new_slot(m, d->line_words, &bytes);
+        if (!w)
+            return oom(d, "the flag words", bytes);
         m->tab[h].key = key;
-        m->tab[h].slot = new_slot(m, words);
+        m->tab[h].slot = w;
         m->used++;
     }
     return m->tab[h].slot;

@@ -20,7 +20,8 @@
  *
  * and reads of those lines by cores of other chips are served from host
  * memory by the PCIe card, without a host thread and without the owner's
- * chip (cost_host.c mc_host_step): d' L_hop + pcie each way, and not
+ * chip (cost_host.c mc_host_step, mc_host_cached): d' L_hop + pcie each
+ * way, and not
  * before the line is there. Invalidate drops the copy. The simulator moves
  * data from the MPBs themselves: the copy is a cost, its consistency the
  * protocol's (coll/p2p.c publishes a chunk after writing it).
@@ -39,6 +40,7 @@
 #include <stdlib.h>
 
 #include "sim/engine_impl.h"
+#include "sim/host_task.h"
 #include "util/error.h"
 
 int mc_sim_host_task(const mc_sim_t *s)
@@ -54,8 +56,9 @@ static int reg_write(mc_sim_t *s, const char *name, mc_ps_t *served)
     int core = s->running, chip = mc_plat_chip(p, core);
     mc_ps_t port = mc_plat_port_dist(p, core) * p->c.L_hop;
     mc_ps_t arrive = s->now + p->c.o_mpb + port + p->host.pcie;
-    *served = mc_sim_stepped(s) ? mc_host_thread(s, chip, arrive)
-                         : arrive + p->host.host_service;
+    /* the host thread's calendar with contention (cost_host.c) */
+    *served = s->cost.cal ? mc_host_thread(&s->cost, chip, arrive)
+                          : arrive + p->host.host_service;
     return mc_sim_busy(s, name, *served - s->now + p->host.pcie + port);
 }
 
@@ -66,11 +69,11 @@ static mc_ps_t stream(mc_sim_t *s, int chip, int dir, int64_t n,
                       mc_ps_t per, mc_ps_t t, mc_ps_t *first)
 {
     *first = t + per;
-    if (!mc_sim_stepped(s))
+    if (!s->cost.cal)
         return t + n * per;
     mc_ps_t end = t;
     for (int64_t i = 0; i < n; i++) {
-        end = mc_host_pcie(s, chip, dir, end) - s->p->host.pcie + per;
+        end = mc_host_pcie(&s->cost, chip, dir, end) - s->p->host.pcie + per;
         if (i == 0)
             *first = end;
     }
@@ -82,11 +85,9 @@ static mc_ps_t stream(mc_sim_t *s, int chip, int dir, int64_t n,
  * it overlaps, then takes a free slot or the oldest */
 static hcopy_t *slot_of(mc_sim_t *s, int core, size_t off, size_t n)
 {
-    if (!s->hcopy)
-        s->hcopy = calloc((size_t)s->n * MC_HCOPIES, sizeof *s->hcopy);
-    if (!s->hcopy)
+    hcopy_t *c = mc_host_copies(&s->cost, core), *oldest = c;
+    if (!c)
         return NULL;
-    hcopy_t *c = &s->hcopy[(size_t)core * MC_HCOPIES], *oldest = c;
     for (int i = 0; i < MC_HCOPIES; i++)
         if (c[i].n && off < c[i].off + c[i].n && c[i].off < off + n)
             c[i] = (hcopy_t){0};
@@ -104,8 +105,7 @@ int mc_sim_host_prefetch(mc_sim_t *s, size_t off, size_t n)
     int core = s->running;
     hcopy_t *c = slot_of(s, core, off, n);
     if (!c)
-        return mc_error(MC_ERR_NOMEM, "simulator: out of memory for the "
-                                      "host's MPB copies");
+        return MC_ERR_NOMEM; /* the run has failed (mc_host_copies) */
     mc_ps_t served;
     *c = (hcopy_t){0}; /* not there until the task has it */
     MC_CHECK(reg_write(s, "prefetch", &served));
@@ -120,36 +120,12 @@ int mc_sim_host_prefetch(mc_sim_t *s, size_t off, size_t n)
 
 int mc_sim_host_invalidate(mc_sim_t *s, size_t off, size_t n)
 {
-    hcopy_t *c = s->hcopy ? &s->hcopy[(size_t)s->running * MC_HCOPIES]
-                          : NULL;
+    hcopy_t *c = mc_host_copies(&s->cost, s->running);
     mc_ps_t served;
     for (int i = 0; c && i < MC_HCOPIES; i++)
         if (c[i].n && off < c[i].off + c[i].n && c[i].off < off + n)
             c[i] = (hcopy_t){0};
     return reg_write(s, "invalidate", &served);
-}
-
-mc_ps_t mc_host_cached(const mc_sim_t *s, int core, const mc_sim_acc_t *a,
-                       int64_t line, mc_ps_t *ready)
-{
-    if (!s->hcopy || a->write || a->kind != MC_ACC_MPB)
-        return -1;
-    const hcopy_t *c = &s->hcopy[(size_t)a->core * MC_HCOPIES];
-    size_t at = (size_t)a->addr + (size_t)line * (size_t)s->p->line;
-    int i = 0;
-    while (i < MC_HCOPIES && (!c[i].n || at < c[i].off ||
-                              at >= c[i].off + c[i].n))
-        i++;
-    if (i == MC_HCOPIES)
-        return -1;
-    c += i;
-    size_t lines = (c->n + (size_t)s->p->line - 1) / (size_t)s->p->line;
-    size_t k = (at - c->off) / (size_t)s->p->line;
-    *ready = c->first;
-    if (lines > 1)
-        *ready += (mc_ps_t)((__int128)(c->last - c->first) * (__int128)k /
-                            (__int128)(lines - 1));
-    return mc_plat_port_dist(s->p, core) * s->p->c.L_hop + s->p->host.pcie;
 }
 
 int mc_sim_host_dma(mc_sim_t *s, int dst, int64_t lines, uint64_t *flag,

@@ -52,15 +52,15 @@ static void on_segv(int sig, siginfo_t *si, void *ctx)
     (void)ctx;
     mc_sim_t *s = guarded;
     const unsigned char *a = si->si_addr;
-    if (s && a >= s->stack_pool && a < s->stack_pool + s->pool_len) {
-        size_t block = s->pool_len / (size_t)s->n;
-        size_t off = (size_t)(a - s->stack_pool);
+    if (s && a >= s->stacks.pool && a < s->stacks.pool + s->stacks.len) {
+        size_t block = s->stacks.len / (size_t)s->n;
+        size_t off = (size_t)(a - s->stacks.pool);
         if (off % block < GUARD_PAGE) {
             char n1[24], n2[24];
             say("manycoll sim: simulated core ");
             say(digits(n1 + sizeof n1, off / block));
             say(" overflowed its ");
-            say(digits(n2 + sizeof n2, s->stack_size));
+            say(digits(n2 + sizeof n2, s->stacks.size));
             say("-byte stack (give it more: manycoll sim --stack-size, "
                 "mc_sim_opts_t.stack_size)\n");
             abort();
@@ -73,7 +73,7 @@ static void on_segv(int sig, siginfo_t *si, void *ctx)
 void mc_sim_guard_begin(mc_sim_t *s)
 {
     mc_sim_t *none = NULL;
-    if (!s->stack_guard || !s->stack_pool ||
+    if (!s->stacks.guard || !s->stacks.pool ||
         !atomic_compare_exchange_strong(&guarded, &none, s))
         return;
     stack_t cur;

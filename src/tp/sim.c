@@ -28,8 +28,11 @@
 #include <string.h>
 
 #include "ops/ops.h"
+#include "sim/domain.h"
 #include "sim/engine.h"
+#include "sim/host_task.h"
 #include "sim/grid.h"
+#include "tp/fused.h"
 #include "tp/sim.h"
 #include "util/error.h"
 
@@ -377,7 +380,9 @@ static int sim_mcast(mc_tp_t *tp, int root, void *buf, size_t n)
     if (!d->mcast_word) {
         d->mcast_word = calloc((size_t)d->n, sizeof(uint64_t));
         if (!d->mcast_word)
-            return mc_error(MC_ERR_NOMEM, "simulator: out of memory");
+            return mc_error(MC_ERR_NOMEM, "simulator: out of memory for the "
+                            "static network's words (%zu bytes)",
+                            (size_t)d->n * sizeof(uint64_t));
     }
     mc_ps_t train = (mc_ps_t)((n + p->line - 1) / p->line) * p->net.pkt_link;
     if (tp->rank == root && d->n == 1)
@@ -385,7 +390,8 @@ static int sim_mcast(mc_tp_t *tp, int root, void *buf, size_t n)
     if (tp->rank == root) {
         mc_sim_stage_t *g = malloc(sizeof *g + n);
         if (!g)
-            return mc_error(MC_ERR_NOMEM, "simulator: out of memory");
+            return mc_error(MC_ERR_NOMEM, "simulator: out of memory for a "
+                            "multicast in flight (%zu bytes)", sizeof *g + n);
         *g = (mc_sim_stage_t){d->stages, seq, d->n - 1, n};
         memcpy(g->data, buf, n);
         d->stages = g;
@@ -429,7 +435,8 @@ static int make(mc_sim_t *sim, mc_sim_domain_t *dom, int rank, mc_tp_t **out)
     const mc_platform_t *p = mc_sim_platform(sim);
     sim_tp_t *t = calloc(1, sizeof *t);
     if (!t)
-        return mc_error(MC_ERR_NOMEM, "simulator: out of memory");
+        return mc_error(MC_ERR_NOMEM, "simulator: out of memory for the "
+                        "transport of rank %d (%zu bytes)", rank, sizeof *t);
     t->base.ops = &sim_ops;
     t->base.rank = rank;
     t->base.size = dom->n;
@@ -466,7 +473,9 @@ static int sim_sub(mc_tp_t *tp, const int *members, int n, int myrank,
     sim_tp_t *t = st(tp);
     int *cores = malloc(sizeof(int) * (size_t)n);
     if (!cores)
-        return mc_error(MC_ERR_NOMEM, "simulator: out of memory");
+        return mc_error(MC_ERR_NOMEM, "simulator: out of memory for the "
+                        "cores of a sub-communicator of %d ranks (%zu "
+                        "bytes)", n, sizeof(int) * (size_t)n);
     for (int i = 0; i < n; i++)
         cores[i] = core_of(t, members[i]);
     mc_sim_domain_t *dom;
@@ -561,8 +570,6 @@ static const mc_tp_ops_t sim_ops = {
     .flag_set = sim_flag_set,
     .flag_read = sim_flag_read,
     .flag_wait = sim_flag_wait,
-    .flag_set_wait = sim_flag_set_wait,
-    .flag_rounds = sim_flag_rounds,
     .line_set = sim_line_set,
     .line_wait = sim_line_wait,
     .line_wait_reduce = sim_line_wait_reduce,
@@ -576,6 +583,18 @@ static const mc_tp_ops_t sim_ops = {
     .invalidate = sim_invalidate,
     .destroy = sim_destroy,
 };
+
+/* the extension of tp/fused.h: a set and its wait, and rounds of them,
+ * without switching back to the core in between */
+static const mc_tp_fused_t sim_fused = {
+    .set_wait = sim_flag_set_wait,
+    .rounds = sim_flag_rounds,
+};
+
+const mc_tp_fused_t *mc_tp_fused(const mc_tp_t *t)
+{
+    return t->ops == &sim_ops ? &sim_fused : NULL;
+}
 
 int mc_sim_tp_domain(mc_sim_t *sim, mc_sim_domain_t *parent, uint64_t key,
                      const int *cores, int n, mc_sim_domain_t **out)

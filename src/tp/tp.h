@@ -90,16 +90,6 @@ typedef enum {
     MC_CHARGE_COUNT
 } mc_charge_t;
 
-/* one round of tp_flag_rounds: flag idx of rank := v, then wait until
- * flag widx of wrank >= wv */
-typedef struct mc_tp_round {
-    int rank, idx, wrank, widx;
-    uint64_t v, wv;
-} mc_tp_round_t;
-typedef void (*mc_tp_round_fn)(const void *ctx, int r, mc_tp_round_t *rd);
-/* the most bytes of a tp_flag_rounds context */
-#define MC_TP_ROUND_CTX 32
-
 typedef struct mc_tp_ops {
     const char *name;
     /* data movement; src/dst pointers are private memory of the caller */
@@ -118,19 +108,11 @@ typedef struct mc_tp_ops {
     int (*copy)(mc_tp_t *tp, void *dst, const void *src, size_t n);
     int (*reduce)(mc_tp_t *tp, void *inout, const void *in, size_t count,
                   mc_dtype_t dt, mc_op_t op, int in_left);
-    /* flags */
+    /* flags (a set and a wait as one call, where a transport saves by
+     * knowing both: tp/fused.h, the simulator's extension) */
     void (*flag_set)(mc_tp_t *tp, int rank, int idx, uint64_t v);
     uint64_t (*flag_read)(mc_tp_t *tp, int rank, int idx);
     int (*flag_wait)(mc_tp_t *tp, int rank, int idx, uint64_t v);
-    /* flag_set(rank, idx, v), then flag_wait(wrank, widx, wv): one op
-     * where the transport saves by knowing both (the simulator: the core
-     * is not switched back in between); NULL: the two calls */
-    int (*flag_set_wait)(mc_tp_t *tp, int rank, int idx, uint64_t v,
-                         int wrank, int widx, uint64_t wv);
-    /* n rounds of flag_set_wait, round r given by fn when it begins
-     * (tp_flag_rounds); NULL: the rounds one by one */
-    int (*flag_rounds)(mc_tp_t *tp, int n, mc_tp_round_fn fn,
-                       const void *ctx, size_t size);
     /* payload (<= line - 8 bytes) in the words after flag idx, then flag */
     void (*line_set)(mc_tp_t *tp, int rank, int idx, uint64_t v,
                      const void *payload, size_t n);
@@ -328,42 +310,6 @@ static inline uint64_t tp_flag_read(mc_tp_t *t, int rank, int idx)
 static inline int tp_flag_wait(mc_tp_t *t, int rank, int idx, uint64_t v)
 {
     return t->ops->flag_wait(t, rank, idx, v);
-}
-static inline int tp_flag_set_wait(mc_tp_t *t, int rank, int idx,
-                                   uint64_t v, int wrank, int widx,
-                                   uint64_t wv)
-{
-    if (t->ops->flag_set_wait)
-        return t->ops->flag_set_wait(t, rank, idx, v, wrank, widx, wv);
-    t->ops->flag_set(t, rank, idx, v);
-    return t->ops->flag_wait(t, wrank, widx, wv);
-}
-/* the rounds one after the other: the transports without flag_rounds */
-static inline int tp_flag_rounds_each(mc_tp_t *t, int n, mc_tp_round_fn fn,
-                                      const void *ctx)
-{
-    for (int r = 0; r < n; r++) {
-        mc_tp_round_t rd;
-        fn(ctx, r, &rd);
-        int rc = tp_flag_set_wait(t, rd.rank, rd.idx, rd.v, rd.wrank,
-                                  rd.widx, rd.wv);
-        if (rc != MC_OK)
-            return rc;
-    }
-    return MC_OK;
-}
-/* Rounds of flag_set_wait whose flags follow from the round number (the
- * dissemination barrier's): fn(ctx, r, &rd) gives round r when it begins,
- * from the `size` bytes at ctx alone (at most MC_TP_ROUND_CTX; the
- * transport may keep a copy). The same as calling tp_flag_set_wait for
- * each, and stops at the first error; the simulator runs the rounds
- * without switching to the core between them. */
-static inline int tp_flag_rounds(mc_tp_t *t, int n, mc_tp_round_fn fn,
-                                 const void *ctx, size_t size)
-{
-    if (t->ops->flag_rounds)
-        return t->ops->flag_rounds(t, n, fn, ctx, size);
-    return tp_flag_rounds_each(t, n, fn, ctx);
 }
 static inline void tp_line_set(mc_tp_t *t, int rank, int idx, uint64_t v,
                                const void *payload, size_t n)

@@ -10,45 +10,27 @@
 #include <unistd.h>
 
 #include "fuzz.h"
-#include "sim/engine.h"
-#include "api/api.h"
-#include "tp/sim.h"
+#include "job/sim_job.h"
+#include "util/error.h"
 
-typedef struct core_arg {
-    mc_sim_t *sim;
-    mc_sim_domain_t *dom;
-    int rank;
-} core_arg_t;
-
-static void core_main(void *arg)
+static int fuzz_rank(mc_comm_t *c, int rank, void *arg)
 {
-    core_arg_t *a = arg;
-    mc_comm_t *c;
     double x[16] = {1}, y[16];
-    if (mc_sim_comm_create(a->sim, a->dom, a->rank, &c) != MC_OK)
-        return;
-    if (mc_barrier(c) == MC_OK && mc_bcast(c, x, 8, MC_FLOAT64, 0) == MC_OK)
-        mc_allreduce(c, x, y, 16, MC_FLOAT64, MC_SUM);
-    mc_comm_free(c);
+    (void)rank, (void)arg;
+    MC_CHECK(mc_barrier(c));
+    MC_CHECK(mc_bcast(c, x, 8, MC_FLOAT64, 0));
+    return mc_allreduce(c, x, y, 16, MC_FLOAT64, MC_SUM);
 }
 
 static void simulate(const mc_platform_t *p)
 {
-    int n = p->ncores < 4 ? p->ncores : 4, cores[4] = {0, 1, 2, 3};
-    mc_sim_opts_t so = {p->cont.mpb, p->cont.link, p->cont.mc, 0, 0, 0, NULL, NULL, 0};
-    mc_sim_t *sim;
-    mc_sim_domain_t *dom;
-    core_arg_t args[4];
-    if (mc_sim_create(p, n, &so, &sim) != MC_OK)
-        return;
-    if (mc_sim_tp_domain(sim, NULL, 0, cores, n, &dom) == MC_OK) {
-        for (int i = 0; i < n; i++) {
-            args[i] = (core_arg_t){sim, dom, i};
-            mc_sim_spawn(sim, i, core_main, &args[i]);
-        }
-        mc_sim_run(sim);
-    }
-    mc_sim_destroy(sim);
+    mc_sim_job_t job;
+    mc_sim_job_defaults(&job);
+    job.plat = p;
+    job.ranks = p->ncores < 4 ? p->ncores : 4;
+    job.rank_fn = fuzz_rank;
+    mc_sim_job_stats_t st;
+    (void)mc_sim_job_run(&job, &st); /* failing cleanly is fine */
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
