@@ -63,9 +63,9 @@ static void table(void)
 /* every flag index the layout hands out, for team t */
 static void indices_fit(const mc_team_t *t, int nflags, const char *what)
 {
-    int per = t->fl_per, n = t->size, top = 0;
-    CHECK(2 * n <= t->fl_alg0, "%s: two-sided words reach the banks", what);
-    CHECK(mc_flag_from(t, 1, n - 1) + per <= t->fl_shared0,
+    int per = t->fl.per, n = t->size, top = 0;
+    CHECK(2 * n <= t->fl.alg0, "%s: two-sided words reach the banks", what);
+    CHECK(mc_flag_from(t, 1, n - 1) + per <= t->fl.shared0,
           "%s: the banks reach the shared lines", what);
     for (int o = 0; o < MC_FL_COUNT; o++) {
         int last = mc_flag_line(t, (mc_flag_owner_t)o,
@@ -94,9 +94,9 @@ static void every_rank_count(void)
                     continue;
                 }
                 indices_fit(&t, nflags, what);
-                CHECK(t.p2p_chunk <= t.mpb_avail && t.p2p_chunk > 0,
-                      "%s: two-sided chunk %zu of %zu", what, t.p2p_chunk,
-                      t.mpb_avail);
+                CHECK(t.p2p.chunk <= t.mpb.avail && t.p2p.chunk > 0,
+                      "%s: two-sided chunk %zu of %zu", what, t.p2p.chunk,
+                      t.mpb.avail);
                 mc_tp_t small = fake(n, lines[l], mpbs[m], (int)m,
                                      nflags - (int)(lines[l] / 8));
                 CHECK(mc_team_layout(&t, &small) == MC_ERR_INTERNAL,
@@ -110,20 +110,20 @@ static void mpb(void)
     mc_team_t t;
     CHECK(mc_team_layout(&t, &tp) == MC_OK, "coherent team: %s",
           mc_last_error());
-    CHECK(t.fast_slot == MC_FAST_MAX_SLOT && t.fast_off == t.mpb_avail &&
-              t.fast_off + MC_FAST_SLOTS * t.fast_slot == 65536,
-          "fast slots %zu at %zu, general area %zu", t.fast_slot, t.fast_off,
-          t.mpb_avail);
+    CHECK(t.fast.slot == MC_FAST_MAX_SLOT && t.fast.off == t.mpb.avail &&
+              t.fast.off + MC_FAST_SLOTS * t.fast.slot == 65536,
+          "fast slots %zu at %zu, general area %zu", t.fast.slot, t.fast.off,
+          t.mpb.avail);
     size_t off;
-    CHECK(mc_team_mpb_tail(&t, t.mpb_avail - 32, "test", &off) ==
+    CHECK(mc_team_mpb_tail(&t, t.mpb.avail - 32, "test", &off) ==
               MC_ERR_INTERNAL,
           "a tail leaving less than a line is granted");
     CHECK(mc_team_mpb_tail(&t, 4096, "test", &off) == MC_OK &&
-              off + 4096 == t.fast_off && t.mpb_avail == off,
-          "a tail of 4 KiB: at %zu, general area %zu", off, t.mpb_avail);
+              off + 4096 == t.fast.off && t.mpb.avail == off,
+          "a tail of 4 KiB: at %zu, general area %zu", off, t.mpb.avail);
     mc_tp_t mesh = fake(4, 32, 8192, 0, mc_tp_nflags(4, 32));
-    CHECK(mc_team_layout(&t, &mesh) == MC_OK && t.fast_slot == 0 &&
-              t.mpb_avail == 8192,
+    CHECK(mc_team_layout(&t, &mesh) == MC_OK && t.fast.slot == 0 &&
+              t.mpb.avail == 8192,
           "without coherence the fast paths take no MPB");
 }
 

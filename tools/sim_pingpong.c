@@ -85,9 +85,9 @@ static void pp_main(void *arg)
         return;
     const mc_team_t *t = &comm->team;
     c->scheme = tp_locality(t->tp, 1 - c->rank) != MC_LOC_OTHER ? -1
-                : t->p2p_land ? t->p2p_scheme
+                : t->vscc.land ? t->vscc.scheme
                               : MC_P2P_LP_RG;
-    c->piped = t->p2p_pipe && !t->p2p_land && c->n > t->p2p_pipe;
+    c->piped = t->p2p.pipe && !t->vscc.land && c->n > t->p2p.pipe;
     int rounds = c->o->warmup + (c->o->iters > 0 ? c->o->iters : 1);
     for (int i = 0; i < rounds && c->rc == MC_OK; i++) {
         if (i == c->o->warmup)

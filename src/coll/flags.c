@@ -50,8 +50,9 @@ int mc_flag_words(int n, int per)
     return (p2p_lines(n, per) + 2 * n + MC_FLAG_SHARED_LINES) * per;
 }
 
-int mc_flags_setup(mc_team_t *t)
+int mc_flags_init(mc_team_t *t, int what)
 {
+    (void)what;
     int per = tp_flags_per_line(t->tp), n = t->size;
     MC_CHECK(mc_flag_ranges_check(mc_flag_ranges, MC_FL_COUNT,
                                   MC_FLAG_SHARED_LINES));
@@ -61,8 +62,16 @@ int mc_flags_setup(mc_team_t *t)
                         "of coll/flags.h needs %d for %d ranks",
                         t->tp->ops->name, t->tp->nflags,
                         mc_flag_words(n, per), n);
-    t->fl_per = per;
-    t->fl_alg0 = p2p_lines(n, per) * per;
-    t->fl_shared0 = t->fl_alg0 + 2 * n * per;
+    mc_flags_state_t *f = &t->fl;
+    f->per = per;
+    f->alg0 = p2p_lines(n, per) * per;
+    f->shared0 = f->alg0 + 2 * n * per;
+    for (int o = 0; o < MC_FL_COUNT; o++)
+        f->first[o] = f->shared0 + mc_flag_ranges[o].first * per;
     return MC_OK;
+}
+
+void mc_flags_fini(mc_team_t *t)
+{
+    t->fl = (mc_flags_state_t){0};
 }

@@ -26,18 +26,6 @@
 /* Lines after the two per-writer banks; tp/tp.h provides as many. */
 #define MC_FLAG_SHARED_LINES 64
 
-/* The owners of shared lines (index of mc_flag_ranges). */
-typedef enum {
-    MC_FL_FAST = 0, /* coll/fast.c: one line per slot, then progress */
-    MC_FL_RSAG,     /* coll/allreduce_rsag.c: "in" and "out" */
-    MC_FL_CC_ACK,   /* coll/cc.h: acknowledgement words of the cc-*
-                     * algorithms (several writers, one per word) */
-    MC_FL_CHECK_ARGS, /* api/check_args.c: MC_CHECK_ARGS, two lines */
-    MC_FL_P2P_DMA,  /* coll/p2p.c: my virtual DMAs are done (the agent
-                       writes it for me, house rule 4) */
-    MC_FL_COUNT
-} mc_flag_owner_t;
-
 typedef struct mc_flag_range {
     const char *owner; /* the file that reads and writes it */
     int first;         /* first of the shared lines */
@@ -54,22 +42,24 @@ int mc_flag_ranges_check(const mc_flag_range_t *r, int n, int lines);
  * (each rank's area). */
 int mc_flag_words(int n, int per);
 
-/* Sets the team's flag layout and checks it against its transport's flag
- * area (mc_team_init). */
-int mc_flags_setup(mc_team_t *t);
+/* Sets the part fl of a new team (mc_team_init; flags_state.h, written by
+ * flags.c alone) and checks the layout against its transport's flag
+ * area. Nothing to allocate: `what` (MC_TEAM_*) is for symmetry. */
+int mc_flags_init(mc_team_t *t, int what);
+void mc_flags_fini(mc_team_t *t);
 
 /* Index of the flag line that rank `writer` (and only it) writes, in bank
  * 0 or 1, in every rank's area. */
 static inline int mc_flag_from(const mc_team_t *t, int bank, int writer)
 {
-    return t->fl_alg0 + (bank * t->size + writer) * t->fl_per;
+    return t->fl.alg0 + (bank * t->size + writer) * t->fl.per;
 }
 
 /* Index of line i of the shared range of `owner`. */
 static inline int mc_flag_line(const mc_team_t *t, mc_flag_owner_t owner,
                                int i)
 {
-    return t->fl_shared0 + (mc_flag_ranges[owner].first + i) * t->fl_per;
+    return t->fl.first[owner] + i * t->fl.per;
 }
 
 #endif
