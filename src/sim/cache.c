@@ -28,6 +28,7 @@
 #include <stdlib.h>
 
 #include "util/error.h"
+#include "util/map.h"
 #include "sim/engine_impl.h"
 
 typedef struct level {
@@ -37,9 +38,7 @@ typedef struct level {
 
 typedef struct ccache {
     level_t l1, l2;
-    uint64_t *pkey;    /* host line + 1, open addressing */
-    uint64_t *pframe;  /* its simulated line */
-    size_t pcap, pn;
+    mc_map_t frames; /* host line -> its simulated line (a uint64_t) */
 } ccache_t;
 
 struct mc_sim_cache {
@@ -65,47 +64,17 @@ static int level_init(level_t *l, size_t bytes, int ways, int line)
     return l->tag ? MC_OK : MC_ERR_NOMEM;
 }
 
-static int grow(ccache_t *c)
-{
-    size_t cap = c->pcap ? 2 * c->pcap : 1024;
-    uint64_t *key = calloc(cap, sizeof *key), *fr = calloc(cap, sizeof *fr);
-    if (!key || !fr) {
-        free(key);
-        free(fr);
-        return MC_ERR_NOMEM;
-    }
-    for (size_t i = 0; i < c->pcap; i++) {
-        if (!c->pkey[i])
-            continue;
-        size_t j = (c->pkey[i] * 0x9e3779b97f4a7c15ULL) & (cap - 1);
-        while (key[j])
-            j = (j + 1) & (cap - 1);
-        key[j] = c->pkey[i];
-        fr[j] = c->pframe[i];
-    }
-    free(c->pkey);
-    free(c->pframe);
-    c->pkey = key;
-    c->pframe = fr;
-    c->pcap = cap;
-    return MC_OK;
-}
-
 /* the simulated line of a host line, given in first-touch order; -1: no
  * memory */
 static int64_t sim_line(ccache_t *c, uint64_t host)
 {
-    if (2 * (c->pn + 1) > c->pcap && grow(c) != MC_OK)
+    uint64_t *frame;
+    int rc = mc_map_put(&c->frames, host, (void **)&frame);
+    if (rc < 0)
         return -1;
-    uint64_t k = host + 1;
-    size_t j = (k * 0x9e3779b97f4a7c15ULL) & (c->pcap - 1);
-    while (c->pkey[j] && c->pkey[j] != k)
-        j = (j + 1) & (c->pcap - 1);
-    if (!c->pkey[j]) {
-        c->pkey[j] = k;
-        c->pframe[j] = c->pn++;
-    }
-    return (int64_t)c->pframe[j];
+    if (rc == 1) /* first touched now: the next line */
+        *frame = c->frames.used - 1;
+    return (int64_t)*frame;
 }
 
 /* looks `ln` (line number + 1) up in a level; on a hit it becomes the
@@ -146,9 +115,15 @@ static ccache_t *core_cache(mc_sim_t *s, int core)
             return NULL;
     }
     ccache_t *cc = &s->cache->core[core];
-    if (!cc->l1.tag &&
-        (level_init(&cc->l1, cfg->l1_bytes, cfg->l1_ways, s->p->line) ||
-         level_init(&cc->l2, cfg->l2_bytes, cfg->l2_ways, s->p->line)))
+    if (cc->l2.tag)
+        return cc;
+    /* one level at a time: a level made before an allocation failed is
+     * kept, not made again */
+    if (!cc->frames.vsize)
+        mc_map_init(&cc->frames, sizeof(uint64_t));
+    if ((!cc->l1.tag &&
+         level_init(&cc->l1, cfg->l1_bytes, cfg->l1_ways, s->p->line)) ||
+        level_init(&cc->l2, cfg->l2_bytes, cfg->l2_ways, s->p->line))
         return NULL;
     return cc;
 }
@@ -186,8 +161,7 @@ void mc_sim_cache_free(mc_sim_t *s)
     for (int i = 0; s->cache->core && i < s->p->ncores; i++) {
         free(s->cache->core[i].l1.tag);
         free(s->cache->core[i].l2.tag);
-        free(s->cache->core[i].pkey);
-        free(s->cache->core[i].pframe);
+        mc_map_fini(&s->cache->core[i].frames);
     }
     free(s->cache->core);
     free(s->cache);

@@ -67,10 +67,10 @@ static inline void *mc_map_get(const mc_map_t *m, uint64_t key)
     size_t mask = m->cap - 1;
     for (size_t i = mc_map_hash(key, m->shift);; i = (i + 1) & mask) {
         uint64_t s = m->keys[i];
+        if (!s) /* first: key UINT64_MAX (k = 0) is never found */
+            return NULL;
         if (s == k)
             return m->vals + i * m->vsize;
-        if (!s)
-            return NULL;
     }
 }
 
