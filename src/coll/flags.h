@@ -9,14 +9,20 @@
  *   lines  bank 0 [n]     line w is written by rank w only (rule 4 of
  *          bank 1 [n]     tp/tp.h): two channels per writer, for any
  *                         algorithm (mc_flag_from)
- *          shared [64]    fixed ranges, each reserved by one owner in the
- *                         table mc_flag_ranges (flags.c)
+ *          shared:
+ *            own [48]     lines the area's rank alone writes
+ *            multi [16]   lines whose words have several writers, one
+ *                         per word (tp.h: MC_TP_OWN_LINES,
+ *                         MC_TP_MULTI_LINES)
  *
- * A range of the shared lines is used only through its entry in the
- * table (mc_flag_line), so every use is covered by the checks that no two
- * ranges overlap and that all of them fit (mc_flag_ranges_check, run when
- * a team is created, and tests/test_flags.c). Every team also checks that
- * the whole layout fits the flag area its transport provides.
+ * The shared lines are not placed by hand: each user is a row of
+ * mc_flag_users (flags.c: the file, how many lines, which writers), and
+ * mc_flag_alloc packs the rows in order into the part of the shared
+ * lines their writers may use. A user reaches its lines only through
+ * mc_flag_line, so no two users can meet; every team checks that the
+ * allocation fits (mc_flags_init) and that the whole layout fits the
+ * flag area its transport provides; tests/test_flags.c checks the
+ * allocation at every team size, and that tp.h's writers agree with it.
  */
 #ifndef MC_COLL_FLAGS_H
 #define MC_COLL_FLAGS_H
@@ -24,15 +30,36 @@
 #include "coll/team.h"
 
 /* Lines after the two per-writer banks; tp/tp.h provides as many. */
-#define MC_FLAG_SHARED_LINES 64
+#define MC_FLAG_SHARED_LINES (MC_TP_OWN_LINES + MC_TP_MULTI_LINES)
 
+/* who writes a user's lines */
+enum {
+    MC_FLAG_OWN = 0,  /* the rank whose area it is, alone */
+    MC_FLAG_MULTI = 1 /* several ranks, one per word */
+};
+
+/* a user of shared lines: a row of mc_flag_users */
+typedef struct mc_flag_user {
+    const char *owner; /* the file that reads and writes them */
+    int lines;
+    int writers;       /* MC_FLAG_* */
+} mc_flag_user_t;
+
+extern const mc_flag_user_t mc_flag_users[MC_FL_COUNT];
+
+/* where a user's lines are: shared lines [first, first + count) */
 typedef struct mc_flag_range {
-    const char *owner; /* the file that reads and writes it */
-    int first;         /* first of the shared lines */
-    int count;         /* lines */
+    const char *owner;
+    int first;
+    int count;
 } mc_flag_range_t;
 
-extern const mc_flag_range_t mc_flag_ranges[MC_FL_COUNT];
+/* Places n users, in order, each right after the previous one of its
+ * kind: MC_FLAG_OWN users in shared lines [0, own), MC_FLAG_MULTI users
+ * in [own, own + multi). MC_OK with out[i] the range of users[i], or
+ * MC_ERR_INTERNAL with a message naming the user that does not fit. */
+int mc_flag_alloc(const mc_flag_user_t *users, int n, int own, int multi,
+                  mc_flag_range_t *out);
 
 /* MC_OK, or MC_ERR_INTERNAL with a message naming the owners, if two of
  * the n ranges overlap, or one is empty or outside [0, lines). */
@@ -52,6 +79,8 @@ void mc_flags_fini(mc_team_t *t);
  * 0 or 1, in every rank's area. */
 static inline int mc_flag_from(const mc_team_t *t, int bank, int writer)
 {
+    MC_ASSERT((bank == 0 || bank == 1) && writer >= 0 && writer < t->size,
+              "bank %d of writer %d in a team of %d", bank, writer, t->size);
     return t->fl.alg0 + (bank * t->size + writer) * t->fl.per;
 }
 
@@ -59,6 +88,9 @@ static inline int mc_flag_from(const mc_team_t *t, int bank, int writer)
 static inline int mc_flag_line(const mc_team_t *t, mc_flag_owner_t owner,
                                int i)
 {
+    MC_ASSERT(i >= 0 && i < mc_flag_users[owner].lines,
+              "line %d of the %d of %s", i, mc_flag_users[owner].lines,
+              mc_flag_users[owner].owner);
     return t->fl.first[owner] + i * t->fl.per;
 }
 

@@ -467,10 +467,17 @@ static inline size_t tp_line_payload(const mc_tp_t *t)
 /* Flag layout shared by every transport, sized for a communicator of
  * `size` ranks: [0, size) "sent from rank i" and [size, 2 size) "ready
  * from rank i" for the two-sided layer (src/coll/p2p.c), then the
- * algorithms' area of mc_tp_alg_lines(size) whole lines. */
+ * algorithms' area of mc_tp_alg_lines(size) whole lines: two banks of
+ * `size` lines (line w of each written by rank w), then
+ * MC_TP_OWN_LINES lines that the rank owning the area alone writes, then
+ * MC_TP_MULTI_LINES lines whose words have several writers, one per
+ * word. Which algorithm uses which of these: coll/flags.h allocates
+ * them. */
+#define MC_TP_OWN_LINES 48
+#define MC_TP_MULTI_LINES 16
 static inline int mc_tp_alg_lines(int size)
 {
-    return 2 * size + 64;
+    return 2 * size + MC_TP_OWN_LINES + MC_TP_MULTI_LINES;
 }
 static inline int mc_tp_nflags(int size, size_t line)
 {
@@ -481,9 +488,9 @@ static inline int mc_tp_nflags(int size, size_t line)
 
 /* The rank that writes flag idx of rank owner's area, from the layout
  * above: "sent"/"ready" flags name their writer, a line of the two banks
- * of the algorithms' area is written by rank (line mod size), the other
- * lines by their owner, except the acknowledgement words of lines 48-63
- * after the banks (several writers: -1). For messages. */
+ * of the algorithms' area is written by rank (line mod size), the own
+ * lines by their owner, the several-writer lines by one of several (-1).
+ * For messages, and for the checks of rule 4 (MC_ASSERT). */
 static inline int mc_tp_flag_writer(int size, size_t line, int owner, int idx)
 {
     int per = (int)(line / 8);
@@ -497,7 +504,7 @@ static inline int mc_tp_flag_writer(int size, size_t line, int owner, int idx)
         return -1;
     if (l < 2 * size)
         return l % size;
-    return l - 2 * size >= 48 ? -1 : owner;
+    return l - 2 * size >= MC_TP_OWN_LINES ? -1 : owner;
 }
 
 #endif /* MC_TP_H */
