@@ -7,8 +7,10 @@
 
 #include "ops/ops.h"
 #include "select/auto.h"
+#include "select/rules.h"
 #include "select/select.h"
 #include "select/tuning.h"
+#include "util/config.h"
 #include "util/error.h"
 
 /* Built-in defaults: per collective and kind of machine, the first rule
@@ -163,8 +165,8 @@ static const struct default_rule {
 static int env_rule(mc_coll_t coll, mc_ruleset_t *rs)
 {
     const char *var = mc_colls[coll].var;
-    const char *spec = getenv(var);
-    if (!spec || !*spec)
+    const char *spec = mc_env_algo(coll); /* what the rules' key read */
+    if (!*spec)
         return 0;
     rs->n = 1;
     rs->r[0].max_bytes = SIZE_MAX;
@@ -369,7 +371,7 @@ static int init_one(const mc_tuning_t *t, const mc_team_t *team,
 }
 
 /* the process's tuning file, if it is for this team's transport */
-static int tuning_for(const mc_team_t *team, const mc_tuning_t **out)
+int mc_select_tuning(const mc_team_t *team, const mc_tuning_t **out)
 {
     const char *transport = team->tp->ops->name;
     MC_CHECK(mc_tuning_get(out));
@@ -393,7 +395,7 @@ int mc_select_init(mc_ruleset_t rules[MC_COLL_COUNT], const mc_team_t *team)
 {
     const mc_tuning_t *t;
     MC_CHECK(registry_ok());
-    MC_CHECK(tuning_for(team, &t));
+    MC_CHECK(mc_select_tuning(team, &t));
     for (int c = 0; c < MC_COLL_COUNT; c++)
         MC_CHECK(init_one(t, team, (mc_coll_t)c, &rules[c]));
     return MC_OK;
@@ -405,7 +407,7 @@ int mc_select_set(mc_ruleset_t rules[MC_COLL_COUNT], const mc_team_t *team,
     mc_ruleset_t rs;
     if (!spec) {
         const mc_tuning_t *t;
-        MC_CHECK(tuning_for(team, &t));
+        MC_CHECK(mc_select_tuning(team, &t));
         MC_CHECK(init_one(t, team, coll, &rs));
     } else {
         memset(&rs, 0, sizeof rs);

@@ -35,6 +35,17 @@ static size_t place(const mc_map_t *m, uint64_t k)
     return i;
 }
 
+/* one value from place i of `from` to place j of `to` (8-byte values,
+ * the common ones, without a call to memcpy) */
+static void move_val(unsigned char *to, size_t j, const unsigned char *from,
+                     size_t i, size_t vsize)
+{
+    if (vsize == sizeof(uint64_t))
+        ((uint64_t *)(void *)to)[j] = ((const uint64_t *)(const void *)from)[i];
+    else
+        memcpy(to + j * vsize, from + i * vsize, vsize);
+}
+
 /* doubles the table (or makes the first); the old one stays on failure */
 static int grow(mc_map_t *m)
 {
@@ -58,7 +69,7 @@ static int grow(mc_map_t *m)
             continue;
         size_t j = place(&n, m->keys[i]);
         n.keys[j] = m->keys[i];
-        memcpy(n.vals + j * n.vsize, m->vals + i * m->vsize, m->vsize);
+        move_val(n.vals, j, m->vals, i, m->vsize);
     }
     free(m->keys);
     free(m->vals);
@@ -71,18 +82,17 @@ int mc_map_add(mc_map_t *m, uint64_t key, void **val)
     MC_ASSERT(m->vsize > 0, "a map without a value size (mc_map_init)");
     MC_ASSERT(key != UINT64_MAX, "key UINT64_MAX is the one not stored");
     uint64_t k = key + 1;
-    if (m->cap) {
-        size_t i = place(m, k);
-        if (m->keys[i]) {
-            *val = m->vals + i * m->vsize;
-            return 0;
-        }
+    size_t i = m->cap ? place(m, k) : 0;
+    if (m->cap && m->keys[i]) {
+        *val = m->vals + i * m->vsize;
+        return 0;
     }
     /* at most half full: probes stay short, and an empty place ends
      * every search */
-    if (2 * (m->used + 1) > m->cap)
+    if (2 * (m->used + 1) > m->cap) {
         MC_CHECK(grow(m));
-    size_t i = place(m, k);
+        i = place(m, k);
+    }
     m->keys[i] = k;
     m->used++;
     *val = m->vals + i * m->vsize;
@@ -109,7 +119,7 @@ int mc_map_remove(mc_map_t *m, uint64_t key)
         if (between(i, h, j))
             continue; /* its search starts after the hole */
         m->keys[i] = m->keys[j];
-        memcpy(m->vals + i * m->vsize, m->vals + j * m->vsize, m->vsize);
+        move_val(m->vals, i, m->vals, j, m->vsize);
         i = j;
     }
     m->keys[i] = 0;
