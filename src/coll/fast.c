@@ -127,8 +127,26 @@ int mc_fast_wait_done(mc_team_t *c, uint64_t f)
     return MC_OK;
 }
 
+/* Slot ownership (fast.h): whether every peer has been seen done with
+ * call f - back, the last call that read the slot f takes (of back line
+ * slots or MPB slots). For MC_ASSERT: O(P), never in release builds. */
+static inline int slot_free(const mc_team_t *c, uint64_t f, uint64_t back)
+{
+    for (int p = 0; f > back && p < c->size; p++)
+        if (p != c->rank && c->fast.seen[p] < f - back)
+            return 0;
+    return 1;
+}
+
 int mc_fast_publish(mc_team_t *c, uint64_t f, const void *data, size_t n)
 {
+    MC_ASSERT(f == c->fast.seq && slot_free(c, f, MC_FAST_LINES),
+              "fast call %llu publishes in line slot %llu before every "
+              "peer is done with call %llu",
+              (unsigned long long)f, (unsigned long long)(f % MC_FAST_LINES),
+              (unsigned long long)(f - MC_FAST_LINES));
+    MC_ASSERT(n <= mc_fast_max(c), "%zu bytes in a slot of %zu", n,
+              mc_fast_max(c));
     if (n <= line_max(c)) {
         tp_line_set(c->tp, c->rank, slot_line(c, f), f, data, n);
         return MC_OK;
@@ -137,6 +155,10 @@ int mc_fast_publish(mc_team_t *c, uint64_t f, const void *data, size_t n)
      * were those of call f - MC_FAST_SLOTS */
     if (f > MC_FAST_SLOTS)
         MC_CHECK(mc_fast_wait_done(c, f - MC_FAST_SLOTS));
+    MC_ASSERT(slot_free(c, f, MC_FAST_SLOTS), "fast call %llu publishes in "
+              "MPB slot %llu before every peer is done with call %llu",
+              (unsigned long long)f, (unsigned long long)(f % MC_FAST_SLOTS),
+              (unsigned long long)(f - MC_FAST_SLOTS));
     MC_CHECK(tp_put(c->tp, c->rank, slot_off(c, f), data, n));
     tp_flag_set(c->tp, c->rank, slot_line(c, f), f);
     return MC_OK;
@@ -152,6 +174,9 @@ static void saw(mc_team_t *c, int peer, uint64_t f)
 static int fetch_part(mc_team_t *c, uint64_t f, int peer, size_t off,
                       void *out, size_t n, size_t total)
 {
+    MC_ASSERT(off + n <= total && peer >= 0 && peer < c->size,
+              "bytes %zu-%zu of a publication of %zu by rank %d", off,
+              off + n, total, peer);
     if (total <= line_max(c)) {
         uint64_t tmp[15]; /* a line's payload */
         MC_CHECK(tp_line_wait(c->tp, peer, slot_line(c, f), f,

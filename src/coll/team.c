@@ -51,6 +51,9 @@ int mc_team_mpb_tail(mc_team_t *t, size_t bytes, const char *owner,
 {
     size_t line = t->tp->line;
     mc_mpb_state_t *m = &t->mpb;
+    MC_ASSERT(t->seq == 0, "%s reserves MPB bytes after %llu calls: the "
+              "layout is fixed at creation", owner,
+              (unsigned long long)t->seq);
     if (bytes > m->avail || m->avail - bytes < line)
         return mc_error(MC_ERR_INTERNAL,
                         "%s: %zu bytes of the MPB leave less than a line of "

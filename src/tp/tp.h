@@ -42,6 +42,7 @@
 #include <stdint.h>
 
 #include "manycoll.h"
+#include "util/assert.h"
 #include "util/coro.h"
 
 typedef struct mc_tp mc_tp_t;
@@ -317,8 +318,28 @@ static inline int tp_reduce(mc_tp_t *t, void *inout, const void *in,
 {
     return t->ops->reduce(t, inout, in, count, dt, op, in_left);
 }
+/* Rule 4: whether this rank may write flag idx of rank's area, the one
+ * writer of its line (or one of the several writers of a word of the
+ * acknowledgement lines). For MC_ASSERT on every algorithm's flag write:
+ * a write to a line of another writer would let a late small value
+ * overwrite an early large one (above). */
+static inline int mc_tp_flag_writer(int size, size_t line, int owner,
+                                    int idx);
+static inline size_t tp_line_payload(const mc_tp_t *t);
+static inline int tp_may_write(const mc_tp_t *t, int rank, int idx)
+{
+    int w = mc_tp_flag_writer(t->size, t->line, rank, idx);
+    return w < 0 || w == t->rank;
+}
+#define TP_ASSERT_WRITER(t, rank, idx)                                       \
+    MC_ASSERT(tp_may_write(t, rank, idx),                                    \
+              "rank %d writes flag %d of rank %d, a line of rank %d",       \
+              (t)->rank, idx, rank,                                          \
+              mc_tp_flag_writer((t)->size, (t)->line, rank, idx))
+
 static inline void tp_flag_set(mc_tp_t *t, int rank, int idx, uint64_t v)
 {
+    TP_ASSERT_WRITER(t, rank, idx);
     t->ops->flag_set(t, rank, idx, v);
 }
 static inline uint64_t tp_flag_read(mc_tp_t *t, int rank, int idx)
@@ -333,6 +354,7 @@ static inline int tp_flag_set_wait(mc_tp_t *t, int rank, int idx,
                                    uint64_t v, int wrank, int widx,
                                    uint64_t wv)
 {
+    TP_ASSERT_WRITER(t, rank, idx);
     if (t->ops->flag_set_wait)
         return t->ops->flag_set_wait(t, rank, idx, v, wrank, widx, wv);
     t->ops->flag_set(t, rank, idx, v);
@@ -368,6 +390,9 @@ static inline int tp_flag_rounds(mc_tp_t *t, int n, mc_tp_round_fn fn,
 static inline void tp_line_set(mc_tp_t *t, int rank, int idx, uint64_t v,
                                const void *payload, size_t n)
 {
+    TP_ASSERT_WRITER(t, rank, idx);
+    MC_ASSERT(n <= tp_line_payload(t), "%zu bytes of payload in a line of "
+              "%zu", n, t->line);
     t->ops->line_set(t, rank, idx, v, payload, n);
 }
 static inline int tp_line_wait(mc_tp_t *t, int rank, int idx, uint64_t v,
