@@ -46,6 +46,11 @@ size_t mc_team_bytes(const mc_team_t *t)
     return b + t->scratch.len;
 }
 
+void mc_team_mpb_init(mc_team_t *t)
+{
+    t->mpb = (mc_mpb_state_t){.avail = t->tp->mpb_size};
+}
+
 int mc_team_mpb_tail(mc_team_t *t, size_t bytes, const char *owner,
                      size_t *off)
 {

@@ -88,6 +88,9 @@ int mc_team_layout(mc_team_t *t, mc_tp_t *tp);
 /* Each part's *_fini, then the transport. */
 void mc_team_fini(mc_team_t *t);
 
+/* The MPB layout of a new team: all of it general (mc_team_init, before
+ * the other parts reserve their tails). */
+void mc_team_mpb_init(mc_team_t *t);
 /* Reserves `bytes` at the end of the general MPB area for an owner (at
  * creation only): *off is where they start; MC_ERR_INTERNAL with a
  * message naming `owner` if too little would be left. */

@@ -6,11 +6,12 @@
 #include "coll/team.h"
 #include "util/error.h"
 
-/* flags first (the fast paths' line slots are flag lines), then the fast
- * paths (they reserve the MPB's tail), then the two-sided layer (its
- * chunk is what is left of the MPB) */
+/* the MPB's layout and the flags first (the fast paths' line slots are
+ * flag lines), then the fast paths (they reserve the MPB's tail), then
+ * the two-sided layer (its chunk is what is left of the MPB) */
 static int parts_init(mc_team_t *t, int what)
 {
+    mc_team_mpb_init(t);
     MC_CHECK(mc_flags_init(t, what));
     MC_CHECK(mc_fast_init(t, what));
     return mc_p2p_init(t, what);
@@ -18,8 +19,7 @@ static int parts_init(mc_team_t *t, int what)
 
 static void start(mc_team_t *t, mc_tp_t *tp)
 {
-    *t = (mc_team_t){.tp = tp, .rank = tp->rank, .size = tp->size,
-                     .mpb.avail = tp->mpb_size};
+    *t = (mc_team_t){.tp = tp, .rank = tp->rank, .size = tp->size};
 }
 
 int mc_team_layout(mc_team_t *t, mc_tp_t *tp)
