@@ -51,6 +51,8 @@ function(mc_include_view target)
   endforeach()
   target_include_directories(${target} PRIVATE ${CMAKE_SOURCE_DIR}/include
                              ${view})
+  # an MC_ASSERT in a header names src/tp/tp.h, not the view's link
+  target_compile_options(${target} PRIVATE -fmacro-prefix-map=${view}/=src/)
 endfunction()
 
 # mc_layer(NAME): object library mc_NAME of src/NAME/*.c

@@ -27,6 +27,13 @@ target_link_libraries(test_registry PRIVATE manycoll_static)
 mc_include_view(test_registry util tp coll select)
 add_test(NAME registry_check COMMAND test_registry)
 
+# selection rules shared by the teams with the same inputs
+# (src/select/rules.h)
+add_executable(test_rules test_rules.c)
+target_link_libraries(test_rules PRIVATE manycoll_static)
+mc_include_view(test_rules util tp coll select)
+add_test(NAME select_rules_shared COMMAND test_rules)
+
 # the public header's version and the library's (mc_version)
 add_executable(test_version test_version.c)
 target_link_libraries(test_version PRIVATE manycoll)

@@ -201,7 +201,7 @@ static int walk_spec(mc_comm_t *c, const mc_algo_t *a, const char *spec,
     char name[160];
     snprintf(name, sizeof name, "%s/%s", mc_coll_name(a->coll), spec);
     mc_case_t k = {.coll = a->coll, .seed = seed};
-    size_t chunk = c->team.p2p_chunk;
+    size_t chunk = c->team.p2p.chunk;
     if (a->coll == MC_COLL_BARRIER) {
         /* back to back, each entered after a random pause (arrivals.c) */
         int nb = w->level > MC_WALK_TINY ? MC_WALK_BARRIERS

@@ -80,9 +80,9 @@ static int pp_rank(mc_comm_t *comm, int rank, void *arg)
     pp_core_t *c = &((pp_core_t *)arg)[rank];
     const mc_team_t *t = &comm->team;
     c->scheme = tp_locality(t->tp, 1 - c->rank) != MC_LOC_OTHER ? -1
-                : t->p2p_land ? t->p2p_scheme
+                : t->vscc.land ? t->vscc.scheme
                               : MC_P2P_LP_RG;
-    c->piped = t->p2p_pipe && !t->p2p_land && c->n > t->p2p_pipe;
+    c->piped = t->p2p.pipe && !t->vscc.land && c->n > t->p2p.pipe;
     int rounds = c->o->warmup + (c->o->iters > 0 ? c->o->iters : 1);
     int rc = MC_OK;
     for (int i = 0; i < rounds && rc == MC_OK; i++) {

@@ -20,7 +20,8 @@
  * The check costs nothing when it is off: it is not a branch on the fast
  * path. Turning it on points the entry of every selection of the
  * communicator (its rules and their rank-order alternatives) at `checked`
- * below, which checks and then runs the selected algorithm's own entry.
+ * below (select/rules.h: the key's wrap), which checks and then runs the
+ * selected algorithm's own entry.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,16 +103,7 @@ static int checked(mc_team_t *t, const mc_args_t *a, const mc_params_t *p)
     return s->algo->impl->fn(t, a, p);
 }
 
-int mc_check_args_arm(int on, mc_ruleset_t rules[MC_COLL_COUNT])
+mc_algo_fn mc_check_args_wrap(int on)
 {
-    if (!on)
-        return MC_OK;
-    for (int k = 0; k < MC_COLL_COUNT; k++) {
-        mc_ruleset_t *rs = &rules[k];
-        for (int i = 0; i < rs->n; i++)
-            rs->r[i].sel.fn = checked;
-        for (int i = 0; i < rs->nalt; i++)
-            rs->alt[i].fn = checked;
-    }
-    return MC_OK;
+    return on ? checked : NULL;
 }

@@ -11,15 +11,15 @@
 #include "select/select.h"
 #include "tp/tp.h"
 
-/* Selection rules, shared by the ranks of a communicator that one process
- * holds (api/rules.c) */
+/* Selection rules, shared by the teams with the same inputs
+ * (select/rules.h) */
 typedef struct mc_rules mc_rules_t;
 
 struct mc_comm {
     mc_team_t team;      /* first: &c->team == (void *)c */
     int broken;          /* status of a failed collective, or 0 */
     uint64_t nsplit;     /* splits made from this communicator */
-    mc_ruleset_t *rules; /* [MC_COLL_COUNT]: sel's, maybe shared */
+    const mc_ruleset_t *rules; /* [MC_COLL_COUNT]: sel's, maybe shared */
     mc_rules_t *sel;
     int owns_world;      /* created by mc_init */
     int check_args;      /* MC_CHECK_ARGS: compare every call's arguments */
@@ -59,20 +59,18 @@ void mc_comm_unlist(mc_comm_t *c);
 void mc_comm_destroy(mc_comm_t *c);
 
 /* ---- selection rules (api/rules.c) ---- */
-/* c's rules: those of the last communicator with c's transport share, or
- * made (and armed for MC_CHECK_ARGS) */
+/* c's rules: the rule set of its team's inputs (select/rules.h), armed
+ * for MC_CHECK_ARGS if c checks */
 int mc_comm_rules_init(mc_comm_t *c);
 void mc_comm_rules_release(mc_comm_t *c);
 /* to takes from's rules (a context of from: the same members) */
 void mc_comm_rules_share(mc_comm_t *to, mc_comm_t *from);
-/* lets go of the cached rules that no communicator holds (api/comm.c,
+/* lets go of the rule sets that no communicator holds (api/comm.c,
  * when the last communicator is freed) */
 void mc_comm_rules_flush(void);
 /* c's rules with coll's set by spec (NULL: the default), as
- * mc_comm_set_algo: from the cache, or a changed copy */
+ * mc_comm_set_algo */
 int mc_comm_rules_set(mc_comm_t *c, mc_coll_t coll, const char *spec);
-/* bytes of c's rules, and how many communicators share them */
-size_t mc_comm_rules_bytes(const mc_comm_t *c, int *sharers);
 
 /* ---- memory (api/rules.c) ---- */
 /* What one rank's state for a communicator takes, in bytes. */
@@ -89,8 +87,9 @@ typedef struct mc_comm_footprint {
 void mc_comm_footprint(const mc_comm_t *c, mc_comm_footprint_t *f);
 
 /* ---- MC_CHECK_ARGS (api/check_args.c) ---- */
-/* if on, points every selection of rules at the checking entry */
-int mc_check_args_arm(int on, mc_ruleset_t rules[MC_COLL_COUNT]);
+/* the entry every selection of a checking communicator runs instead of
+ * its algorithm's (if on; else NULL): the check, then the algorithm */
+mc_algo_fn mc_check_args_wrap(int on);
 /* the check itself: MC_OK if every rank passed the same arguments */
 int mc_check_args_exchange(mc_comm_t *c, const mc_args_t *a);
 

@@ -30,7 +30,7 @@ static int one(mc_team_t *c, const mc_args_t *a, const char *in, char *out,
 int mc_allreduce_flat(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
 {
     (void)p;
-    if (a->bytes <= c->fast_line_max) /* the common case: one line */
+    if (a->bytes <= c->fast.line_max) /* the common case: one line */
         return one(c, a, a->sbuf, a->rbuf, a->count);
     size_t per = mc_fast_max(c) / a->dsize;
     for (size_t done = 0; done < a->count; done += per) {

@@ -160,7 +160,7 @@ int mc_allreduce_ring_mpb(mc_team_t *c, const mc_args_t *a,
     rm_t m = {.c = c, .a = a, .n = n, .r = c->rank,
               .left = mc_ring_left(c->rank, n),
               .right = mc_ring_right(c->rank, n),
-              .half = c->mpb_avail / 2 / c->tp->line * c->tp->line,
+              .half = c->mpb.avail / 2 / c->tp->line * c->tp->line,
               .last = {-1, -1}, .last_any = -1};
     size_t per = m.half / a->dsize * (size_t)n; /* elements per segment */
     if (per == 0)

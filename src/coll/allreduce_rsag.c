@@ -151,7 +151,7 @@ static int gather(const rsag_t *x, size_t j, uint64_t val)
 static size_t rsag_chunk(const mc_team_t *c, int64_t want)
 {
     size_t w = want > 0 ? (size_t)want : 65536;
-    size_t fit = c->mpb_avail / (2 * (size_t)c->size);
+    size_t fit = c->mpb.avail / (2 * (size_t)c->size);
     return w < fit ? w : fit;
 }
 

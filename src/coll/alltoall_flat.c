@@ -76,7 +76,7 @@ int mc_alltoall_flat(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
     char stage[MC_FAST_MAX_SLOT > 120 ? MC_FAST_MAX_SLOT : 120];
     size_t rounds = (a->bytes + per - 1) / per;
     size_t ahead = rounds < AHEAD ? rounds : AHEAD;
-    uint64_t f0 = c->fast_seq + 1; /* round k is fast call f0 + k */
+    uint64_t f0 = c->fast.seq + 1; /* round k is fast call f0 + k */
     for (size_t k = 0; k < ahead; k++)
         MC_CHECK(publish(c, a, k * per, piece(a, per, k), stage));
     for (size_t k = 0; k < rounds; k++) {

@@ -144,9 +144,9 @@ static void configure(ocb_t *o, const mc_team_t *comm, const mc_params_t *p)
     o->k = k < 1 ? 1 : (k > n - 1 ? n - 1 : k);
     size_t line = tp->line, chunk = (size_t)p->v[P_CHUNK];
     if (chunk == 0)
-        chunk = cc ? comm->mpb_avail / 2 : 96 * line;
-    if (chunk > comm->mpb_avail / 2)
-        chunk = comm->mpb_avail / 2;
+        chunk = cc ? comm->mpb.avail / 2 : 96 * line;
+    if (chunk > comm->mpb.avail / 2)
+        chunk = comm->mpb.avail / 2;
     chunk = chunk / line * line;
     o->chunk = chunk < line ? line : chunk;
     o->leafdirect = p->v[P_LEAFDIRECT] == 2 ? cc : (int)p->v[P_LEAFDIRECT];

@@ -28,7 +28,7 @@
  * n+1 overwriting a word whose call-n value someone still waits for --
  * cannot happen.
  *
- * MPB: these algorithms use [0, c->mpb_avail) of each MPB ("half the
+ * MPB: these algorithms use [0, c->mpb.avail) of each MPB ("half the
  * MPB" in their comments means half of that); the tail beyond belongs
  * to the fast paths (src/coll/fast.h).
  */
@@ -79,8 +79,8 @@ typedef struct mc_cc_fl {
 
 static inline void mc_cc_fl_init(mc_cc_fl_t *f, const mc_team_t *c)
 {
-    f->alg0 = c->fl_alg0;
-    f->per = c->fl_per;
+    f->alg0 = c->fl.alg0;
+    f->per = c->fl.per;
     f->size = c->size;
     f->ack0 = mc_flag_line(c, MC_FL_CC_ACK, 0);
 }

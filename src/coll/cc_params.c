@@ -9,7 +9,7 @@
 
 size_t mc_cc_half_chunk(const mc_team_t *c, int64_t want)
 {
-    size_t half = c->mpb_avail / 2, line = c->tp->line;
+    size_t half = c->mpb.avail / 2, line = c->tp->line;
     size_t chunk = want <= 0 || (size_t)want > half ? half : (size_t)want;
     return chunk < line ? line : chunk / line * line;
 }

@@ -5,22 +5,22 @@
 #include "coll/flags.h"
 #include "util/error.h"
 
-/* the line indices are fixed per communicator (mc_fast_setup) */
+/* the line indices are fixed per communicator (mc_fast_init) */
 static int slot_line(const mc_team_t *c, uint64_t f)
 {
-    return c->fast_line0 + (int)(f % MC_FAST_LINES) * c->fast_line_step;
+    return c->fast.line0 + (int)(f % MC_FAST_LINES) * c->fast.line_step;
 }
 
 static int progress_line(const mc_team_t *c)
 {
-    return c->fast_line0 + MC_FAST_LINES * c->fast_line_step;
+    return c->fast.line0 + MC_FAST_LINES * c->fast.line_step;
 }
 
 /* payloads up to this size ride in the flag's line (lines of up to 128
  * bytes; the fetch-and-combine path stages them on the stack) */
 static size_t line_max(const mc_team_t *c)
 {
-    return c->fast_line_max;
+    return c->fast.line_max;
 }
 
 /* On a cache-coherent machine the fast paths keep MC_FAST_SLOTS slots at
@@ -35,45 +35,60 @@ static int reserve_slots(mc_team_t *c)
     slot = slot / line * line;
     if (slot < line)
         return MC_OK;
-    c->fast_slot = slot;
+    c->fast.slot = slot;
     return mc_team_mpb_tail(c, MC_FAST_SLOTS * slot, "coll/fast.c",
-                            &c->fast_off);
+                            &c->fast.off);
 }
 
-int mc_fast_setup(mc_team_t *c)
+int mc_fast_init(mc_team_t *c, int what)
 {
     size_t p = tp_line_payload(c->tp);
-    c->fast_line_max = p < 120 ? p : 120;
-    c->fast_line0 = mc_flag_line(c, MC_FL_FAST, 0);
-    c->fast_line_step = tp_flags_per_line(c->tp);
-    return reserve_slots(c);
+    c->fast = (mc_fast_state_t){.line_max = p < 120 ? p : 120};
+    c->fast.line0 = mc_flag_line(c, MC_FL_FAST, 0);
+    c->fast.line_step = tp_flags_per_line(c->tp);
+    MC_CHECK(reserve_slots(c));
+    /* above MC_TEAM_DENSE ranks the first fast call makes it (a
+     * communicator that never runs one, as most of the simulator's, has
+     * none) */
+    if (what != MC_TEAM_FULL || c->size > MC_TEAM_DENSE)
+        return MC_OK;
+    c->fast.seen = calloc((size_t)c->size, sizeof(uint64_t));
+    return c->fast.seen ? MC_OK
+                        : mc_error(MC_ERR_NOMEM, "out of memory for "
+                                                 "fast-path state");
+}
+
+void mc_fast_fini(mc_team_t *c)
+{
+    free(c->fast.seen);
+    c->fast = (mc_fast_state_t){0};
 }
 
 static size_t slot_off(const mc_team_t *c, uint64_t f)
 {
-    return c->fast_off + (size_t)(f % MC_FAST_SLOTS) * c->fast_slot;
+    return c->fast.off + (size_t)(f % MC_FAST_SLOTS) * c->fast.slot;
 }
 
 size_t mc_fast_max(const mc_team_t *c)
 {
-    return c->fast_slot > line_max(c) ? c->fast_slot : line_max(c);
+    return c->fast.slot > line_max(c) ? c->fast.slot : line_max(c);
 }
 
 /* a large team's first fast call (teams up to MC_TEAM_DENSE ranks have
  * the array from creation); out of line, so the fast path stays small */
 static __attribute__((noinline, cold)) int fast_seen_alloc(mc_team_t *c)
 {
-    c->fast_seen = calloc((size_t)c->size, sizeof(uint64_t));
-    return c->fast_seen ? MC_OK
+    c->fast.seen = calloc((size_t)c->size, sizeof(uint64_t));
+    return c->fast.seen ? MC_OK
                         : mc_error(MC_ERR_NOMEM, "out of memory for "
                                                  "fast-path state");
 }
 
 int mc_fast_begin(mc_team_t *c, int publishes, uint64_t *f)
 {
-    if (__builtin_expect(!c->fast_seen, 0))
+    if (__builtin_expect(!c->fast.seen, 0))
         MC_CHECK(fast_seen_alloc(c));
-    uint64_t me = ++c->fast_seq;
+    uint64_t me = ++c->fast.seq;
     *f = me;
     if (!publishes || me <= MC_FAST_LINES)
         return MC_OK;
@@ -90,13 +105,13 @@ void mc_fast_end(mc_team_t *c, uint64_t f)
 static inline __attribute__((always_inline)) int wait_peer(mc_team_t *c,
                                                            uint64_t f, int p)
 {
-    if (p == c->rank || c->fast_seen[p] >= f)
+    if (p == c->rank || c->fast.seen[p] >= f)
         return MC_OK;
     /* acquire (in the transport): the peer's reads of my slot (and of my
      * buffers) happen before its progress store, so they are over when
      * we see it */
     MC_CHECK(tp_flag_wait(c->tp, p, progress_line(c), f));
-    c->fast_seen[p] = tp_flag_read(c->tp, p, progress_line(c));
+    c->fast.seen[p] = tp_flag_read(c->tp, p, progress_line(c));
     return MC_OK;
 }
 
@@ -112,8 +127,26 @@ int mc_fast_wait_done(mc_team_t *c, uint64_t f)
     return MC_OK;
 }
 
+/* Slot ownership (fast.h): whether every peer has been seen done with
+ * call f - back, the last call that read the slot f takes (of back line
+ * slots or MPB slots). For MC_ASSERT: O(P), never in release builds. */
+static inline int slot_free(const mc_team_t *c, uint64_t f, uint64_t back)
+{
+    for (int p = 0; f > back && p < c->size; p++)
+        if (p != c->rank && c->fast.seen[p] < f - back)
+            return 0;
+    return 1;
+}
+
 int mc_fast_publish(mc_team_t *c, uint64_t f, const void *data, size_t n)
 {
+    MC_ASSERT(f == c->fast.seq && slot_free(c, f, MC_FAST_LINES),
+              "fast call %llu publishes in line slot %llu before every "
+              "peer is done with call %llu",
+              (unsigned long long)f, (unsigned long long)(f % MC_FAST_LINES),
+              (unsigned long long)(f - MC_FAST_LINES));
+    MC_ASSERT(n <= mc_fast_max(c), "%zu bytes in a slot of %zu", n,
+              mc_fast_max(c));
     if (n <= line_max(c)) {
         tp_line_set(c->tp, c->rank, slot_line(c, f), f, data, n);
         return MC_OK;
@@ -122,6 +155,10 @@ int mc_fast_publish(mc_team_t *c, uint64_t f, const void *data, size_t n)
      * were those of call f - MC_FAST_SLOTS */
     if (f > MC_FAST_SLOTS)
         MC_CHECK(mc_fast_wait_done(c, f - MC_FAST_SLOTS));
+    MC_ASSERT(slot_free(c, f, MC_FAST_SLOTS), "fast call %llu publishes in "
+              "MPB slot %llu before every peer is done with call %llu",
+              (unsigned long long)f, (unsigned long long)(f % MC_FAST_SLOTS),
+              (unsigned long long)(f - MC_FAST_SLOTS));
     MC_CHECK(tp_put(c->tp, c->rank, slot_off(c, f), data, n));
     tp_flag_set(c->tp, c->rank, slot_line(c, f), f);
     return MC_OK;
@@ -130,13 +167,16 @@ int mc_fast_publish(mc_team_t *c, uint64_t f, const void *data, size_t n)
 /* a peer that published call f has finished call f - 1 */
 static void saw(mc_team_t *c, int peer, uint64_t f)
 {
-    if (c->fast_seen[peer] < f - 1)
-        c->fast_seen[peer] = f - 1;
+    if (c->fast.seen[peer] < f - 1)
+        c->fast.seen[peer] = f - 1;
 }
 
 static int fetch_part(mc_team_t *c, uint64_t f, int peer, size_t off,
                       void *out, size_t n, size_t total)
 {
+    MC_ASSERT(off + n <= total && peer >= 0 && peer < c->size,
+              "bytes %zu-%zu of a publication of %zu by rank %d", off,
+              off + n, total, peer);
     if (total <= line_max(c)) {
         uint64_t tmp[15]; /* a line's payload */
         MC_CHECK(tp_line_wait(c->tp, peer, slot_line(c, f), f,

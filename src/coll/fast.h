@@ -40,9 +40,12 @@
 #define MC_FAST_SLOTS 4  /* MPB slots, for payloads beyond a line */
 #define MC_FAST_MAX_SLOT 2048 /* bytes of the largest MPB slot */
 
-/* fixes the line indices and reserves the MPB slots of a new team
- * (mc_team_init) */
-int mc_fast_setup(mc_team_t *c);
+/* Sets up the part fast of a new team (mc_team_init; state in
+ * fast_state.h, written by fast.c alone): the line indices, the MPB
+ * slots (reserved with mc_team_mpb_tail), and with MC_TEAM_FULL the
+ * progress seen of up to MC_TEAM_DENSE peers. */
+int mc_fast_init(mc_team_t *c, int what);
+void mc_fast_fini(mc_team_t *c);
 /* largest payload a fast call can carry per rank on this communicator */
 size_t mc_fast_max(const mc_team_t *c);
 

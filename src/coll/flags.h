@@ -9,14 +9,20 @@
  *   lines  bank 0 [n]     line w is written by rank w only (rule 4 of
  *          bank 1 [n]     tp/tp.h): two channels per writer, for any
  *                         algorithm (mc_flag_from)
- *          shared [64]    fixed ranges, each reserved by one owner in the
- *                         table mc_flag_ranges (flags.c)
+ *          shared:
+ *            own [48]     lines the area's rank alone writes
+ *            multi [16]   lines whose words have several writers, one
+ *                         per word (tp.h: MC_TP_OWN_LINES,
+ *                         MC_TP_MULTI_LINES)
  *
- * A range of the shared lines is used only through its entry in the
- * table (mc_flag_line), so every use is covered by the checks that no two
- * ranges overlap and that all of them fit (mc_flag_ranges_check, run when
- * a team is created, and tests/test_flags.c). Every team also checks that
- * the whole layout fits the flag area its transport provides.
+ * The shared lines are not placed by hand: each user is a row of
+ * mc_flag_users (flags.c: the file, how many lines, which writers), and
+ * mc_flag_alloc packs the rows in order into the part of the shared
+ * lines their writers may use. A user reaches its lines only through
+ * mc_flag_line, so no two users can meet; every team checks that the
+ * allocation fits (mc_flags_init) and that the whole layout fits the
+ * flag area its transport provides; tests/test_flags.c checks the
+ * allocation at every team size, and that tp.h's writers agree with it.
  */
 #ifndef MC_COLL_FLAGS_H
 #define MC_COLL_FLAGS_H
@@ -24,27 +30,36 @@
 #include "coll/team.h"
 
 /* Lines after the two per-writer banks; tp/tp.h provides as many. */
-#define MC_FLAG_SHARED_LINES 64
+#define MC_FLAG_SHARED_LINES (MC_TP_OWN_LINES + MC_TP_MULTI_LINES)
 
-/* The owners of shared lines (index of mc_flag_ranges). */
-typedef enum {
-    MC_FL_FAST = 0, /* coll/fast.c: one line per slot, then progress */
-    MC_FL_RSAG,     /* coll/allreduce_rsag.c: "in" and "out" */
-    MC_FL_CC_ACK,   /* coll/cc.h: acknowledgement words of the cc-*
-                     * algorithms (several writers, one per word) */
-    MC_FL_CHECK_ARGS, /* api/check_args.c: MC_CHECK_ARGS, two lines */
-    MC_FL_P2P_DMA,  /* coll/p2p.c: my virtual DMAs are done (the agent
-                       writes it for me, house rule 4) */
-    MC_FL_COUNT
-} mc_flag_owner_t;
+/* who writes a user's lines */
+enum {
+    MC_FLAG_OWN = 0,  /* the rank whose area it is, alone */
+    MC_FLAG_MULTI = 1 /* several ranks, one per word */
+};
 
+/* a user of shared lines: a row of mc_flag_users */
+typedef struct mc_flag_user {
+    const char *owner; /* the file that reads and writes them */
+    int lines;
+    int writers;       /* MC_FLAG_* */
+} mc_flag_user_t;
+
+extern const mc_flag_user_t mc_flag_users[MC_FL_COUNT];
+
+/* where a user's lines are: shared lines [first, first + count) */
 typedef struct mc_flag_range {
-    const char *owner; /* the file that reads and writes it */
-    int first;         /* first of the shared lines */
-    int count;         /* lines */
+    const char *owner;
+    int first;
+    int count;
 } mc_flag_range_t;
 
-extern const mc_flag_range_t mc_flag_ranges[MC_FL_COUNT];
+/* Places n users, in order, each right after the previous one of its
+ * kind: MC_FLAG_OWN users in shared lines [0, own), MC_FLAG_MULTI users
+ * in [own, own + multi). MC_OK with out[i] the range of users[i], or
+ * MC_ERR_INTERNAL with a message naming the user that does not fit. */
+int mc_flag_alloc(const mc_flag_user_t *users, int n, int own, int multi,
+                  mc_flag_range_t *out);
 
 /* MC_OK, or MC_ERR_INTERNAL with a message naming the owners, if two of
  * the n ranges overlap, or one is empty or outside [0, lines). */
@@ -54,22 +69,29 @@ int mc_flag_ranges_check(const mc_flag_range_t *r, int n, int lines);
  * (each rank's area). */
 int mc_flag_words(int n, int per);
 
-/* Sets the team's flag layout and checks it against its transport's flag
- * area (mc_team_init). */
-int mc_flags_setup(mc_team_t *t);
+/* Sets the part fl of a new team (mc_team_init; flags_state.h, written by
+ * flags.c alone) and checks the layout against its transport's flag
+ * area. Nothing to allocate: `what` (MC_TEAM_*) is for symmetry. */
+int mc_flags_init(mc_team_t *t, int what);
+void mc_flags_fini(mc_team_t *t);
 
 /* Index of the flag line that rank `writer` (and only it) writes, in bank
  * 0 or 1, in every rank's area. */
 static inline int mc_flag_from(const mc_team_t *t, int bank, int writer)
 {
-    return t->fl_alg0 + (bank * t->size + writer) * t->fl_per;
+    MC_ASSERT((bank == 0 || bank == 1) && writer >= 0 && writer < t->size,
+              "bank %d of writer %d in a team of %d", bank, writer, t->size);
+    return t->fl.alg0 + (bank * t->size + writer) * t->fl.per;
 }
 
 /* Index of line i of the shared range of `owner`. */
 static inline int mc_flag_line(const mc_team_t *t, mc_flag_owner_t owner,
                                int i)
 {
-    return t->fl_shared0 + (mc_flag_ranges[owner].first + i) * t->fl_per;
+    MC_ASSERT(i >= 0 && i < mc_flag_users[owner].lines,
+              "line %d of the %d of %s", i, mc_flag_users[owner].lines,
+              mc_flag_users[owner].owner);
+    return t->fl.first[owner] + i * t->fl.per;
 }
 
 #endif

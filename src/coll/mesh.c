@@ -88,7 +88,7 @@ size_t mc_mesh_slots(const mc_team_t *c, int nslots, size_t want,
                      size_t *stride)
 {
     size_t line = c->tp->line;
-    *stride = c->mpb_avail / (size_t)nslots / line * line;
+    *stride = c->mpb.avail / (size_t)nslots / line * line;
     if (want && want < *stride)
         return want < 8 ? 8 : want / 8 * 8;
     return *stride;

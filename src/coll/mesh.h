@@ -87,7 +87,7 @@ int mc_mesh_barrier(mc_team_t *c, const mc_mview_t *v, int style,
 /* The dissemination barrier with flag values mc_flagval(c, step). */
 int mc_mesh_barrier_dissem(mc_team_t *c, uint32_t step);
 
-/* The MPB (c->mpb_avail) cut into nslots slots of *stride bytes, a whole
+/* The MPB (c->mpb.avail) cut into nslots slots of *stride bytes, a whole
  * number of lines: returns the bytes a chunk carries, the stride or
  * `want` if smaller (a multiple of 8, so no element straddles chunks;
  * 0 = as large as fits). */

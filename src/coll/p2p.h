@@ -3,7 +3,7 @@
  * a chunk into its OWN MPB and raises "sent" at the receiver; the receiver
  * gets the chunk from the sender's MPB and raises "ready" at the sender,
  * which may then reuse its MPB. Messages larger than the chunk size
- * (c->p2p_chunk: the whole MPB by default, RCCE's 251 lines on the SCC,
+ * (c->p2p.chunk: the whole MPB by default, RCCE's 251 lines on the SCC,
  * always a multiple of 8 bytes so every datatype splits evenly) go chunk
  * by chunk. Sends are synchronous: mc_p2p_send returns when the receiver
  * has the data.
@@ -37,8 +37,8 @@
  *             more call of the primitive (the period-4 spikes of doubles)
  *
  * Between chips (tp_locality MC_LOC_OTHER, a simulated multi-chip
- * platform), the schemes of Reble et al. (vSCC, Fig. 4; team.h
- * p2p_scheme, MC_P2P_SCHEME). rp_lg and lp_lg land the chunk in the
+ * platform), the schemes of Reble et al. (vSCC, Fig. 4; the team's
+ * vscc.scheme, p2p_state.h; MC_P2P_SCHEME). rp_lg and lp_lg land the chunk in the
  * upper half of the receiver's MPB (the chunk is half the MPB in a
  * communicator that spans chips), so "ready" comes first, from the
  * receiver, and says the landing area is free:
@@ -70,7 +70,8 @@
  * them for real).
  *
  * These are the reference algorithms' primitives; the one-sided
- * algorithms use the transport directly.
+ * algorithms use the transport directly. The layer's state in a team is
+ * its parts p2p and vscc (p2p_state.h), which p2p.c alone writes.
  */
 #ifndef MC_P2P_H
 #define MC_P2P_H
@@ -103,6 +104,14 @@ typedef struct mc_p2p_mode {
     int sync; /* MC_SYNC_* */
     int tail; /* 1: the last partial line is a round of its own */
 } mc_p2p_mode_t;
+
+/* Sets up the parts p2p and vscc of a new team (mc_team_init, after the
+ * MPB's tails are reserved): the chunk (MC_P2P_CHUNK, the transport's
+ * hint, at most the general MPB area), the scheme between chips
+ * (MC_P2P_SCHEME) and pipelining (MC_P2P_PIPE); with MC_TEAM_FULL, the
+ * dense counters of a team of up to MC_TEAM_DENSE ranks. */
+int mc_p2p_init(mc_team_t *t, int what);
+void mc_p2p_fini(mc_team_t *t);
 
 int mc_p2p_send(mc_team_t *c, int dst, const void *buf, size_t n);
 /* red == NULL: copy n bytes into buf; else combine them into it */

@@ -113,7 +113,7 @@ static int chunk_mpb(const ccr_t *x, char *acc, size_t i, size_t off,
 static int reduce_mpb(const ccr_t *x, char *acc, const mc_params_t *p)
 {
     const mc_args_t *a = x->a;
-    size_t mpb = x->c->mpb_avail, chunk = (size_t)p->v[MC_CC_CHUNK];
+    size_t mpb = x->c->mpb.avail, chunk = (size_t)p->v[MC_CC_CHUNK];
     if (chunk == 0 || chunk > mpb)
         chunk = mpb;
     size_t per = chunk / a->dsize ? chunk / a->dsize : 1; /* elements */
@@ -186,7 +186,7 @@ static const mc_param_desc_t params[MC_CC_NPARAMS + 1] = {
 /* the chunk that runs: 0 or more than the MPB is the whole MPB */
 static int resolve(const mc_team_t *t, mc_params_t *p)
 {
-    int64_t mpb = (int64_t)t->mpb_avail;
+    int64_t mpb = (int64_t)t->mpb.avail;
     if (p->v[MC_CC_CHUNK] <= 0 || p->v[MC_CC_CHUNK] > mpb)
         p->v[MC_CC_CHUNK] = mpb;
     return MC_OK;

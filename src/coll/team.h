@@ -1,16 +1,29 @@
 /*
- * What an algorithm sees of a communicator: its ranks, its transport, the
- * state the shared machinery keeps between calls (two-sided counters,
- * fast-path progress, scratch memory) and the layout of its MPB and flag
- * area. The API's communicator (src/api/comm.h) embeds one as its first
- * member and adds what only the API needs (selection rules, error state);
- * the algorithms never see that part.
+ * What an algorithm sees of a communicator: its ranks, its transport, and
+ * the state the shared machinery keeps between calls, in parts, each
+ * declared by the header of the file that owns it and written by that
+ * file alone (its *_init and *_fini, called by mc_team_init and
+ * mc_team_fini, and its own operations); the others only read it:
+ *
+ *   part      type              owner (writes it)      holds
+ *   (members) rank size tp seq  team_init.c; seq: the  who, and the calls
+ *                               API's dispatch         so far
+ *   fast      mc_fast_state_t   coll/fast.c            fast-path progress
+ *   fl        mc_flags_state_t  coll/flags.c           the flag layout
+ *   mpb       mc_mpb_state_t    coll/team.c            the MPB layout
+ *   p2p       mc_p2p_state_t    coll/p2p.c             two-sided counters
+ *   vscc      mc_vscc_state_t   coll/p2p.c             schemes between chips
+ *   scratch   mc_scratch_t      coll/team.c            private scratch
+ *
+ * The API's communicator (src/api/comm.h) embeds a team as its first
+ * member and adds what only the API needs (selection rules, error
+ * state); the algorithms never see that part.
  *
  * MPB of every rank (bytes):
  *
- *   [0, mpb_avail)                 general algorithms (two-sided chunks,
+ *   [0, mpb.avail)                 general algorithms (two-sided chunks,
  *                                  OC-Bcast, rsag, the cc-* algorithms)
- *   [mpb_avail, mpb_size)          tails reserved by their owners with
+ *   [mpb.avail, mpb_size)          tails reserved by their owners with
  *                                  mc_team_mpb_tail (the fast paths' slots,
  *                                  coll/fast.c, on cache-coherent machines)
  *
@@ -22,79 +35,62 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "coll/fast_state.h"
+#include "coll/flags_state.h"
+#include "coll/p2p_state.h"
 #include "tp/tp.h"
+#include "util/assert.h"
+
+/* the MPB layout (above), fixed at creation */
+typedef struct mc_mpb_state {
+    size_t avail; /* MPB bytes [0, avail) general algorithms use */
+} mc_mpb_state_t;
+
+/* private scratch, grown on demand (mc_scratch) */
+typedef struct mc_scratch {
+    void *p;
+    size_t len;
+} mc_scratch_t;
 
 typedef struct mc_team {
     int rank;
     int size;
     mc_tp_t *tp;
-    uint64_t seq;        /* collective calls so far, equal on all ranks */
-    /* two-sided layer (coll/p2p.c): chunks sent to and received from each
-     * peer, through mc_team_ctr (dense up to MC_TEAM_DENSE ranks, a map of
-     * the peers actually used above: O(1) per rank, not O(size)) */
-    uint64_t *p2p_ctr;   /* [2 * size] when dense */
-    int32_t *ctr_key;    /* the map: open addressing, key 2 * peer + dir */
-    uint64_t *ctr_val;
-    uint32_t ctr_cap, ctr_used;
-    size_t p2p_chunk;    /* payload bytes per two-sided chunk */
-    int p2p_scheme;      /* MC_P2P_*: how chunks reach a peer on another
-                            chip (coll/p2p.c); MC_P2P_LP_RG on one chip */
-    size_t p2p_land;     /* the landing area of rp_lg and lp_lg in my MPB:
-                            [p2p_land, 2 p2p_land) (0: none) */
-    uint64_t dma_seq;    /* virtual DMAs I programmed */
-    size_t p2p_pipe;     /* lone messages above this many bytes go in half
-                            chunks, two in flight (iRCCE's pipelining,
-                            MC_P2P_PIPE; 0: off; not with p2p_land) */
-    size_t p2p_half;     /* the half chunk: whole lines */
-    /* MPB layout (above) */
-    size_t mpb_avail;    /* MPB bytes [0, mpb_avail) general algorithms use */
-    /* fast paths (coll/fast.c) */
-    size_t fast_off;     /* the fast paths' MPB slots start here ... */
-    size_t fast_slot;    /* ... each this big (0: none, lines only) */
-    uint64_t fast_seq;   /* fast calls so far (coll/fast.h) */
-    uint64_t *fast_seen; /* [size] progress seen of each peer (allocated
-                            by the first fast call above MC_TEAM_DENSE) */
-    size_t fast_line_max; /* payload bytes that ride in a flag line */
-    int fast_line0, fast_line_step; /* flag index of slot 0, per slot */
-    /* flag layout (coll/flags.h), fixed at creation */
-    int fl_per;          /* flag words per line */
-    int fl_alg0;         /* first word of the per-writer banks */
-    int fl_shared0;      /* first word of the owners' shared lines */
-    /* private scratch, grown on demand (mc_scratch) */
-    void *scratch;
-    size_t scratch_len;
+    uint64_t seq;          /* collective calls so far, equal on all ranks */
+    mc_fast_state_t fast;  /* first: the fast paths' hot fields */
+    mc_flags_state_t fl;
+    mc_mpb_state_t mpb;
+    mc_p2p_state_t p2p;
+    mc_vscc_state_t vscc;
+    mc_scratch_t scratch;
 } mc_team_t;
 
-/* The schemes of Reble et al. (vSCC, Fig. 4) between chips (MC_P2P_SCHEME):
- * local put / remote get (RCCE's, with the host's prefetching cache),
- * remote put / local get (through the host's write-combining), local put /
- * local get (the host's virtual DMA copies MPB to MPB). */
-enum { MC_P2P_LP_RG = 0, MC_P2P_RP_LG = 1, MC_P2P_LP_LG = 2 };
+/* An 8-byte flat call reads rank, size, tp, seq and the fast part's
+ * first fields: one cache line where the team starts on one. */
+_Static_assert(offsetof(mc_team_t, fast.line_max) + sizeof(size_t) <= 64,
+               "the fast path's fields leave the team's first 64 bytes");
 
 /* Teams up to this many ranks keep per-peer state in dense arrays from
  * creation; larger ones only for the peers they use, when they use them. */
 #define MC_TEAM_DENSE 256
 
-/* The two-sided counter of peer in direction dir (0 sent, 1 received),
- * created at 0 on first use; NULL when out of memory. */
-uint64_t *mc_team_ctr_map(mc_team_t *t, int key);
-static inline uint64_t *mc_team_ctr(mc_team_t *t, int peer, int dir)
-{
-    if (t->p2p_ctr)
-        return &t->p2p_ctr[2 * peer + dir];
-    return mc_team_ctr_map(t, 2 * peer + dir);
-}
+/* What the parts' *_init make: the layouts only (nothing allocated; tp
+ * may be a description, tp/shm.h mc_shm_describe), or memory too. */
+enum { MC_TEAM_LAYOUT = 0, MC_TEAM_FULL = 1 };
 
-/* Sets up a team over tp (which it then owns, also on failure): the
- * layouts, the two-sided chunk (MC_P2P_CHUNK). */
+/* Sets up a team over tp (which it then owns, also on failure): each
+ * part's *_init in turn (flags, fast, p2p and vscc), MC_TEAM_FULL. */
 int mc_team_init(mc_team_t *t, mc_tp_t *tp);
-/* Only the layouts of a team over tp, nothing allocated (tp may be a
- * description: tp/shm.h mc_shm_describe): what the selection needs to
- * resolve automatic parameters, for reports without a communicator. */
+/* Only the layouts of a team over tp (MC_TEAM_LAYOUT): what the
+ * selection needs to resolve automatic parameters, for reports without a
+ * communicator; nothing to free. */
 int mc_team_layout(mc_team_t *t, mc_tp_t *tp);
-/* Frees what mc_team_init made, the transport included. */
+/* Each part's *_fini, then the transport. */
 void mc_team_fini(mc_team_t *t);
 
+/* The MPB layout of a new team: all of it general (mc_team_init, before
+ * the other parts reserve their tails). */
+void mc_team_mpb_init(mc_team_t *t);
 /* Reserves `bytes` at the end of the general MPB area for an owner (at
  * creation only): *off is where they start; MC_ERR_INTERNAL with a
  * message naming `owner` if too little would be left. */
@@ -104,6 +100,7 @@ int mc_team_mpb_tail(mc_team_t *t, size_t bytes, const char *owner,
 /* Private scratch memory of at least n bytes, 64-byte aligned, valid until
  * the next mc_scratch (grows: the first large call allocates). */
 int mc_scratch(mc_team_t *t, size_t n, void **out);
+void mc_scratch_fini(mc_team_t *t);
 /* heap bytes t holds beyond the struct: per-peer state, scratch */
 size_t mc_team_bytes(const mc_team_t *t);
 

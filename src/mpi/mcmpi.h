@@ -29,6 +29,7 @@
 #include "hier/hier.h"
 #include "manycoll.h"
 #include "mpi/abi.h"
+#include "util/map.h"
 
 #define MCM_API __attribute__((visibility("default")))
 
@@ -103,7 +104,11 @@ typedef struct mcm_comm {
     struct mcm_comm *next;  /* live list or free list */
 } mcm_comm_t;
 
-/* ---- the handle cache ---- */
+/* ---- the handle cache ----
+ * Direct-mapped and lossy: a slot holds the last state put there, and a
+ * miss asks MPI (mcm_comm_slow). Not a map (util/map.h): it never grows,
+ * never probes, forgets on a collision, and is read without a lock while
+ * other threads replace slots (comm.c). */
 #define MCM_CACHE_BITS 6
 extern _Atomic(mcm_comm_t *) mcm_cache[1 << MCM_CACHE_BITS];
 
@@ -114,9 +119,10 @@ static inline uintptr_t mcm_key(const void *handle, size_t len)
     return k;
 }
 
+/* the slot of k in a table of 2^bits: the project's one hash */
 static inline unsigned mcm_slot(uintptr_t k, int bits)
 {
-    return (unsigned)((k * 0x9E3779B97F4A7C15ull) >> (64 - bits));
+    return (unsigned)mc_map_hash(k, 64 - bits);
 }
 
 mcm_comm_t *mcm_comm_slow(MPI_Comm comm);
@@ -134,8 +140,10 @@ static inline mcm_comm_t *mcm_comm(MPI_Comm comm)
 }
 
 /* ---- datatypes and ops (types.c) ---- */
+/* What manycoll takes of a predefined datatype; the maps below are keyed
+ * by a handle's bits (mcm_key), filled once by mcm_types_init (at
+ * MPI_Init, under its lock) and only read after that, by any thread. */
 typedef struct mcm_type {
-    uintptr_t key;
     int8_t mc;       /* mc dtype for builtin ops, -1 if none */
     int8_t umc;      /* mc dtype for user ops (by size), -1 if none */
     uint16_t ops;    /* builtin mc ops MPI allows on it: bit per mc_op_t */
@@ -143,46 +151,26 @@ typedef struct mcm_type {
     MPI_Datatype dt;
 } mcm_type_t;
 
-#define MCM_TYPE_BITS 7
-extern mcm_type_t mcm_types[1 << MCM_TYPE_BITS];
+extern mc_map_t mcm_types; /* handle -> mcm_type_t */
 
 /* The predefined type dt, or NULL (derived, or not one manycoll knows). */
 static inline const mcm_type_t *mcm_type(MPI_Datatype dt)
 {
-    uintptr_t k = mcm_key(&dt, sizeof dt);
-    unsigned i = mcm_slot(k, MCM_TYPE_BITS);
-    for (;;) {
-        const mcm_type_t *t = &mcm_types[i];
-        if (t->key == k)
-            return t;
-        if (!t->key)
-            return NULL;
-        i = (i + 1) & ((1u << MCM_TYPE_BITS) - 1);
-    }
+    return mc_map_get(&mcm_types, mcm_key(&dt, sizeof dt));
 }
 
 typedef struct mcm_op {
-    uintptr_t key;
     int8_t mc;       /* builtin mc op, -1 if none (MPI_MAXLOC, ...) */
     MPI_Op op;
 } mcm_op_t;
 
-#define MCM_OP_BITS 5
-extern mcm_op_t mcm_ops[1 << MCM_OP_BITS];
+extern mc_map_t mcm_ops; /* handle -> mcm_op_t */
 
 /* the mc op of a builtin MPI op, or -1 */
 static inline int mcm_builtin_op(MPI_Op op)
 {
-    uintptr_t k = mcm_key(&op, sizeof op);
-    unsigned i = mcm_slot(k, MCM_OP_BITS);
-    for (;;) {
-        const mcm_op_t *o = &mcm_ops[i];
-        if (o->key == k)
-            return o->mc;
-        if (!o->key)
-            return -1;
-        i = (i + 1) & ((1u << MCM_OP_BITS) - 1);
-    }
+    const mcm_op_t *o = mc_map_get(&mcm_ops, mcm_key(&op, sizeof op));
+    return o ? o->mc : -1;
 }
 
 void mcm_types_init(void);

@@ -12,8 +12,13 @@
  *     not ours: PMPI, polling ours meanwhile while any is active
  *
  * A persistent record keeps its generalized request, never completed,
- * until MPI_Request_free. The table is small and chained; lookups of
- * handles that are not ours cost one probe of an empty bucket.
+ * until MPI_Request_free. The table is small and chained through the
+ * records themselves; lookups of handles that are not ours cost one probe
+ * of an empty bucket (the slot: mcm_slot, the project's one hash). It is
+ * not the map of util/map.h on purpose: adding a record must not fail,
+ * since the call has started and a handle whose record is missing would
+ * go to PMPI_Wait and never complete; an intrusive chain allocates
+ * nothing.
  */
 #include <stdio.h>
 #include <stdlib.h>

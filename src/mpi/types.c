@@ -23,8 +23,8 @@
  *     MPI does not define on the type): the MPI library, which also
  *     reports the errors
  *
- * Lookups are open-addressing tables keyed by the handle's bits, built
- * once at MPI_Init: one or two probes, no call into MPI.
+ * Lookups are maps (util/map.h) keyed by the handle's bits, filled once
+ * at MPI_Init: one or two probes, no call into MPI.
  */
 #include <limits.h>
 #include <pthread.h>
@@ -34,8 +34,8 @@
 
 #include "mpi/mcmpi.h"
 
-mcm_type_t mcm_types[1 << MCM_TYPE_BITS];
-mcm_op_t mcm_ops[1 << MCM_OP_BITS];
+mc_map_t mcm_types;
+mc_map_t mcm_ops;
 _Thread_local mcm_ctx_t mcm_ctx;
 
 enum { G_INT, G_FLOAT, G_BYTE, G_LOGICAL, G_MULTI, G_COMPLEX, G_PAIR, G_NONE };
@@ -70,14 +70,13 @@ static int mc_int(size_t size, int is_signed)
 static void add_type(MPI_Datatype dt, int group, int is_signed, size_t size)
 {
     uintptr_t k = mcm_key(&dt, sizeof dt);
-    unsigned i = mcm_slot(k, MCM_TYPE_BITS);
+    mcm_type_t *t;
     if (!k)
         return; /* not in this MPI (a weak symbol absent) */
-    while (mcm_types[i].key && mcm_types[i].key != k)
-        i = (i + 1) & ((1u << MCM_TYPE_BITS) - 1);
-    mcm_type_t *t = &mcm_types[i];
-    if (t->key)
-        return; /* an alias (MPICH's MPI_LONG_LONG_INT == MPI_LONG_LONG) */
+    /* 0: an alias (MPICH's MPI_LONG_LONG_INT == MPI_LONG_LONG); < 0: out
+     * of memory, the type is not known and goes to MPI */
+    if (mc_map_add(&mcm_types, k, (void **)&t) != 1)
+        return;
     int mc = -1;
     if (group == G_INT || group == G_BYTE || group == G_LOGICAL ||
         group == G_MULTI)
@@ -89,8 +88,7 @@ static void add_type(MPI_Datatype dt, int group, int is_signed, size_t size)
     int umc = mc_int(size, 0);
     if (umc < 0 && mc >= 0)
         umc = mc; /* 16-byte elements move as themselves */
-    *t = (mcm_type_t){.key = k, .mc = (int8_t)mc,
-                      .umc = (int8_t)umc,
+    *t = (mcm_type_t){.mc = (int8_t)mc, .umc = (int8_t)umc,
                       .ops = mc >= 0 ? group_ops[group] : 0,
                       .size = (uint32_t)size, .dt = dt};
 }
@@ -98,12 +96,9 @@ static void add_type(MPI_Datatype dt, int group, int is_signed, size_t size)
 static void add_op(MPI_Op op, int mc)
 {
     uintptr_t k = mcm_key(&op, sizeof op);
-    unsigned i = mcm_slot(k, MCM_OP_BITS);
-    if (!k)
-        return;
-    while (mcm_ops[i].key && mcm_ops[i].key != k)
-        i = (i + 1) & ((1u << MCM_OP_BITS) - 1);
-    mcm_ops[i] = (mcm_op_t){.key = k, .mc = (int8_t)mc, .op = op};
+    mcm_op_t *o;
+    if (k && mc_map_put(&mcm_ops, k, (void **)&o) >= 0)
+        *o = (mcm_op_t){.mc = (int8_t)mc, .op = op};
 }
 
 /* ---- user ops: recorded by MPI_Op_create, run through a trampoline ---- */
@@ -135,6 +130,8 @@ static void trampoline(const void *in, void *inout, size_t count,
 
 void mcm_types_init(void)
 {
+    mc_map_init(&mcm_types, sizeof(mcm_type_t));
+    mc_map_init(&mcm_ops, sizeof(mcm_op_t));
     add_type(MPI_CHAR, G_NONE, 1, sizeof(char));
     add_type(MPI_SIGNED_CHAR, G_INT, 1, 1);
     add_type(MPI_UNSIGNED_CHAR, G_INT, 0, 1);

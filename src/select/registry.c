@@ -463,7 +463,6 @@ static int check_params(const mc_algo_t *a)
 }
 
 /* the chain of fallbacks from a reaches an algorithm without needs */
-#define MAX_FALLBACKS 4
 static int check_fallbacks(const mc_algo_t *table, const mc_algo_t *a)
 {
     const mc_algo_t *x = a;
@@ -471,9 +470,10 @@ static int check_fallbacks(const mc_algo_t *table, const mc_algo_t *a)
         if (!x->impl->fallback)
             return bad(x, "it has needs (a commutative op, single copy) but "
                           "names no fallback");
-        if (depth == MAX_FALLBACKS)
+        if (depth == MC_MAX_FALLBACKS)
             return bad(a, "its fallbacks do not reach an algorithm without "
-                          "needs in 4 steps (a circle?)");
+                          "needs within MC_MAX_FALLBACKS steps (a "
+                          "circle?)");
         mc_sel_t s;
         char who[160];
         snprintf(who, sizeof who, "algorithm registry: fallback of %s %s",

@@ -40,8 +40,10 @@ const mc_param_desc_t *mc_algo_params(const mc_algo_t *algo);
  * an implementation with an entry point, at most MC_MAX_PARAMS
  * parameters with unique names and defaults in range, and for an
  * algorithm with needs a fallback of the same collective whose chain of
- * fallbacks reaches one without needs. The selection checks mc_algos
- * once per process, before its first use. */
+ * fallbacks reaches one without needs in at most MC_MAX_FALLBACKS steps
+ * (which bounds the selection's walks of the chain). The selection
+ * checks mc_algos once per process, before its first use. */
+#define MC_MAX_FALLBACKS 4
 int mc_registry_check(const mc_algo_t *table);
 
 const mc_algo_t *mc_algo_find(mc_coll_t coll, const char *name);

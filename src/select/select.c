@@ -7,13 +7,23 @@
 
 #include "ops/ops.h"
 #include "select/auto.h"
+#include "select/rules.h"
 #include "select/select.h"
 #include "select/tuning.h"
+#include "util/config.h"
 #include "util/error.h"
 
 /* Built-in defaults: per collective and kind of machine, the first rule
  * whose max_bytes is >= the message size (bytes per rank block where the
  * call has blocks). Why each rule is there: docs/selection.md. */
+
+/* The rank counts the rules distinguish (max_ranks). SMALL: the rules
+ * measured on real machines of up to 16 ranks, where the flat fast paths
+ * (one line or slot per rank, no handshakes) and the oversubscribed
+ * choices pay; above it the rules are the models' and the simulator's.
+ * PAIR: two ranks, where one phase of reading each other wins. FEW: the
+ * scans' chain, up to 4 ranks. ANY: no limit. */
+enum { ANY = 0, PAIR = 2, FEW = 4, SMALL = 16 };
 /* ON_OVERSUB: cache-coherent with more ranks than CPUs (tp.h); its
  * collectives take the ON_OVERSUB rules where they have some, else the
  * ON_COHERENT ones */
@@ -21,7 +31,7 @@ enum { ON_ANY = 0, ON_COHERENT, ON_MPB, ON_OVERSUB };
 static const struct default_rule {
     mc_coll_t coll;
     int on;
-    int max_ranks; /* 0: any */
+    int max_ranks; /* ANY, PAIR, FEW, SMALL */
     size_t max_bytes;
     const char *spec;
 } default_rules[] = {
@@ -36,8 +46,8 @@ static const struct default_rule {
      * allgather: flat to 8 KiB (at 8 ranks it wins to 16 KiB, at 4 to
      * 4 KiB); alltoall: single copy from 2 KiB blocks, pairwise's P - 1
      * handshakes lose to it everywhere (docs/selection.md) */
-    {MC_COLL_BCAST, ON_OVERSUB, 16, 4096, "flat"},
-    {MC_COLL_BCAST, ON_OVERSUB, 16, SIZE_MAX, "direct"},
+    {MC_COLL_BCAST, ON_OVERSUB, SMALL, 4096, "flat"},
+    {MC_COLL_BCAST, ON_OVERSUB, SMALL, SIZE_MAX, "direct"},
     /* allreduce: from 3 ranks rsag's MPB rounds to 128 KiB, where
      * direct's readers' process_vm_readv calls cost more (`manycoll bench
      * --algo rsag --algo direct` on 2 CPUs: at 4 ranks rsag 0.73-0.95x
@@ -45,65 +55,65 @@ static const struct default_rule {
      * to 128 KiB, even at 256 KiB, direct ahead from 512 KiB; at 16
      * 0.54-0.75x at 64-128 KiB); 2 ranks on 1 CPU as on 2 (direct-all
      * 0.87x rsag's time at 64 KiB, direct 0.87x at 128 KiB) */
-    {MC_COLL_ALLREDUCE, ON_OVERSUB, 16, 2048, "flat"},
-    {MC_COLL_ALLREDUCE, ON_OVERSUB, 2, 65536, "direct-all"},
-    {MC_COLL_ALLREDUCE, ON_OVERSUB, 2, SIZE_MAX, "direct"},
-    {MC_COLL_ALLREDUCE, ON_OVERSUB, 16, 131072, "rsag"},
-    {MC_COLL_ALLREDUCE, ON_OVERSUB, 16, SIZE_MAX, "direct"},
-    {MC_COLL_SCATTER, ON_OVERSUB, 16, 512, "flat"},
-    {MC_COLL_SCATTER, ON_OVERSUB, 16, SIZE_MAX, "direct"},
-    {MC_COLL_ALLGATHER, ON_OVERSUB, 16, 8192, "flat"},
-    {MC_COLL_ALLGATHER, ON_OVERSUB, 16, SIZE_MAX, "direct"},
-    {MC_COLL_ALLTOALL, ON_OVERSUB, 16, 1024, "flat"},
-    {MC_COLL_ALLTOALL, ON_OVERSUB, 16, SIZE_MAX, "direct"},
+    {MC_COLL_ALLREDUCE, ON_OVERSUB, SMALL, 2048, "flat"},
+    {MC_COLL_ALLREDUCE, ON_OVERSUB, PAIR, 65536, "direct-all"},
+    {MC_COLL_ALLREDUCE, ON_OVERSUB, PAIR, SIZE_MAX, "direct"},
+    {MC_COLL_ALLREDUCE, ON_OVERSUB, SMALL, 131072, "rsag"},
+    {MC_COLL_ALLREDUCE, ON_OVERSUB, SMALL, SIZE_MAX, "direct"},
+    {MC_COLL_SCATTER, ON_OVERSUB, SMALL, 512, "flat"},
+    {MC_COLL_SCATTER, ON_OVERSUB, SMALL, SIZE_MAX, "direct"},
+    {MC_COLL_ALLGATHER, ON_OVERSUB, SMALL, 8192, "flat"},
+    {MC_COLL_ALLGATHER, ON_OVERSUB, SMALL, SIZE_MAX, "direct"},
+    {MC_COLL_ALLTOALL, ON_OVERSUB, SMALL, 1024, "flat"},
+    {MC_COLL_ALLTOALL, ON_OVERSUB, SMALL, SIZE_MAX, "direct"},
     /* Cache-coherent machines, up to 16 ranks: the flat fast paths
      * (coll/fast.h), one line or slot per rank, no handshakes. Measured at
      * 2 ranks with `manycoll bench --algo A --algo B` (interleaved) against
      * the alternatives: docs/benchmarks.md. */
-    {MC_COLL_BARRIER, ON_COHERENT, 16, SIZE_MAX, "flat"},
-    {MC_COLL_BCAST, ON_COHERENT, 16, 16384, "flat"},
-    {MC_COLL_BCAST, ON_COHERENT, 16, SIZE_MAX, "direct"},
+    {MC_COLL_BARRIER, ON_COHERENT, SMALL, SIZE_MAX, "flat"},
+    {MC_COLL_BCAST, ON_COHERENT, SMALL, 16384, "flat"},
+    {MC_COLL_BCAST, ON_COHERENT, SMALL, SIZE_MAX, "direct"},
     /* reduce above 4 KiB: the root reads the others' inputs itself (at
      * 2 ranks 0.34x flat's time at 64 KiB, 0.52x at 1 MiB) */
-    {MC_COLL_REDUCE, ON_COHERENT, 16, 4096, "flat"},
-    {MC_COLL_REDUCE, ON_COHERENT, 16, SIZE_MAX, "direct-root"},
+    {MC_COLL_REDUCE, ON_COHERENT, SMALL, 4096, "flat"},
+    {MC_COLL_REDUCE, ON_COHERENT, SMALL, SIZE_MAX, "direct-root"},
     /* Above 16 ranks, small messages: the optimal trees of Ramos & Hoefler
      * (automatic fan-outs). On the simulated xeonphi60 at 32 and 60 ranks
      * they take half OC-Bcast's time at 8 bytes and 10-20% less at 1 KiB,
      * and 35% less than binomial reduce at 8 bytes (docs/selection.md). */
-    {MC_COLL_BCAST, ON_COHERENT, 0, 1024, "cc-tree"},
-    {MC_COLL_REDUCE, ON_COHERENT, 0, 56, "cc-tree"},
+    {MC_COLL_BCAST, ON_COHERENT, ANY, 1024, "cc-tree"},
+    {MC_COLL_REDUCE, ON_COHERENT, ANY, 56, "cc-tree"},
     /* Larger messages (and bcast above 16K): single copy (coll/direct.h)
      * where a call's fixed cost (a process_vm_readv per peer, 2-5 us) is
      * paid back; each direct algorithm runs its MPB fallback when single
      * copy is off. Measurements: docs/selection.md. */
-    {MC_COLL_ALLREDUCE, ON_COHERENT, 16, 2048, "flat"},
+    {MC_COLL_ALLREDUCE, ON_COHERENT, SMALL, 2048, "flat"},
     /* two ranks: one phase, each reads the other's vector (0.6-0.7x the
      * time of rsag or direct at 16-32 KiB, 0.8x direct's at 64 KiB, 1.06x
      * at 256 KiB; measured at 2 ranks only) */
-    {MC_COLL_ALLREDUCE, ON_COHERENT, 2, 65536, "direct-all"},
-    {MC_COLL_ALLREDUCE, ON_COHERENT, 0, 32768, "rsag"},
-    {MC_COLL_ALLREDUCE, ON_COHERENT, 0, SIZE_MAX, "direct"},
-    {MC_COLL_ALLGATHER, ON_COHERENT, 16, 16384, "flat"},
+    {MC_COLL_ALLREDUCE, ON_COHERENT, PAIR, 65536, "direct-all"},
+    {MC_COLL_ALLREDUCE, ON_COHERENT, ANY, 32768, "rsag"},
+    {MC_COLL_ALLREDUCE, ON_COHERENT, ANY, SIZE_MAX, "direct"},
+    {MC_COLL_ALLGATHER, ON_COHERENT, SMALL, 16384, "flat"},
     /* Above 16 ranks, small blocks: not P - 1 process_vm_readv calls
      * (1.2-1.5 us each at 2 ranks) but the fast path, 4-8x faster than
      * ring on the simulated xeonphi60 up to 1 KiB; reduce-scatter: ring,
      * which beats flat there from 64 bytes. Extrapolations: neither is
      * measured on a machine with that many cores (docs/selection.md). */
-    {MC_COLL_ALLGATHER, ON_COHERENT, 0, 1024, "flat"},
-    {MC_COLL_ALLGATHER, ON_COHERENT, 0, SIZE_MAX, "direct"},
-    {MC_COLL_ALLTOALL, ON_COHERENT, 16, 1024, "flat"},
-    {MC_COLL_ALLTOALL, ON_COHERENT, 0, 32768, "pairwise"},
-    {MC_COLL_ALLTOALL, ON_COHERENT, 0, SIZE_MAX, "direct"},
-    {MC_COLL_REDUCE_SCATTER_BLOCK, ON_COHERENT, 16, 16384, "flat"},
-    {MC_COLL_REDUCE_SCATTER_BLOCK, ON_COHERENT, 0, 1024, "ring"},
-    {MC_COLL_REDUCE_SCATTER_BLOCK, ON_COHERENT, 0, SIZE_MAX, "direct"},
+    {MC_COLL_ALLGATHER, ON_COHERENT, ANY, 1024, "flat"},
+    {MC_COLL_ALLGATHER, ON_COHERENT, ANY, SIZE_MAX, "direct"},
+    {MC_COLL_ALLTOALL, ON_COHERENT, SMALL, 1024, "flat"},
+    {MC_COLL_ALLTOALL, ON_COHERENT, ANY, 32768, "pairwise"},
+    {MC_COLL_ALLTOALL, ON_COHERENT, ANY, SIZE_MAX, "direct"},
+    {MC_COLL_REDUCE_SCATTER_BLOCK, ON_COHERENT, SMALL, 16384, "flat"},
+    {MC_COLL_REDUCE_SCATTER_BLOCK, ON_COHERENT, ANY, 1024, "ring"},
+    {MC_COLL_REDUCE_SCATTER_BLOCK, ON_COHERENT, ANY, SIZE_MAX, "direct"},
     /* reduce_scatter with counts, by the mean block: the fast path in
      * slot-sized windows while small, then single copy (at 2 ranks, p50:
      * flat 0.50-0.82x reduce-scatterv's time up to 32 KiB, direct 0.24x
      * from 16 KiB; docs/selection.md) */
-    {MC_COLL_REDUCE_SCATTER, ON_COHERENT, 16, 4096, "flat"},
-    {MC_COLL_REDUCE_SCATTER, ON_COHERENT, 16, SIZE_MAX, "direct"},
+    {MC_COLL_REDUCE_SCATTER, ON_COHERENT, SMALL, 4096, "flat"},
+    {MC_COLL_REDUCE_SCATTER, ON_COHERENT, SMALL, SIZE_MAX, "direct"},
     /* gather: small blocks up to 16 ranks, the root reads every rank's
      * published block (at 2 ranks 0.41-0.43x linear's time up to 512
      * bytes, 0.91x at 4 KiB); above 4 KiB single copy, the senders
@@ -111,52 +121,52 @@ static const struct default_rule {
      * linear's time at 8 KiB, 0.39-0.59x from 64 KiB; at 4 and 8
      * oversubscribed ranks 0.14-0.65x from 8 KiB). Above 16 ranks an
      * extrapolation. */
-    {MC_COLL_GATHER, ON_COHERENT, 16, 4096, "flat"},
-    {MC_COLL_GATHER, ON_COHERENT, 0, 4096, "linear"},
-    {MC_COLL_GATHER, ON_COHERENT, 0, SIZE_MAX, "direct"},
+    {MC_COLL_GATHER, ON_COHERENT, SMALL, 4096, "flat"},
+    {MC_COLL_GATHER, ON_COHERENT, ANY, 4096, "linear"},
+    {MC_COLL_GATHER, ON_COHERENT, ANY, SIZE_MAX, "direct"},
     /* small scatters up to 16 ranks: one publication all read (at 2
      * ranks 0.4x linear's time up to 512 bytes, 0.75x at 1 KiB); above
      * 1 KiB single copy, the receivers leaving as soon as they have read
      * (at 2 ranks 0.74-0.85x linear's time at 2-4 KiB, 0.52-0.59x at
      * 8 KiB). Above 16 ranks an extrapolation. */
-    {MC_COLL_SCATTER, ON_COHERENT, 16, 1024, "flat"},
-    {MC_COLL_SCATTER, ON_COHERENT, 0, 1024, "linear"},
-    {MC_COLL_SCATTER, ON_COHERENT, 0, SIZE_MAX, "direct"},
+    {MC_COLL_SCATTER, ON_COHERENT, SMALL, 1024, "flat"},
+    {MC_COLL_SCATTER, ON_COHERENT, ANY, 1024, "linear"},
+    {MC_COLL_SCATTER, ON_COHERENT, ANY, SIZE_MAX, "direct"},
     /* everywhere else */
-    {MC_COLL_BARRIER, ON_ANY, 0, SIZE_MAX, "dissemination"},
+    {MC_COLL_BARRIER, ON_ANY, ANY, SIZE_MAX, "dissemination"},
     /* OC-Bcast: 40% below binomial at one line and 2.9x scatter-allgather's
      * throughput on the simulated SCC */
-    {MC_COLL_BCAST, ON_ANY, 0, SIZE_MAX, "ocbcast"},
-    {MC_COLL_REDUCE, ON_ANY, 0, SIZE_MAX, "binomial"},
-    {MC_COLL_ALLREDUCE, ON_ANY, 0, 16384, "reduce-bcast"},
-    {MC_COLL_ALLREDUCE, ON_ANY, 0, SIZE_MAX, "ring"},
-    {MC_COLL_ALLGATHER, ON_ANY, 0, SIZE_MAX, "ring"},
-    {MC_COLL_ALLTOALL, ON_ANY, 0, SIZE_MAX, "pairwise"},
-    {MC_COLL_REDUCE_SCATTER_BLOCK, ON_ANY, 0, SIZE_MAX, "ring"},
-    {MC_COLL_GATHER, ON_ANY, 0, SIZE_MAX, "linear"},
-    {MC_COLL_SCATTER, ON_ANY, 0, SIZE_MAX, "linear"},
+    {MC_COLL_BCAST, ON_ANY, ANY, SIZE_MAX, "ocbcast"},
+    {MC_COLL_REDUCE, ON_ANY, ANY, SIZE_MAX, "binomial"},
+    {MC_COLL_ALLREDUCE, ON_ANY, ANY, 16384, "reduce-bcast"},
+    {MC_COLL_ALLREDUCE, ON_ANY, ANY, SIZE_MAX, "ring"},
+    {MC_COLL_ALLGATHER, ON_ANY, ANY, SIZE_MAX, "ring"},
+    {MC_COLL_ALLTOALL, ON_ANY, ANY, SIZE_MAX, "pairwise"},
+    {MC_COLL_REDUCE_SCATTER_BLOCK, ON_ANY, ANY, SIZE_MAX, "ring"},
+    {MC_COLL_GATHER, ON_ANY, ANY, SIZE_MAX, "linear"},
+    {MC_COLL_SCATTER, ON_ANY, ANY, SIZE_MAX, "linear"},
     /* the chain up to 4 ranks, then log2 P rounds: on the simulated
      * scc48 the chain wins at 2 and 4 ranks, recursive doubling from 8
      * (8 bytes: 18.3 against 24.9 us) to 48 (35 against 160 us;
      * docs/selection.md) */
-    {MC_COLL_SCAN, ON_ANY, 4, SIZE_MAX, "linear"},
-    {MC_COLL_SCAN, ON_ANY, 0, SIZE_MAX, "recursive-doubling"},
-    {MC_COLL_EXSCAN, ON_ANY, 4, SIZE_MAX, "linear"},
-    {MC_COLL_EXSCAN, ON_ANY, 0, SIZE_MAX, "recursive-doubling"},
+    {MC_COLL_SCAN, ON_ANY, FEW, SIZE_MAX, "linear"},
+    {MC_COLL_SCAN, ON_ANY, ANY, SIZE_MAX, "recursive-doubling"},
+    {MC_COLL_EXSCAN, ON_ANY, FEW, SIZE_MAX, "linear"},
+    {MC_COLL_EXSCAN, ON_ANY, ANY, SIZE_MAX, "recursive-doubling"},
     /* the v-variants: one algorithm each so far */
-    {MC_COLL_ALLGATHERV, ON_ANY, 0, SIZE_MAX, "ring"},
-    {MC_COLL_ALLTOALLV, ON_ANY, 0, SIZE_MAX, "pairwise"},
-    {MC_COLL_GATHERV, ON_ANY, 0, SIZE_MAX, "linear"},
-    {MC_COLL_SCATTERV, ON_ANY, 0, SIZE_MAX, "linear"},
-    {MC_COLL_REDUCE_SCATTER, ON_ANY, 0, SIZE_MAX, "reduce-scatterv"},
+    {MC_COLL_ALLGATHERV, ON_ANY, ANY, SIZE_MAX, "ring"},
+    {MC_COLL_ALLTOALLV, ON_ANY, ANY, SIZE_MAX, "pairwise"},
+    {MC_COLL_GATHERV, ON_ANY, ANY, SIZE_MAX, "linear"},
+    {MC_COLL_SCATTERV, ON_ANY, ANY, SIZE_MAX, "linear"},
+    {MC_COLL_REDUCE_SCATTER, ON_ANY, ANY, SIZE_MAX, "reduce-scatterv"},
 };
 
 
 static int env_rule(mc_coll_t coll, mc_ruleset_t *rs)
 {
     const char *var = mc_colls[coll].var;
-    const char *spec = getenv(var);
-    if (!spec || !*spec)
+    const char *spec = mc_env_algo(coll); /* what the rules' key read */
+    if (!*spec)
         return 0;
     rs->n = 1;
     rs->r[0].max_bytes = SIZE_MAX;
@@ -298,7 +308,8 @@ static int unmet(const mc_team_t *t, unsigned needs)
  * needs (the registry check bounds the chain), then resolved */
 static int settle(const mc_team_t *t, mc_sel_t *s)
 {
-    for (int i = 0; i < 8 && unmet(t, s->algo->impl->needs); i++)
+    for (int i = 0; i < MC_MAX_FALLBACKS && unmet(t, s->algo->impl->needs);
+         i++)
         MC_CHECK(fallback(s));
     return resolve(t, s);
 }
@@ -311,7 +322,8 @@ static int settle_alt(const mc_team_t *t, mc_ruleset_t *rs, mc_rule_t *r)
     if (!(r->sel.algo->impl->needs & MC_ALGO_COMMUTATIVE))
         return MC_OK;
     mc_sel_t s = r->sel;
-    for (int i = 0; i < 8 && (s.algo->impl->needs & MC_ALGO_COMMUTATIVE);
+    for (int i = 0; i < MC_MAX_FALLBACKS &&
+                    (s.algo->impl->needs & MC_ALGO_COMMUTATIVE);
          i++) {
         MC_CHECK(fallback(&s));
         MC_CHECK(settle(t, &s));
@@ -359,7 +371,7 @@ static int init_one(const mc_tuning_t *t, const mc_team_t *team,
 }
 
 /* the process's tuning file, if it is for this team's transport */
-static int tuning_for(const mc_team_t *team, const mc_tuning_t **out)
+int mc_select_tuning(const mc_team_t *team, const mc_tuning_t **out)
 {
     const char *transport = team->tp->ops->name;
     MC_CHECK(mc_tuning_get(out));
@@ -383,7 +395,7 @@ int mc_select_init(mc_ruleset_t rules[MC_COLL_COUNT], const mc_team_t *team)
 {
     const mc_tuning_t *t;
     MC_CHECK(registry_ok());
-    MC_CHECK(tuning_for(team, &t));
+    MC_CHECK(mc_select_tuning(team, &t));
     for (int c = 0; c < MC_COLL_COUNT; c++)
         MC_CHECK(init_one(t, team, (mc_coll_t)c, &rules[c]));
     return MC_OK;
@@ -395,7 +407,7 @@ int mc_select_set(mc_ruleset_t rules[MC_COLL_COUNT], const mc_team_t *team,
     mc_ruleset_t rs;
     if (!spec) {
         const mc_tuning_t *t;
-        MC_CHECK(tuning_for(team, &t));
+        MC_CHECK(mc_select_tuning(team, &t));
         MC_CHECK(init_one(t, team, coll, &rs));
     } else {
         memset(&rs, 0, sizeof rs);

@@ -31,6 +31,7 @@
 
 #include "sim/cost.h"
 #include "util/error.h"
+#include "util/map.h"
 
 typedef struct level {
     int sets, ways;
@@ -39,9 +40,7 @@ typedef struct level {
 
 typedef struct ccache {
     level_t l1, l2;
-    uint64_t *pkey;    /* host line + 1, open addressing */
-    uint64_t *pframe;  /* its simulated line */
-    size_t pcap, pn;
+    mc_map_t frames; /* host line -> its simulated line (a uint64_t) */
 } ccache_t;
 
 struct mc_cache {
@@ -70,47 +69,17 @@ static size_t level_init(level_t *l, size_t bytes, int ways, int line)
     return l->tag ? 0 : n * sizeof *l->tag;
 }
 
-static int grow(ccache_t *c)
-{
-    size_t cap = c->pcap ? 2 * c->pcap : 1024;
-    uint64_t *key = calloc(cap, sizeof *key), *fr = calloc(cap, sizeof *fr);
-    if (!key || !fr) {
-        free(key);
-        free(fr);
-        return MC_ERR_NOMEM;
-    }
-    for (size_t i = 0; i < c->pcap; i++) {
-        if (!c->pkey[i])
-            continue;
-        size_t j = (c->pkey[i] * 0x9e3779b97f4a7c15ULL) & (cap - 1);
-        while (key[j])
-            j = (j + 1) & (cap - 1);
-        key[j] = c->pkey[i];
-        fr[j] = c->pframe[i];
-    }
-    free(c->pkey);
-    free(c->pframe);
-    c->pkey = key;
-    c->pframe = fr;
-    c->pcap = cap;
-    return MC_OK;
-}
-
 /* the simulated line of a host line, given in first-touch order; -1: no
  * memory */
 static int64_t sim_line(ccache_t *c, uint64_t host)
 {
-    if (2 * (c->pn + 1) > c->pcap && grow(c) != MC_OK)
+    uint64_t *frame;
+    int rc = mc_map_put(&c->frames, host, (void **)&frame);
+    if (rc < 0)
         return -1;
-    uint64_t k = host + 1;
-    size_t j = (k * 0x9e3779b97f4a7c15ULL) & (c->pcap - 1);
-    while (c->pkey[j] && c->pkey[j] != k)
-        j = (j + 1) & (c->pcap - 1);
-    if (!c->pkey[j]) {
-        c->pkey[j] = k;
-        c->pframe[j] = c->pn++;
-    }
-    return (int64_t)c->pframe[j];
+    if (rc == 1) /* first touched now: the next line */
+        *frame = c->frames.used - 1;
+    return (int64_t)*frame;
 }
 
 /* looks `ln` (line number + 1) up in a level; on a hit it becomes the
@@ -164,8 +133,7 @@ static void cache_fini(mc_cost_t *c)
     for (int i = 0; k->core && i < c->ncores; i++) {
         free(k->core[i].l1.tag);
         free(k->core[i].l2.tag);
-        free(k->core[i].pkey);
-        free(k->core[i].pframe);
+        mc_map_fini(&k->core[i].frames);
     }
     free(k->core);
     free(k);
@@ -187,6 +155,8 @@ static ccache_t *core_cache(mc_cost_t *c, int core)
     ccache_t *cc = &c->cache->core[core];
     if (cc->l1.tag)
         return cc;
+    if (!cc->frames.vsize)
+        mc_map_init(&cc->frames, sizeof(uint64_t));
     char what[64];
     snprintf(what, sizeof what, "the L1 tags of core %d", core);
     size_t bytes = level_init(&cc->l1, cfg->l1_bytes, cfg->l1_ways, c->p->line);
@@ -214,7 +184,7 @@ mc_ps_t mc_cache_line(mc_cost_t *c, int core, const mc_sim_acc_t *a,
     int64_t l = sim_line(cc, (uint64_t)addr >> shift);
     if (l < 0) {
         mc_cost_nomem(c, "the caches' line numbers",
-                      2 * (cc->pcap ? 2 * cc->pcap : 1024) * sizeof(uint64_t));
+                      2 * mc_map_bytes(&cc->frames));
         return -1;
     }
     uint64_t ln = (uint64_t)l + 1;

@@ -86,6 +86,10 @@ static void on_line(mc_sim_t *s, int me)
 
 /* ---- flags ---- */
 
+/* The waiters of a flag word: a chain through the core records
+ * (next_waiter) from the bucket of its address. Not the map of
+ * util/map.h: many cores wait on one word, a wait must not fail for want
+ * of memory, and the chains allocate nothing. */
 static uint32_t hash_addr(const mc_sim_t *s, const uint64_t *addr)
 {
     uint64_t x = (uint64_t)(uintptr_t)addr >> 3;

@@ -42,6 +42,7 @@ static inline int tp_flag_set_wait(mc_tp_t *t, int rank, int idx,
                                    uint64_t v, int wrank, int widx,
                                    uint64_t wv)
 {
+    TP_ASSERT_WRITER(t, rank, idx);
     const mc_tp_fused_t *f = mc_tp_fused(t);
     if (f)
         return f->set_wait(t, rank, idx, v, wrank, widx, wv);

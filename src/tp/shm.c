@@ -214,12 +214,22 @@ static int shm_flag_wait(mc_tp_t *t, int rank, int idx, uint64_t v)
     return wait_slow(s, f, v, rank, idx);
 }
 
+/* Flags only grow (tp.h): the value a flag's one writer stores is at
+ * least the one it stored before. Relaxed: this rank wrote it last. */
+#define ASSERT_GROWS(f, v)                                                   \
+    MC_ASSERT(atomic_load_explicit(f, memory_order_relaxed) <= (v),         \
+              "a flag goes down from %llu to %llu",                          \
+              (unsigned long long)atomic_load_explicit(                     \
+                  f, memory_order_relaxed),                                  \
+              (unsigned long long)(v))
+
 static void shm_flag_set(mc_tp_t *t, int rank, int idx, uint64_t v)
 {
+    _Atomic uint64_t *f = flagp((shm_tp_t *)t, rank, idx);
+    ASSERT_GROWS(f, v);
     /* release: everything this rank wrote before (MPB payload, reads it
      * finished) happens-before the waiter's acquire load of this value */
-    atomic_store_explicit(flagp((shm_tp_t *)t, rank, idx), v,
-                          memory_order_release);
+    atomic_store_explicit(f, v, memory_order_release);
 }
 
 static uint64_t shm_flag_read(mc_tp_t *t, int rank, int idx)
@@ -251,6 +261,7 @@ static void shm_line_set(mc_tp_t *t, int rank, int idx, uint64_t v,
                          const void *payload, size_t n)
 {
     _Atomic uint64_t *f = flagp((shm_tp_t *)t, rank, idx);
+    ASSERT_GROWS(f, v);
     copy_small((void *)(f + 1), payload, n);
     atomic_store_explicit(f, v, memory_order_release); /* see flag_set */
 }

@@ -232,11 +232,19 @@ static int sim_reduce(mc_tp_t *tp, void *inout, const void *in, size_t count,
     return MC_OK;
 }
 
+/* Flags only grow (tp.h): a write is at least the flag's value now (a
+ * write of the same core still in flight in simulated time is smaller
+ * still). Read straight from memory: no simulated cost. */
+#define ASSERT_GROWS(w, v)                                                   \
+    MC_ASSERT(*(w) <= (v), "a flag goes down from %llu to %llu",            \
+              (unsigned long long)*(w), (unsigned long long)(v))
+
 static void sim_flag_set(mc_tp_t *tp, int rank, int idx, uint64_t v)
 {
     sim_tp_t *t = st(tp);
-    mc_sim_flag_write(t->sim, flag(t, rank, idx), core_of(t, rank), v, NULL,
-                      0);
+    uint64_t *w = flag(t, rank, idx);
+    ASSERT_GROWS(w, v);
+    mc_sim_flag_write(t->sim, w, core_of(t, rank), v, NULL, 0);
 }
 
 static uint64_t sim_flag_read(mc_tp_t *tp, int rank, int idx)
@@ -282,9 +290,11 @@ static int sim_flag_set_wait(mc_tp_t *tp, int rank, int idx, uint64_t v,
         sim_flag_set(tp, rank, idx, v);
         return sim_flag_wait(tp, wrank, widx, wv);
     }
-    return mc_sim_flag_write_wait(t->sim, flag(t, rank, idx),
-                                  core_of(t, rank), v, flag(t, wrank, widx),
-                                  core_of(t, wrank), wv);
+    uint64_t *w = flag(t, rank, idx);
+    ASSERT_GROWS(w, v);
+    return mc_sim_flag_write_wait(t->sim, w, core_of(t, rank), v,
+                                  flag(t, wrank, widx), core_of(t, wrank),
+                                  wv);
 }
 
 /* what the engine keeps of a tp_flag_rounds call (MC_SIM_ROUND_CTX) */
@@ -325,8 +335,9 @@ static void sim_line_set(mc_tp_t *tp, int rank, int idx, uint64_t v,
                          const void *payload, size_t n)
 {
     sim_tp_t *t = st(tp);
-    mc_sim_flag_write(t->sim, flag(t, rank, idx), core_of(t, rank), v,
-                      payload, n);
+    uint64_t *w = flag(t, rank, idx);
+    ASSERT_GROWS(w, v);
+    mc_sim_flag_write(t->sim, w, core_of(t, rank), v, payload, n);
 }
 
 static int sim_line_wait(mc_tp_t *tp, int rank, int idx, uint64_t v,

@@ -42,6 +42,7 @@
 #include <stdint.h>
 
 #include "manycoll.h"
+#include "util/assert.h"
 #include "util/coro.h"
 
 typedef struct mc_tp mc_tp_t;
@@ -299,8 +300,28 @@ static inline int tp_reduce(mc_tp_t *t, void *inout, const void *in,
 {
     return t->ops->reduce(t, inout, in, count, dt, op, in_left);
 }
+/* Rule 4: whether this rank may write flag idx of rank's area, the one
+ * writer of its line (or one of the several writers of a word of the
+ * acknowledgement lines). For MC_ASSERT on every algorithm's flag write:
+ * a write to a line of another writer would let a late small value
+ * overwrite an early large one (above). */
+static inline int mc_tp_flag_writer(int size, size_t line, int owner,
+                                    int idx);
+static inline size_t tp_line_payload(const mc_tp_t *t);
+static inline int tp_may_write(const mc_tp_t *t, int rank, int idx)
+{
+    int w = mc_tp_flag_writer(t->size, t->line, rank, idx);
+    return w < 0 || w == t->rank;
+}
+#define TP_ASSERT_WRITER(t, rank, idx)                                       \
+    MC_ASSERT(tp_may_write(t, rank, idx),                                    \
+              "rank %d writes flag %d of rank %d, a line of rank %d",       \
+              (t)->rank, idx, rank,                                          \
+              mc_tp_flag_writer((t)->size, (t)->line, rank, idx))
+
 static inline void tp_flag_set(mc_tp_t *t, int rank, int idx, uint64_t v)
 {
+    TP_ASSERT_WRITER(t, rank, idx);
     t->ops->flag_set(t, rank, idx, v);
 }
 static inline uint64_t tp_flag_read(mc_tp_t *t, int rank, int idx)
@@ -314,6 +335,9 @@ static inline int tp_flag_wait(mc_tp_t *t, int rank, int idx, uint64_t v)
 static inline void tp_line_set(mc_tp_t *t, int rank, int idx, uint64_t v,
                                const void *payload, size_t n)
 {
+    TP_ASSERT_WRITER(t, rank, idx);
+    MC_ASSERT(n <= tp_line_payload(t), "%zu bytes of payload in a line of "
+              "%zu", n, t->line);
     t->ops->line_set(t, rank, idx, v, payload, n);
 }
 static inline int tp_line_wait(mc_tp_t *t, int rank, int idx, uint64_t v,
@@ -413,10 +437,17 @@ static inline size_t tp_line_payload(const mc_tp_t *t)
 /* Flag layout shared by every transport, sized for a communicator of
  * `size` ranks: [0, size) "sent from rank i" and [size, 2 size) "ready
  * from rank i" for the two-sided layer (src/coll/p2p.c), then the
- * algorithms' area of mc_tp_alg_lines(size) whole lines. */
+ * algorithms' area of mc_tp_alg_lines(size) whole lines: two banks of
+ * `size` lines (line w of each written by rank w), then
+ * MC_TP_OWN_LINES lines that the rank owning the area alone writes, then
+ * MC_TP_MULTI_LINES lines whose words have several writers, one per
+ * word. Which algorithm uses which of these: coll/flags.h allocates
+ * them. */
+#define MC_TP_OWN_LINES 48
+#define MC_TP_MULTI_LINES 16
 static inline int mc_tp_alg_lines(int size)
 {
-    return 2 * size + 64;
+    return 2 * size + MC_TP_OWN_LINES + MC_TP_MULTI_LINES;
 }
 static inline int mc_tp_nflags(int size, size_t line)
 {
@@ -427,9 +458,9 @@ static inline int mc_tp_nflags(int size, size_t line)
 
 /* The rank that writes flag idx of rank owner's area, from the layout
  * above: "sent"/"ready" flags name their writer, a line of the two banks
- * of the algorithms' area is written by rank (line mod size), the other
- * lines by their owner, except the acknowledgement words of lines 48-63
- * after the banks (several writers: -1). For messages. */
+ * of the algorithms' area is written by rank (line mod size), the own
+ * lines by their owner, the several-writer lines by one of several (-1).
+ * For messages, and for the checks of rule 4 (MC_ASSERT). */
 static inline int mc_tp_flag_writer(int size, size_t line, int owner, int idx)
 {
     int per = (int)(line / 8);
@@ -443,7 +474,7 @@ static inline int mc_tp_flag_writer(int size, size_t line, int owner, int idx)
         return -1;
     if (l < 2 * size)
         return l % size;
-    return l - 2 * size >= 48 ? -1 : owner;
+    return l - 2 * size >= MC_TP_OWN_LINES ? -1 : owner;
 }
 
 #endif /* MC_TP_H */

@@ -170,10 +170,12 @@ typedef struct memo {
 static _Thread_local int held;
 static _Thread_local memo_t *memo;
 
+/* the memo: one entry per variable of the table, then one per
+ * collective's MC_ALGO_<COLL> (mc_env_algo) */
 void mc_env_hold(void)
 {
-    if (held++ == 0)
-        memo = calloc(NVARS, sizeof *memo); /* NULL: read every time */
+    if (held++ == 0) /* NULL: read every time */
+        memo = calloc(NVARS + MC_COLL_COUNT, sizeof *memo);
 }
 
 void mc_env_release(void)
@@ -206,6 +208,20 @@ static const char *value_of(const mc_envvar_t *e)
 const char *mc_env(const char *name)
 {
     return value_of(lookup(name));
+}
+
+const char *mc_env_algo(int coll)
+{
+    memo_t *m = memo ? &memo[NVARS + coll] : NULL;
+    if (m && m->has_text)
+        return m->text;
+    const char *v = getenv(mc_colls[coll].var);
+    v = v ? v : "";
+    if (m) {
+        m->text = v;
+        m->has_text = 1;
+    }
+    return v;
 }
 
 /* the number part of a size or integer, then its suffix */

@@ -29,6 +29,9 @@ extern const mc_envvar_t mc_envvars[];
 /* Value of a registered variable: the environment's, else the default.
  * Asking for an unregistered name is a bug and aborts. */
 const char *mc_env(const char *name);
+/* The value of MC_ALGO_<COLL> of collective coll (an mc_coll_t), "" if
+ * unset; held like the others (below). */
+const char *mc_env_algo(int coll);
 /* The value of an MC_ENV_INT / MC_ENV_NUM variable, checked against its
  * range: MC_OK, or MC_ERR_ARG with a message naming the variable, its
  * text and the range. */

@@ -10,12 +10,23 @@
  *     an invalid value, and another thread is not held;
  *   - the collectives' table (util/colls.c): every collective's
  *     MC_ALGO_<COLL> is a known variable, a name that is none is not, and
- *     every name is found again by mc_coll_lookup.
+ *     every name is found again by mc_coll_lookup;
+ *   - MC_ASSERT (util/assert.h), checked here whatever the build: a true
+ *     condition passes, a false one prints file, line, the condition and
+ *     the message on stderr and aborts.
  */
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* this file checks its asserts in every build (util/assert.h) */
+#undef MC_ASSERTS
+#define MC_ASSERTS 1
+#include "util/assert.h"
 
 #include "tp/tp.h"
 #include "util/colls.h"
@@ -168,8 +179,44 @@ static void colls(void)
     unsetenv("MC_ALGO_SCANX");
 }
 
+/* MC_ASSERT(x == 3) in a child: its stderr, and whether it aborted */
+static int assert_in_child(int x, char *out, size_t len)
+{
+    int fd[2];
+    if (pipe(fd))
+        return 0;
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(fd[1], 2);
+        MC_ASSERT(x == 3, "x is %d", x);
+        _exit(0);
+    }
+    close(fd[1]);
+    size_t n = 0;
+    ssize_t r;
+    while (n + 1 < len && (r = read(fd[0], out + n, len - n - 1)) > 0)
+        n += (size_t)r;
+    out[n] = 0;
+    close(fd[0]);
+    int st = 0;
+    waitpid(pid, &st, 0);
+    return WIFSIGNALED(st) && WTERMSIG(st) == SIGABRT;
+}
+
+static void asserts(void)
+{
+    char out[512];
+    CHECK(!assert_in_child(3, out, sizeof out) && !out[0]);
+    CHECK(assert_in_child(4, out, sizeof out));
+    CHECK(strstr(out, "manycoll: assertion failed at tests/harden/"
+                      "test_units.c:") != NULL);
+    CHECK(strstr(out, ": x == 3: x is 4\n") != NULL);
+}
+
 int main(void)
 {
+    asserts();
     siphash();
     parsers();
     writers();
@@ -178,6 +225,6 @@ int main(void)
     if (failed)
         return 1;
     printf("test_units: siphash, size and number parsers, flag writers, "
-           "held variables, the collectives' variables\n");
+           "held variables, the collectives' variables, MC_ASSERT\n");
     return 0;
 }
