@@ -4,8 +4,9 @@
  *   - the library's table passes;
  *   - a commutative-only algorithm without a fallback, a fallback that is
  *     not an algorithm of the collective, a circle of fallbacks, two
- *     algorithms of one name, a default outside its range are rejected
- *     with a message naming the row;
+ *     algorithms of one name, a default outside its range, a shared
+ *     resolver whose parameter is not where its family puts it are
+ *     rejected with a message naming the row;
  *   - on a team without single copy, or of one rank, a single-copy
  *     algorithm runs its fallback with the fallback's own parameters (its
  *     defaults, resolved), and one with single copy runs itself;
@@ -15,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "coll/p2p.h"
 #include "select/registry.h"
 #include "select/select.h"
 
@@ -52,6 +54,12 @@ static const mc_algo_impl_t comm_to_b = {
 static const mc_param_desc_t bad_def[] = {{"k", 9, 0, 4, "k"},
                                            {.name = NULL}};
 static const mc_algo_impl_t bad_param = {.fn = nop, .params = bad_def};
+/* mc_p2p_resolve sets MC_P2P_SYNC: here that place holds `tail` */
+static const mc_param_desc_t tail_first[] = {MC_P2P_PARAM_TAIL,
+                                             MC_P2P_PARAM_SYNC(3),
+                                             {.name = NULL}};
+static const mc_algo_impl_t misplaced = {.fn = nop, .params = tail_first,
+                                         .resolve = mc_p2p_resolve};
 
 /* the check on a table of two rows; expect an error naming `name` */
 static void rejects(const char *what, mc_algo_t a, mc_algo_t b,
@@ -92,6 +100,9 @@ static void check(void)
     rejects("a default out of range", ok,
             (mc_algo_t){.coll = ar, .name = "p", .impl = &bad_param},
             "default 9");
+    rejects("sync not where mc_p2p_resolve sets it", ok,
+            (mc_algo_t){.coll = ar, .name = "p2", .impl = &misplaced},
+            "not 'sync'");
 }
 
 static const mc_tp_ops_t fake_ops = {.name = "fake"};

@@ -37,8 +37,8 @@ int mc_allreduce_mesh(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
 }
 
 static const mc_param_desc_t params[] = {
-    MC_MESH_CHUNK_PARAM,
-    MC_MESH_SN_PARAM,
+    [MC_MESH_CHUNK] = MC_MESH_CHUNK_PARAM,
+    [MC_MESH_SN] = MC_MESH_SN_PARAM,
     {NULL, 0, 0, 0, NULL},
 };
 

@@ -22,17 +22,19 @@
  */
 #include "coll/mesh.h"
 
+enum { P_TREE = 0 };
+
 int mc_barrier_mesh_tree(mc_team_t *c, const mc_args_t *a,
                          const mc_params_t *p)
 {
     mc_mview_t v;
     if (!mc_mview(c, &v))
         return mc_barrier_dissemination(c, a, p);
-    return mc_mesh_barrier(c, &v, (int)p->v[0], 0);
+    return mc_mesh_barrier(c, &v, (int)p->v[P_TREE], 0);
 }
 
 static const mc_param_desc_t params[] = {
-    {"tree", 0, 0, 1,
+    [P_TREE] = {"tree", 0, 0, 1,
      "0: column-first tree; 1: balanced (parents along X or Y by x+y "
      "parity)"},
     {NULL, 0, 0, 0, NULL},

@@ -25,6 +25,8 @@
 
 #define MAX_CHILDREN 512
 
+enum { P_CHUNK = MC_MESH_CHUNK };
+
 int mc_bcast_hier(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
 {
     const mc_topo_t *t = tp_hier(c->tp);
@@ -36,11 +38,11 @@ int mc_bcast_hier(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
     if (nc > MAX_CHILDREN)
         return mc_error(MC_ERR_UNSUPPORTED, "bcast:hier: rank %d would have "
                         "%d children, at most %d", c->rank, nc, MAX_CHILDREN);
-    return mc_push_bcast(c, a, parent, nc, child, (size_t)p->v[0], 0);
+    return mc_push_bcast(c, a, parent, nc, child, (size_t)p->v[P_CHUNK], 0);
 }
 
 static const mc_param_desc_t params[] = {
-    MC_MESH_CHUNK_PARAM,
+    [P_CHUNK] = MC_MESH_CHUNK_PARAM,
     {NULL, 0, 0, 0, NULL},
 };
 

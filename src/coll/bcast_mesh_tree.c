@@ -26,7 +26,7 @@
 #include "coll/mesh.h"
 #include "coll/tree_push.h"
 
-enum { P_CHUNK = 0, P_SN = 1 };
+enum { P_CHUNK = MC_MESH_CHUNK, P_SN = MC_MESH_SN };
 
 int mc_bcast_mesh_run(mc_team_t *c, const mc_args_t *a, const mc_params_t *p,
                       uint32_t step0)

@@ -50,9 +50,9 @@ enum {
  * (src/select/auto.c). */
 typedef enum {
     MC_MODEL_NONE = 0,
-    MC_MODEL_BCAST_TREE,  /* k1..k4 of cc.h: optimal small-bcast tree */
+    MC_MODEL_BCAST_TREE,  /* MC_CC_K1..: optimal small-bcast tree (cc.h) */
     MC_MODEL_REDUCE_TREE, /* k1..k4: optimal small-reduce tree */
-    MC_MODEL_BARRIER_M,   /* parameter 0: peers per dissemination round */
+    MC_MODEL_BARRIER_M,   /* MC_CC_M: peers per dissemination round */
 } mc_model_param_t;
 
 /* What an algorithm file exports besides its entry point. */

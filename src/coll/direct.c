@@ -220,8 +220,8 @@ int mc_direct_reduce_end(mc_team_t *c, mc_direct_t *d, size_t off,
 int mc_direct_resolve(const mc_team_t *t, mc_params_t *p)
 {
     (void)t;
-    if (p->v[0] <= 0)
-        p->v[0] = 65536;
+    if (p->v[MC_DIRECT_CHUNK] <= 0)
+        p->v[MC_DIRECT_CHUNK] = 65536;
     return MC_OK;
 }
 

@@ -34,7 +34,11 @@
 #include "coll/coll.h"
 #include "sched/mesh.h"
 
-/* the parameters the mesh and hierarchy algorithms share */
+/* The parameters the mesh and hierarchy algorithms share, in this order
+ * in their tables: the chunk first, then (broadcasts) sn. The mesh
+ * reduction and broadcast (mc_reduce_mesh_run, mc_bcast_mesh_run) read
+ * them from the parameters of whichever algorithm runs them. */
+enum { MC_MESH_CHUNK = 0, MC_MESH_SN = 1 };
 #define MC_MESH_CHUNK_PARAM                                                  \
     {"chunk", 0, 0, 1LL << 30,                                               \
      "bytes per chunk through the receiver's MPB slots; 0 = as large as "    \

@@ -31,7 +31,7 @@
 #include "coll/direct.h"
 #include "coll/fast.h"
 
-enum { P_CHUNK = 0, P_COUNT };
+enum { P_CHUNK = MC_DIRECT_CHUNK, P_COUNT };
 
 int mc_reduce_direct_root(mc_team_t *c, const mc_args_t *a,
                           const mc_params_t *p)

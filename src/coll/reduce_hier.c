@@ -23,6 +23,8 @@
 
 #define MAX_CHILDREN 512
 
+enum { P_CHUNK = MC_MESH_CHUNK };
+
 /* my side at my parent: my place among its children, two at a time */
 static int side_at(const mc_topo_t *t, int n, int root, int parent, int me)
 {
@@ -50,7 +52,7 @@ int mc_reduce_hier(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
     if (a->bytes == 0)
         return MC_OK;
     mc_push_red_t r;
-    mc_push_red_init(&r, c, a, (size_t)p->v[0], 0);
+    mc_push_red_init(&r, c, a, (size_t)p->v[P_CHUNK], 0);
     const void *acc = a->sbuf;
     if (nc > 0) {
         void *work = a->rbuf;
@@ -70,7 +72,7 @@ int mc_reduce_hier(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
 }
 
 static const mc_param_desc_t params[] = {
-    MC_MESH_CHUNK_PARAM,
+    [P_CHUNK] = MC_MESH_CHUNK_PARAM,
     {NULL, 0, 0, 0, NULL},
 };
 

@@ -29,7 +29,7 @@
 #include "coll/mesh.h"
 #include "coll/tree_push.h"
 
-enum { P_CHUNK = 0 };
+enum { P_CHUNK = MC_MESH_CHUNK };
 
 typedef struct red {
     mc_push_red_t push;

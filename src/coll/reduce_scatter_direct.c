@@ -21,7 +21,7 @@
 #include "coll/coll.h"
 #include "coll/direct.h"
 
-enum { P_CHUNK = 0, P_COUNT };
+enum { P_CHUNK = MC_DIRECT_CHUNK, P_COUNT };
 
 int mc_reduce_scatter_direct(mc_team_t *c, const mc_args_t *a,
                              const mc_params_t *p)

@@ -2,7 +2,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "coll/cc.h"
 #include "coll/coll.h"
+#include "coll/direct.h"
+#include "coll/p2p.h"
 #include "select/registry.h"
 #include "util/config.h"
 #include "util/error.h"
@@ -462,6 +465,40 @@ static int check_params(const mc_algo_t *a)
     return MC_OK;
 }
 
+/* Code outside an algorithm's file sets a parameter by the name its
+ * family gives the place (a shared resolver, a model): the parameter
+ * there must be the one meant. */
+static int check_places(const mc_algo_t *a)
+{
+    static const struct {
+        int (*resolve)(const mc_team_t *, mc_params_t *);
+        mc_model_param_t model;
+        int at;
+        const char *name;
+    } places[] = {
+        {mc_p2p_resolve, MC_MODEL_NONE, MC_P2P_SYNC, "sync"},
+        {mc_direct_resolve, MC_MODEL_NONE, MC_DIRECT_CHUNK, "chunk"},
+        {NULL, MC_MODEL_BCAST_TREE, MC_CC_K1, "k1"},
+        {NULL, MC_MODEL_REDUCE_TREE, MC_CC_K1, "k1"},
+        {NULL, MC_MODEL_BARRIER_M, MC_CC_M, "m"},
+    };
+    const mc_param_desc_t *d = mc_algo_params(a);
+    for (size_t i = 0; i < sizeof places / sizeof *places; i++) {
+        if (places[i].resolve ? a->impl->resolve != places[i].resolve
+                              : a->impl->model != places[i].model)
+            continue;
+        int n = 0;
+        while (n <= places[i].at && d[n].name)
+            n++;
+        if (n <= places[i].at || strcmp(d[places[i].at].name, places[i].name))
+            return mc_error(MC_ERR_INTERNAL, "algorithm registry: %s %s: "
+                            "its resolver or model sets parameter %d, which "
+                            "is not '%s'", mc_coll_name(a->coll), a->name,
+                            places[i].at, places[i].name);
+    }
+    return MC_OK;
+}
+
 /* the chain of fallbacks from a reaches an algorithm without needs */
 #define MAX_FALLBACKS 4
 static int check_fallbacks(const mc_algo_t *table, const mc_algo_t *a)
@@ -495,6 +532,7 @@ int mc_registry_check(const mc_algo_t *table)
         if (!a->impl || !a->impl->fn)
             return bad(a, "no implementation (entry point)");
         MC_CHECK(check_params(a));
+        MC_CHECK(check_places(a));
     }
     for (const mc_algo_t *a = table; a->name; a++)
         MC_CHECK(check_fallbacks(table, a));
