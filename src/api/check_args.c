@@ -91,9 +91,10 @@ int mc_check_args_exchange(mc_comm_t *c, const mc_args_t *a)
                     "called %s", (unsigned long long)c->team.seq, x, bad, y);
 }
 
-/* the entry of every selection while the check is on: the check, then
- * the selected algorithm's own entry (the team is the communicator's
- * first member, api/comm.h) */
+/* the entry of every rule's selection while the check is on: the check,
+ * then the selected algorithm's own entry (the team is the
+ * communicator's first member, api/comm.h). What runs a call it declines
+ * (mc_sel_t.next) keeps its own entry: the check has been made. */
 static int checked(mc_team_t *t, const mc_args_t *a, const mc_params_t *p)
 {
     mc_comm_t *c = (mc_comm_t *)t;
@@ -108,10 +109,17 @@ int mc_check_args_arm(int on, mc_ruleset_t rules[MC_COLL_COUNT])
         return MC_OK;
     for (int k = 0; k < MC_COLL_COUNT; k++) {
         mc_ruleset_t *rs = &rules[k];
-        for (int i = 0; i < rs->n; i++)
-            rs->r[i].sel.fn = checked;
-        for (int i = 0; i < rs->nalt; i++)
-            rs->alt[i].fn = checked;
+        for (int i = 0; i < rs->n; i++) {
+            mc_rule_t *r = &rs->r[i];
+            mc_sel_t s = *r->sel; /* kept ones are shared: copies */
+            s.fn = checked;
+            MC_CHECK(mc_sel_keep(&s, &r->sel));
+            if (!r->noncomm)
+                continue;
+            mc_sel_t nc = *r->noncomm;
+            nc.fn = checked;
+            MC_CHECK(mc_sel_keep(&nc, &r->noncomm));
+        }
     }
     return MC_OK;
 }

@@ -237,6 +237,7 @@ int mc_comm_set_algo(mc_comm_t *c, const char *coll, const char *spec)
 void mc_comm_describe(const mc_comm_t *c, mc_coll_t coll, size_t bytes,
                       mc_op_t op, char *buf, size_t len)
 {
-    const char *why;
-    mc_select_explain(c->rules, coll, bytes, op, buf, len, &why);
+    mc_explain_t x;
+    mc_select_explain(c->rules, coll, bytes, op, &x);
+    snprintf(buf, len, "%s", x.ran);
 }

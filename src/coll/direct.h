@@ -45,9 +45,13 @@ typedef struct mc_direct {
     int release;
 } mc_direct_t;
 
+/* The usable hook of these algorithms (mc_algo_impl_t.usable): 1 if
+ * team t has single copy and 2 ranks or more, else 0 and *why */
+int mc_direct_usable(const mc_team_t *t, const mc_params_t *p,
+                     const char **why);
 /* MC_OK if the team has single copy and 2 ranks or more (the selection
  * sees to it), else MC_ERR_INTERNAL */
-int mc_direct_usable(const mc_team_t *c);
+int mc_direct_require(const mc_team_t *c);
 /* publishes my sbuf and rbuf (the whole buffers the call passes); d->f is
  * the call */
 int mc_direct_begin(mc_team_t *c, const mc_args_t *a, mc_direct_t *d);

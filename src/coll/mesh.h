@@ -56,8 +56,20 @@ typedef struct mc_mview {
 } mc_mview_t;
 
 /* 1 (and *v) if the communicator is a full grid of at most
- * MC_MESH_MAX_CPT cores per tile, else 0: the caller falls back. */
+ * MC_MESH_MAX_CPT cores per tile, else 0 (the selection runs no mesh
+ * algorithm there: mc_mesh_usable). */
 int mc_mview(const mc_team_t *c, mc_mview_t *v);
+
+/* The usable hook of the mesh algorithms (mc_algo_impl_t.usable,
+ * MC_ALGO_GRID): 1 if the ranks of t fill a grid (mc_mview), else 0 and
+ * *why. */
+int mc_mesh_usable(const mc_team_t *t, const mc_params_t *p,
+                   const char **why);
+/* ... and of the hierarchy algorithms (MC_ALGO_HIER; bcast_hier.c): 1 if
+ * the ranks' places are known (MC_BIND) and span two L3s or more, else
+ * 0 and *why */
+int mc_hier_usable(const mc_team_t *t, const mc_params_t *p,
+                   const char **why);
 
 static inline int mc_mview_rank(const mc_mview_t *v, int x, int y, int slot)
 {

@@ -197,7 +197,9 @@ const mc_algo_t mc_algos[] = {
              "MPBs: each rank reduces one block reading the others' MPBs; "
              "rank order",
      .impl = &mc_allreduce_rsag_algo,
-     .variants = {"chunk=64", "chunk=1000"}},
+     /* chunk=4: calls of wider elements are declined, reduce-bcast
+      * runs them (the dispatcher's next selection) */
+     .variants = {"chunk=64", "chunk=1000", "chunk=4"}},
     {.coll = MC_COLL_BCAST, .name = "direct",
      .desc = "single copy: every rank reads the root's buffer straight "
              "from its process (process_vm_readv); flat where single copy "
@@ -499,18 +501,27 @@ static int check_places(const mc_algo_t *a)
     return MC_OK;
 }
 
-/* the chain of fallbacks from a reaches an algorithm without needs */
+/* whether an algorithm may not serve: then it needs a fallback */
+static int conditional(const mc_algo_impl_t *im)
+{
+    return im->needs || im->usable || im->declines;
+}
+
+/* the chain of fallbacks from a reaches an algorithm that always serves */
 #define MAX_FALLBACKS 4
 static int check_fallbacks(const mc_algo_t *table, const mc_algo_t *a)
 {
     const mc_algo_t *x = a;
-    for (int depth = 0; x->impl->needs; depth++) {
+    if ((a->impl->needs & ~MC_ALGO_COMMUTATIVE) && !a->impl->usable)
+        return bad(a, "it needs what a team may lack (single copy, a grid, "
+                      "known places) but has no usable hook to check it");
+    for (int depth = 0; conditional(x->impl); depth++) {
         if (!x->impl->fallback)
-            return bad(x, "it has needs (a commutative op, single copy) but "
+            return bad(x, "it may not serve (needs, usable, declines) but "
                           "names no fallback");
         if (depth == MAX_FALLBACKS)
-            return bad(a, "its fallbacks do not reach an algorithm without "
-                          "needs in 4 steps (a circle?)");
+            return bad(a, "its fallbacks do not reach an algorithm that "
+                          "always serves in 4 steps (a circle?)");
         mc_sel_t s;
         char who[160];
         snprintf(who, sizeof who, "algorithm registry: fallback of %s %s",
