@@ -26,6 +26,8 @@ not_ok(mc_comm_t *c, const mc_args_t *a, const mc_sel_t *given, int rc)
     const mc_sel_t *s = given ? given : mc_select(c->rules, a);
     while (rc == MC_NOT_APPLICABLE && s->next) {
         s = s->next;
+        c->declined_seq = c->team.seq;
+        c->declined_to = s;
         rc = s->fn(&c->team, a, &s->params);
     }
     if (rc == MC_NOT_APPLICABLE)

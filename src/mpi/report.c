@@ -1,8 +1,10 @@
 /*
  * What the user sees: errors through the communicator's error handler,
  * with a message naming the rank and the cause, and the MC_MPI_VERBOSE
- * report of where each communicator's collectives went.
+ * report of where each communicator's collectives went and, of those
+ * manycoll took, which algorithm ran at which sizes and why.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -54,6 +56,33 @@ static const char *path_name(const mcm_comm_t *s)
     }
 }
 
+/* what manycoll runs for coll on s (in each node, hierarchically), rule
+ * by rule: " ran: A to N B; B" and, for a rule whose algorithm cannot
+ * serve here, why its fallback runs; on the collective's line, which
+ * parsers of the report take up to "MPI" */
+static int ran(const mcm_comm_t *s, int coll, char *line, int n, int len)
+{
+    const char *name = mc_coll_info((mc_coll_t)coll)->name;
+    size_t b = 0, upto = 0;
+    n += snprintf(line + n, (size_t)(len - n), "  ran%s:",
+                  s->path == MCM_HIER ? " in each node" : "");
+    for (int i = 0; i < 8 && n < len; i++, b = upto + 1) {
+        char algo[160], why[400];
+        if (mc_comm_get_algo(s->node, name, b, MC_SUM, algo, sizeof algo,
+                             why, sizeof why, &upto) != MC_OK)
+            break;
+        n += snprintf(line + n, (size_t)(len - n), "%s %s", i ? ";" : "",
+                      algo);
+        const char *fb = strstr(why, "fallback of ");
+        if (fb && n < len) /* not the rule's origin: it says itself */
+            n += snprintf(line + n, (size_t)(len - n), " (%s)", fb);
+        if (upto == SIZE_MAX || n >= len)
+            break;
+        n += snprintf(line + n, (size_t)(len - n), " to %zu B", upto);
+    }
+    return n;
+}
+
 void mcm_report(const mcm_comm_t *s)
 {
     const mcm_topo_t *t = s->topo;
@@ -66,7 +95,7 @@ void mcm_report(const mcm_comm_t *s)
         any += s->stat[c].mc + s->stat[c].pmpi;
     if (!any)
         return;
-    char name[MPI_MAX_OBJECT_NAME + 16], line[2048];
+    char name[MPI_MAX_OBJECT_NAME + 16], line[8192];
     comm_name(s, name, sizeof name);
     int n = snprintf(line, sizeof line, "manycoll_mpi: rank %d: %s, %d "
                      "ranks", t->rank, name, t->size);
@@ -86,6 +115,8 @@ void mcm_report(const mcm_comm_t *s)
                       x->pmpi && x->why ? x->why : "");
         if (x->pmpi && x->why && n < (int)sizeof line)
             n += snprintf(line + n, sizeof line - (size_t)n, ")");
+        if (x->mc && s->node && n < (int)sizeof line)
+            n = ran(s, c, line, n, (int)sizeof line);
     }
     fprintf(stderr, "%s\n", line);
 }
