@@ -152,6 +152,13 @@ MC_ALGO_DECL(mc_gatherv_linear);
 MC_ALGO_DECL(mc_scatterv_linear);
 MC_ALGO_DECL(mc_reduce_scatter_reduce);
 MC_ALGO_DECL(mc_reduce_scatter_flat);
+/* The schedules that composite algorithms are built of (reduce-bcast,
+ * reduce-scatter, reduce-scatterv): the bodies of binomial reduce and
+ * bcast and of linear scatter, which take no parameters, so that no
+ * algorithm runs another's entry point with its own */
+int mc_binomial_reduce(mc_team_t *c, const mc_args_t *a);
+int mc_binomial_bcast(mc_team_t *c, const mc_args_t *a);
+int mc_linear_scatter(mc_team_t *c, const mc_args_t *a);
 /* root sends counts[q] elements from displs[q] (NULL: back to back) to
  * each rank q, which receives them (rbytes) into rbuf (scatterv_linear.c);
  * counts is read on the root only */
