@@ -536,6 +536,18 @@ MC_API int mc_coll_lookup(const char *name, mc_coll_t *out);
  * two collectives: ranks that run different algorithms in one collective
  * hang or compute garbage. */
 MC_API int mc_comm_set_algo(mc_comm_t *c, const char *coll, const char *spec);
+/* What a call of coll with `bytes` (a rank's block, where the call has
+ * blocks) and op runs on c, as `manycoll info --tuning` says it: the
+ * algorithm with every parameter's value ("pairwise:sync=2,tail=0") into
+ * algo (len bytes); into why (wlen bytes; NULL: not wanted) the rule that
+ * chose it and, where the algorithm it names cannot serve c, each
+ * fallback and why ("...; fallback of alltoall mesh-rounds: more tiles
+ * than its maxtiles"); into *upto (NULL: not wanted) the largest message
+ * of that rule, so that the next rule starts at *upto + 1. Local: it
+ * does not communicate. */
+MC_API int mc_comm_get_algo(const mc_comm_t *c, const char *coll,
+                            size_t bytes, mc_op_t op, char *algo, size_t len,
+                            char *why, size_t wlen, size_t *upto);
 
 #ifdef __cplusplus
 }

@@ -66,3 +66,6 @@ foreach(algo mesh-tree mesh-2step mesh mesh-rounds hier)
   add_test(NAME coll_fallback_${algo} COMMAND ${MC_CMD} run -n 3 --timeout 120
            $<TARGET_FILE:test_coll> --algo ${algo} --level light)
 endforeach()
+# what `manycoll sim --json` says ran instead, with its own parameters
+add_test(NAME sim_fallback_json COMMAND python3
+         ${CMAKE_CURRENT_SOURCE_DIR}/sim_fallback.py $<TARGET_FILE:manycoll_cmd>)

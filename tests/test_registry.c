@@ -4,17 +4,24 @@
  *   - the library's table passes;
  *   - a commutative-only algorithm without a fallback, a fallback that is
  *     not an algorithm of the collective, a circle of fallbacks, two
- *     algorithms of one name, a default outside its range are rejected
- *     with a message naming the row;
+ *     algorithms of one name, a default outside its range, a shared
+ *     resolver whose parameter is not where its family puts it are
+ *     rejected with a message naming the row;
  *   - on a team without single copy, or of one rank, a single-copy
  *     algorithm runs its fallback with the fallback's own parameters (its
  *     defaults, resolved), and one with single copy runs itself;
  *   - a commutative-only algorithm runs its rank-order fallback for a
- *     non-commutative op, and itself for a commutative one.
+ *     non-commutative op, and itself for a commutative one;
+ *   - every algorithm with a usable hook, on a team where the hook says
+ *     no, settles to its fallback with the fallback's own parameters
+ *     (defaults, resolved), and the result says which it replaced and
+ *     why; every algorithm that may decline a call has its fallback,
+ *     with its own parameters, settled as the next selection.
  */
 #include <stdio.h>
 #include <string.h>
 
+#include "coll/p2p.h"
 #include "select/registry.h"
 #include "select/select.h"
 
@@ -52,6 +59,12 @@ static const mc_algo_impl_t comm_to_b = {
 static const mc_param_desc_t bad_def[] = {{"k", 9, 0, 4, "k"},
                                            {.name = NULL}};
 static const mc_algo_impl_t bad_param = {.fn = nop, .params = bad_def};
+/* mc_p2p_resolve sets MC_P2P_SYNC: here that place holds `tail` */
+static const mc_param_desc_t tail_first[] = {MC_P2P_PARAM_TAIL,
+                                             MC_P2P_PARAM_SYNC(3),
+                                             {.name = NULL}};
+static const mc_algo_impl_t misplaced = {.fn = nop, .params = tail_first,
+                                         .resolve = mc_p2p_resolve};
 
 /* the check on a table of two rows; expect an error naming `name` */
 static void rejects(const char *what, mc_algo_t a, mc_algo_t b,
@@ -92,6 +105,9 @@ static void check(void)
     rejects("a default out of range", ok,
             (mc_algo_t){.coll = ar, .name = "p", .impl = &bad_param},
             "default 9");
+    rejects("sync not where mc_p2p_resolve sets it", ok,
+            (mc_algo_t){.coll = ar, .name = "p2", .impl = &misplaced},
+            "not 'sync'");
 }
 
 static const mc_tp_ops_t fake_ops = {.name = "fake"};
@@ -187,6 +203,123 @@ static void fallbacks(void)
     mc_op_free(&nc);
 }
 
+/* the fake teams of the chain checks: each makes some usable hook say
+ * no. A: coherent shm-like, 4 ranks, no single copy, no grid, no places;
+ * B: one rank with single copy; C: 8192 ranks on 32-byte lines and 8 KiB
+ * MPBs without coherence (a fast slot is a line: no byte per rank; no
+ * room for rsag's slots); D: a full 9x9 grid of tiles (more than
+ * mesh-rounds' 64) */
+#define NTEAMS 4
+static void team_of(int i, mc_tp_t *tp, mc_team_t *t)
+{
+    static const int n[NTEAMS] = {4, 1, 8192, 81};
+    *tp = (mc_tp_t){.ops = &fake_ops, .size = n[i], .mpb_size = 65536,
+                    .line = 64, .cache_coherent = 1,
+                    .single_copy = i == 1};
+    if (i == 2)
+        tp->mpb_size = 8192, tp->line = 32, tp->cache_coherent = 0;
+    if (i == 3)
+        tp->topo = (mc_topo_t){.kind = MC_TOPO_GRID, .w = 9, .h = 9,
+                               .cpt = 1};
+    tp->nflags = mc_tp_nflags(n[i], (int)tp->line);
+    CHECK(mc_team_layout(t, tp) == MC_OK, "layout %d: %s", i,
+          mc_last_error());
+}
+
+/* the algorithm's defaults, resolved for t as the selection does */
+static mc_sel_t defaults_on(const mc_team_t *t, const mc_algo_t *a,
+                            const char *spec)
+{
+    mc_sel_t s;
+    CHECK(mc_algo_parse(a->coll, spec, "test", &s) == MC_OK, "%s", spec);
+    if (s.algo->impl->resolve)
+        CHECK(s.algo->impl->resolve(t, &s.params) == MC_OK, "%s", spec);
+    return s;
+}
+
+/* got is want, parameter for parameter (all MC_MAX_PARAMS of them: a
+ * fallback that kept the replaced one's values beyond its own table is
+ * wrong too) */
+static void same_sel(const mc_sel_t *got, const mc_sel_t *want,
+                     const char *what)
+{
+    char g[160], w[160];
+    mc_sel_format(got, g, sizeof g);
+    mc_sel_format(want, w, sizeof w);
+    CHECK(got->algo == want->algo && got->fn == want->algo->impl->fn &&
+              !memcmp(&got->params, &want->params, sizeof got->params),
+          "%s: %s, expected %s with its own defaults", what, g, w);
+}
+
+/* a, where its hook says no on team i: its fallback, own parameters */
+static int replaced_on(int i, const mc_algo_t *a)
+{
+    mc_tp_t tp;
+    mc_team_t t;
+    team_of(i, &tp, &t);
+    mc_sel_t s = defaults_on(&t, a, a->name);
+    const char *why = NULL;
+    if (a->impl->usable(&t, &s.params, &why))
+        return 0;
+    char what[160];
+    snprintf(what, sizeof what, "%s %s on team %c", mc_coll_name(a->coll),
+             a->name, 'A' + i);
+    CHECK(why && *why, "%s: the hook says no without a reason", what);
+    CHECK(mc_sel_settle(&t, &s, 0) == MC_OK, "%s: %s", what,
+          mc_last_error());
+    const mc_sel_t *f = &s; /* the link that replaced a */
+    while (f->replaces && f->replaces->algo != a)
+        f = f->replaces;
+    CHECK(f->replaces && f->because == why && mc_sel_asked(&s)->algo == a,
+          "%s: the result does not say it replaced %s (%s)", what, a->name,
+          why);
+    mc_sel_t want = defaults_on(&t, a, a->impl->fallback);
+    same_sel(f, &want, what);
+    return 1;
+}
+
+static void chains(void)
+{
+    int hooks = 0, declines = 0;
+    for (const mc_algo_t *a = mc_algos; a->name; a++) {
+        if (a->impl->usable) {
+            int shown = 0;
+            for (int i = 0; i < NTEAMS; i++)
+                shown += replaced_on(i, a);
+            CHECK(shown, "%s %s: no team of this test where its usable hook "
+                  "says no; add one", mc_coll_name(a->coll), a->name);
+            hooks++;
+        }
+        if (!a->impl->declines)
+            continue;
+        mc_tp_t tp;
+        mc_team_t t;
+        team_of(0, &tp, &t);
+        mc_sel_t s = defaults_on(&t, a, a->name), want;
+        CHECK(mc_sel_settle(&t, &s, 0) == MC_OK && s.algo == a && s.next,
+              "%s %s: no next selection for the calls it declines",
+              mc_coll_name(a->coll), a->name);
+        if (s.next) {
+            want = defaults_on(&t, a, a->impl->fallback);
+            same_sel(s.next, &want, "the next selection of a decliner");
+            CHECK(s.next->replaces && s.next->replaces->algo == a,
+                  "%s: its next does not say whom it replaces", a->name);
+        }
+        declines++;
+    }
+    CHECK(hooks >= 17 && declines >= 3, "%d usable hooks, %d decliners: "
+          "fewer than the library has", hooks, declines);
+    /* D: a full grid; only the size stops mesh-rounds */
+    mc_tp_t tp;
+    mc_team_t t;
+    team_of(3, &tp, &t);
+    mc_sel_t s;
+    mc_algo_parse(MC_COLL_ALLTOALL, "mesh-rounds:rounds=2", "test", &s);
+    CHECK(mc_sel_settle(&t, &s, 0) == MC_OK && s.replaces &&
+              strstr(s.because, "maxtiles"),
+          "mesh-rounds on 9x9 tiles: not replaced for its maxtiles");
+}
+
 /* the built-in rules tune has to beat: no 8-byte allgather or
  * reduce-scatter pays P - 1 process_vm_readv calls above 16 ranks; single
  * copy from 16 KiB blocks there */
@@ -213,6 +346,7 @@ int main(void)
 {
     check();
     fallbacks();
+    chains();
     builtin();
     if (fails)
         return 1;

@@ -95,15 +95,15 @@ static void keys(void)
     rc = get(&b, wrapped);
     CHECK(rc != ra, "the MC_CHECK_ARGS wrap is not in the key");
     const mc_ruleset_t *rs = &mc_rules_sets(rc)[MC_COLL_BCAST];
-    CHECK(rs->r[0].sel.fn == wrapped, "the wrap is not the entry");
-    CHECK(mc_rules_sets(ra)[MC_COLL_BCAST].r[0].sel.fn ==
-              mc_rules_sets(ra)[MC_COLL_BCAST].r[0].sel.algo->impl->fn,
+    CHECK(rs->r[0].sel->fn == wrapped, "the wrap is not the entry");
+    CHECK(mc_rules_sets(ra)[MC_COLL_BCAST].r[0].sel->fn ==
+              mc_rules_sets(ra)[MC_COLL_BCAST].r[0].sel->algo->impl->fn,
           "without a wrap, the algorithm's own entry");
     mc_rules_put(rc);
     setenv("MC_ALGO_BCAST", "binomial", 1);
     rc = get(&b, NULL);
     CHECK(rc != ra, "MC_ALGO_BCAST is not in the key");
-    CHECK(!strcmp(mc_rules_sets(rc)[MC_COLL_BCAST].r[0].sel.algo->name,
+    CHECK(!strcmp(mc_rules_sets(rc)[MC_COLL_BCAST].r[0].sel->algo->name,
                   "binomial"),
           "MC_ALGO_BCAST=binomial not followed");
     mc_rules_put(rc);
@@ -139,7 +139,7 @@ static void sets(void)
     CHECK(mc_rules_set(&ra, &a.t, MC_COLL_BCAST, "no-such", "t") ==
               MC_ERR_ARG,
           "a bad spec is taken");
-    CHECK(!strcmp(mc_rules_sets(ra)[MC_COLL_BCAST].r[0].sel.algo->name,
+    CHECK(!strcmp(mc_rules_sets(ra)[MC_COLL_BCAST].r[0].sel->algo->name,
                   "binomial"),
           "a failed change changed the rules");
     mc_rules_put(ra);

@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "api/comm.h"
-#include "select/registry.h"
+#include "select/select.h"
 #include "walk.h"
 
 /* runs one case for every root and in-place variant */
@@ -250,6 +250,17 @@ int mc_walk_level(const char *name)
     return -2;
 }
 
+/* whether the selection runs a's fallback on c instead of a (defaults,
+ * commutative ops) */
+static int replaced(const mc_comm_t *c, const mc_algo_t *a)
+{
+    mc_sel_t s;
+    if (mc_algo_parse(a->coll, a->name, "walk", &s) != MC_OK ||
+        mc_sel_settle(&c->team, &s, 0) != MC_OK)
+        return 0; /* walked, and the walk says what is wrong */
+    return s.algo != a;
+}
+
 int mc_walk(mc_comm_t *c, mc_walk_t *w)
 {
     int rc = 0;
@@ -261,16 +272,12 @@ int mc_walk(mc_comm_t *c, mc_walk_t *w)
         if (w->skip_v && a->coll >= MC_COLL_ALLGATHERV &&
             a->coll <= MC_COLL_REDUCE_SCATTER)
             continue;
-        /* without single copy such an algorithm runs another registered
-         * one, walked in its own right (the fallback itself is walked on
-         * shm with MC_SINGLE_COPY=0: tests/CMakeLists.txt) */
-        if ((a->impl->needs & MC_ALGO_SINGLE_COPY) &&
-            !c->team.tp->single_copy && !w->algo)
-            continue;
-        /* likewise the mesh and hierarchy algorithms where the ranks form
-         * no grid / have no known places (their fallbacks: nocmsg.cmake) */
-        if (!w->algo && (((a->impl->needs & MC_ALGO_GRID) && !tp_grid(c->team.tp)) ||
-                         ((a->impl->needs & MC_ALGO_HIER) && !tp_hier(c->team.tp))))
+        /* where the selection runs another registered algorithm instead
+         * (no single copy, no grid, places unknown), that one is walked
+         * in its own right; named with --algo, the fallback runs under
+         * the name (tests/CMakeLists.txt: single copy off; nocmsg.cmake:
+         * coll_fallback_*) */
+        if (!w->algo && replaced(c, a))
             continue;
         w->algos++;
         rc = walk_algo(c, a, w->seed, w);

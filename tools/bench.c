@@ -177,12 +177,26 @@ static double ratio_p50(const double *t, const double *base, int iters)
     return m;
 }
 
+/* ,"key":"s" with s escaped as JSON wants */
+static void json_pair(const char *key, const char *s)
+{
+    printf(",\"%s\":\"", key);
+    for (; *s; s++)
+        if (*s == '"' || *s == '\\')
+            printf("\\%c", *s);
+        else if ((unsigned char)*s < 0x20)
+            printf("\\u%04x", (unsigned char)*s);
+        else
+            putchar(*s);
+    putchar('"');
+}
+
 /* rank 0: statistics over all[rank * iters + it]; worst[it] receives the
  * slowest rank's time of each call; base (or NULL) is the first
  * algorithm's, for the ratio */
 void mc_bench_report(const bench_opts_t *o, mc_comm_t *w, const char *algo,
-                     size_t bytes, const double *all, int iters,
-                     double *worst, const double *base)
+                     const mc_explain_t *x, size_t bytes, const double *all,
+                     int iters, double *worst, const double *base)
 {
     int n = mc_comm_size(w);
     double rank_max = -1;
@@ -210,18 +224,25 @@ void mc_bench_report(const bench_opts_t *o, mc_comm_t *w, const char *algo,
     double avg = sum / iters, mn = sorted[0], mx = sorted[iters - 1];
     double p50 = pct(sorted, iters, 0.5), p90 = pct(sorted, iters, 0.9);
     double p99 = pct(sorted, iters, 0.99);
-    if (o->json)
+    if (o->json) {
         printf("{\"coll\":\"%s\",\"algo\":\"%s\",\"ranks\":%d,\"bytes\":%zu,"
                "\"lat_us\":%.3f,\"min_us\":%.3f,\"max_us\":%.3f,"
                "\"p50_us\":%.3f,\"p90_us\":%.3f,\"p99_us\":%.3f,"
                "\"slowest_rank\":%d,\"iters\":%d,\"cache\":\"%s\","
-               "\"ratio_p50\":%.4f}\n",
+               "\"ratio_p50\":%.4f",
                o->coll, algo, n, bytes, avg, mn, mx, p50, p90, p99, slowest,
                iters, o->cold ? "cold" : "warm", ratio);
-    else
+        if (x) /* the rule's algorithm, and why `algo` runs */
+            json_pair("asked", x->asked), json_pair("why", x->why);
+        printf("}\n");
+    } else {
         printf("%-10zu %10.2f %10.2f %10.2f %10.2f %10.2f %10.2f %8d %7.3f  "
-               "%s\n",
+               "%s",
                bytes, avg, mn, mx, p50, p90, p99, slowest, ratio, algo);
+        if (x && x->fallback)
+            printf("  (%s)", x->why);
+        printf("\n");
+    }
     fflush(stdout);
     free(sorted);
 }
@@ -414,11 +435,10 @@ static int bench_size(const bench_opts_t *o, mc_comm_t *w, mc_case_t *k,
         if (rc == MC_OK)
             rc = use_algo(o, w, a);
         if (rc == MC_OK && rank == 0) {
-            char algo[128];
-            mc_comm_describe(w, k->coll, k->count * d, k->op, algo,
-                               sizeof algo);
-            mc_bench_report(o, w, algo, k->count * d, all, iters, worst + a * iters,
-                   a ? worst : NULL);
+            mc_explain_t x;
+            mc_comm_explain(w, k->coll, k->count * d, k->op, &x);
+            mc_bench_report(o, w, x.ran, &x, k->count * d, all, iters,
+                            worst + a * iters, a ? worst : NULL);
         }
     }
     free(t);

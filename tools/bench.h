@@ -6,6 +6,7 @@
 #define MC_TOOLS_BENCH_H
 
 #include "check.h"
+#include "select/select.h"
 
 enum {
     MC_BENCH_LATENCY = 0, /* the blocking call */
@@ -32,10 +33,11 @@ typedef struct bench_opts {
 double mc_bench_now_us(void);
 /* calls at a size when --iters is not given */
 int mc_bench_default_iters(size_t bytes);
-/* rank 0: statistics over all[rank * iters + it] (see bench.c) */
+/* rank 0: statistics over all[rank * iters + it] (see bench.c); algo
+ * labels the row, x (or NULL) says what ran and why */
 void mc_bench_report(const bench_opts_t *o, mc_comm_t *w, const char *algo,
-                     size_t bytes, const double *all, int iters,
-                     double *worst, const double *base);
+                     const mc_explain_t *x, size_t bytes, const double *all,
+                     int iters, double *worst, const double *base);
 /* the non-blocking modes at one size (tools/bench_nb.c) */
 int mc_bench_persistent(const bench_opts_t *o, mc_comm_t *w, mc_case_t *k,
                         size_t bytes);

@@ -119,11 +119,12 @@ int mc_bench_persistent(const bench_opts_t *o, mc_comm_t *w, mc_case_t *k,
         rc = mc_gather(w, f ? r.t2 : r.t, r.all, (size_t)r.iters,
                        MC_FLOAT64, 0);
         if (rc == MC_OK && mc_comm_rank(w) == 0) {
-            char algo[160], what[200];
-            mc_comm_describe(w, k->coll, k->count * mc_dtype_size(k->dt),
-                             k->op, algo, sizeof algo);
-            snprintf(what, sizeof what, "%s %s", form[f], algo);
-            mc_bench_report(o, w, what, k->count * mc_dtype_size(k->dt),
+            mc_explain_t x;
+            char what[200];
+            mc_comm_explain(w, k->coll, k->count * mc_dtype_size(k->dt),
+                            k->op, &x);
+            snprintf(what, sizeof what, "%s %s", form[f], x.ran);
+            mc_bench_report(o, w, what, &x, k->count * mc_dtype_size(k->dt),
                             r.all, r.iters, r.worst + f * r.iters,
                             f ? r.worst : NULL);
         }

@@ -9,16 +9,39 @@
 #include "tools.h"
 #include "util/config.h"
 
+/* what an algorithm needs, as "a commutative op, single copy" */
+static void needs_text(const mc_algo_impl_t *im, char *buf, size_t len)
+{
+    static const struct { unsigned flag; const char *text; } names[] = {
+        {MC_ALGO_COMMUTATIVE, "a commutative op"},
+        {MC_ALGO_SINGLE_COPY, "single copy"},
+        {MC_ALGO_GRID, "ranks filling a grid"},
+        {MC_ALGO_HIER, "known places (MC_BIND)"},
+    };
+    size_t used = 0;
+    buf[0] = 0;
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if ((im->needs & names[i].flag) && used < len)
+            used += (size_t)snprintf(buf + used, len - used, "%s%s",
+                                     used ? ", " : "", names[i].text);
+}
+
 static void print_algo(const mc_algo_t *a)
 {
-    unsigned needs = a->impl->needs;
+    const mc_algo_impl_t *im = a->impl;
+    char needs[160];
+    needs_text(im, needs, sizeof needs);
     printf("  %-22s %-18s %s%s\n", mc_coll_name(a->coll), a->name, a->desc,
-           (needs & MC_ALGO_COMMUTATIVE) ? " [commutative ops only]" : "");
-    if (needs)
-        printf("  %-22s %-18s   without %s: %s\n", "", "",
-               (needs & MC_ALGO_COMMUTATIVE) ? "a commutative op"
-                                             : "single copy",
-               a->impl->fallback);
+           (im->needs & MC_ALGO_COMMUTATIVE) ? " [commutative ops only]" : "");
+    if (*needs)
+        printf("  %-22s %-18s   without %s: %s\n", "", "", needs,
+               im->fallback);
+    else if (im->usable) /* a condition of its own (room in the MPB) */
+        printf("  %-22s %-18s   where it cannot serve: %s\n", "", "",
+               im->fallback);
+    if (im->declines)
+        printf("  %-22s %-18s   if %s: %s\n", "", "", im->declines,
+               im->fallback);
     const mc_param_desc_t *ps = mc_algo_params(a);
     for (int i = 0; ps[i].name; i++) {
         const mc_param_desc_t *p = &ps[i];
@@ -83,11 +106,12 @@ static int print_json(void)
         json_t *vs = json_array();
         for (int i = 0; i < 5 && a->variants[i]; i++)
             json_array_append_new(vs, json_string(a->variants[i]));
-        json_t *o = json_pack("{s:s,s:s,s:s,s:b,s:b,s:o,s:o}", "coll",
-            mc_coll_name(a->coll), "algo", a->name, "desc", a->desc,
+        json_t *o = json_pack("{s:s,s:s,s:s,s:b,s:b,s:o,s:o,s:s?,s:s?}",
+            "coll", mc_coll_name(a->coll), "algo", a->name, "desc", a->desc,
             "commutative_only", (a->impl->needs & MC_ALGO_COMMUTATIVE) != 0,
             "single_copy", (a->impl->needs & MC_ALGO_SINGLE_COPY) != 0,
-            "params", ps, "variants", vs);
+            "params", ps, "variants", vs, "fallback", a->impl->fallback,
+            "declines", a->impl->declines);
         char *txt = json_dumps(o, JSON_COMPACT);
         puts(txt);
         free(txt);

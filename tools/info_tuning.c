@@ -4,9 +4,12 @@
  * For each collective and a set of message sizes, what a communicator of
  * N ranks on this machine (the shm transport) would run, and why: the
  * rule that decides it -- MC_ALGO_<COLL>, an entry of the tuning file
- * (named with its index and ranges), or a built-in default rule.
- * Parameters are shown as the rule gives them (0 = automatic, worked out
- * by the algorithm for the communicator). N defaults to the number of
+ * (named with its index and ranges), or a built-in default rule -- and,
+ * where the rule's algorithm cannot serve N ranks here, each fallback
+ * and why ("fallback of alltoall direct: one rank"). The algorithm is
+ * the one that runs, with the parameter values it runs with (automatic
+ * ones worked out for the communicator); --json adds "asked", the rule's
+ * own algorithm. N defaults to the number of
  * CPUs. A tuning file that cannot be read or parsed is reported, with
  * the file and the problem, and the exit status is 1.
  */
@@ -52,17 +55,18 @@ static void source_line(const mc_tuning_t *t, int json)
                *def ? def : "unset");
 }
 
-static void row(int n, mc_coll_t coll, size_t bytes, const char *algo,
-                const char *why, int json)
+static void row(int n, mc_coll_t coll, size_t bytes, const mc_explain_t *x,
+                int json)
 {
     if (!json) {
-        printf("  %-21s %8zu  %-40s %s\n", mc_coll_name(coll), bytes, algo,
-               why);
+        printf("  %-21s %8zu  %-40s %s\n", mc_coll_name(coll), bytes, x->ran,
+               x->why);
         return;
     }
-    json_t *o = json_pack("{s:i, s:s, s:I, s:s, s:s}", "ranks", n, "coll",
-                          mc_coll_name(coll), "bytes", (json_int_t)bytes,
-                          "algo", algo, "why", why);
+    json_t *o = json_pack("{s:i, s:s, s:I, s:s, s:s, s:s}", "ranks", n,
+                          "coll", mc_coll_name(coll), "bytes",
+                          (json_int_t)bytes, "algo", x->ran, "why", x->why,
+                          "asked", x->asked);
     char *s = json_dumps(o, 0);
     printf("%s\n", s ? s : "{}");
     free(s);
@@ -105,11 +109,9 @@ int info_tuning(int argc, char **argv)
         size_t ns = c == MC_COLL_BARRIER ? 1 : sizeof sizes / sizeof *sizes;
         for (size_t i = 0; i < ns; i++) {
             size_t b = c == MC_COLL_BARRIER ? 0 : sizes[i];
-            char algo[160];
-            const char *why;
-            mc_select_explain(rules, (mc_coll_t)c, b, MC_SUM, algo,
-                              sizeof algo, &why);
-            row(n, (mc_coll_t)c, b, algo, why, json);
+            mc_explain_t x;
+            mc_select_explain(rules, (mc_coll_t)c, b, MC_SUM, &x);
+            row(n, (mc_coll_t)c, b, &x, json);
         }
     }
     return 0;

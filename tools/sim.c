@@ -48,7 +48,9 @@ typedef struct sim_job {
     const sim_opts_t *o;
     mc_case_t k;
     mc_case_bufs_t shared;
-    char algo[128];
+    /* rank 0's communicator: the algorithm asked for, the one that runs
+     * and why (mc_comm_explain) */
+    char algo[160], ran[160], why[400];
     core_job_t *cores;
     mc_arrival_slot_t *slots; /* the barrier's arrival record */
     int *node_of, *local_of;  /* --hier: chip and index on it per rank */
@@ -107,21 +109,38 @@ static int hier_open(sim_job_t *j, int rank, mc_comm_t *c, mc_hier_t *h,
         if (h->peers)
             mc_comm_describe(h->peers, j->k.coll, bytes, mc_case_op(&j->k),
                              out, sizeof out);
-        char flat[128];
+        char flat[sizeof j->algo];
         memcpy(flat, j->algo, sizeof flat);
         int ml = (j->k.coll == MC_COLL_ALLREDUCE ||
                   j->k.coll == MC_COLL_REDUCE) &&
                  h->uniform && h->ppn > 1 && j->k.count >= (size_t)h->ppn &&
                  bytes >= h->par.ml_min_bytes;
-        if (on)
+        if (on) {
             snprintf(j->algo, sizeof j->algo, "hier:%dx%d%s (chip %s; %s %s)",
                      h->nnodes, h->ppn, h->uniform ? "" : "(uneven)", in,
                      ml ? "slices" : "leaders", out);
-        else
+            snprintf(j->ran, sizeof j->ran, "%s", j->algo);
+            snprintf(j->why, sizeof j->why, "--hier: in each chip, then "
+                     "between the chips");
+        } else
             snprintf(j->algo, sizeof j->algo, "%s (flat: no hierarchical "
                      "%s)", flat, mc_coll_name(j->k.coll));
     }
     return MC_OK;
+}
+
+/* rank 0: what the call asks for, runs and why; after the calls (last),
+ * corrected if the algorithm declined the last one */
+static void explain(sim_job_t *j, const mc_comm_t *c, int last)
+{
+    mc_explain_t x;
+    mc_comm_explain(c, j->k.coll, j->k.count * mc_dtype_size(j->k.dt),
+                    mc_case_op(&j->k), &x);
+    if (last)
+        mc_comm_explain_last(c, &x);
+    snprintf(j->algo, sizeof j->algo, "%s", x.asked);
+    snprintf(j->ran, sizeof j->ran, "%s", x.ran);
+    snprintf(j->why, sizeof j->why, "%s", x.why);
 }
 
 /* the measured calls of one rank: --warmup W, then --iters N */
@@ -157,8 +176,7 @@ static int rank_main(mc_comm_t *c, int rank, void *arg)
     if (j->o->algo)
         MC_CHECK(mc_comm_set_algo(c, mc_coll_name(j->k.coll), j->o->algo));
     if (rank == 0)
-        mc_comm_describe(c, j->k.coll, j->k.count * mc_dtype_size(j->k.dt),
-                         mc_case_op(&j->k), j->algo, sizeof j->algo);
+        explain(j, c, 0);
     mc_case_bufs_t own, *b = &j->shared;
     if (j->o->check) {
         b = &own;
@@ -174,6 +192,8 @@ static int rank_main(mc_comm_t *c, int rank, void *arg)
     int rc = j->o->hier ? hier_open(j, rank, c, &h, &hp) : MC_OK;
     if (rc == MC_OK)
         rc = calls(j, rank, c, hp, b);
+    if (rc == MC_OK && rank == 0 && !hp) /* the last call declined? */
+        explain(j, c, 1);
     char why[512];
     if (rc == MC_OK && j->o->check &&
         mc_case_verify(&j->k, rank, n, b, why, sizeof why))
@@ -225,6 +245,8 @@ static int summarize(const sim_opts_t *o, sim_job_t *j,
     r->done_stdev_us = sqrt(fmax(0, sq / n - mean * mean));
     r->st = st->engine;
     snprintf(r->algo, sizeof r->algo, "%s", j->algo);
+    snprintf(r->ran, sizeof r->ran, "%s", j->ran);
+    snprintf(r->why, sizeof r->why, "%s", j->why);
     return st->failed;
 }
 

@@ -44,7 +44,9 @@ typedef struct sim_opts {
 typedef struct sim_result {
     size_t bytes;
     double lat_us, bw_MBps, done_min_us, done_max_us, done_stdev_us;
-    char algo[128];
+    /* the algorithm asked for (--algo, or the rule's), the one that ran
+     * (a fallback where the asked one cannot serve) and why */
+    char algo[160], ran[160], why[400];
     mc_sim_stats_t st;
     /* --runs N: the latency of each run (owned, free()), their mean
      * (then also lat_us) and sample variance; stats summed over runs */

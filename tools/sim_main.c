@@ -205,12 +205,29 @@ int mc_sim_parse(int argc, char **argv, sim_opts_t *o)
     return 0;
 }
 
-/* the fields after "check" in --json: contention accounting, grid and
- * iterations (NoCMsg reproduction) */
+/* ,"key":"s" with s escaped as JSON wants */
+static void json_text(const char *key, const char *s)
+{
+    printf(",\"%s\":\"", key);
+    for (; *s; s++)
+        if (*s == '"' || *s == '\\')
+            printf("\\%c", *s);
+        else if ((unsigned char)*s < 0x20)
+            printf("\\u%04x", (unsigned char)*s);
+        else
+            putchar(*s);
+    putchar('"');
+}
+
+/* the fields after "check" in --json: what ran and why (`algo` is the
+ * algorithm asked for), contention accounting, grid and iterations
+ * (NoCMsg reproduction) */
 static void print_json_extra(const sim_opts_t *o, const mc_platform_t *p,
                              const sim_result_t *r)
 {
     const mc_sim_stats_t *st = &r->st;
+    json_text("ran", r->ran);
+    json_text("why", r->why);
     printf(",\"link_waits\":%llu,\"link_wait_us\":%.4f,\"flag_link_waits\":%llu,"
            "\"flag_link_wait_us\":%.4f,\"port_wait_us\":%.4f",
            (unsigned long long)st->link_waits,
@@ -275,7 +292,7 @@ static void print(const sim_opts_t *o, const mc_platform_t *p,
                    "algorithm");
         printf("%-10zu %12.3f %12.3f %12.3f %12.3f %10.3f  %s", r->bytes,
                r->lat_us, r->bw_MBps, r->done_min_us, r->done_max_us,
-               r->done_stdev_us, r->algo);
+               r->done_stdev_us, r->ran);
         if (r->runs > 1) /* lat_us is the mean of the runs then */
             printf("  (%d runs, variance %.4f us^2)", r->runs, r->run_var);
         printf("\n");

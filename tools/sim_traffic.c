@@ -4,7 +4,7 @@
  * Reble et al. (tools/plot_traffic.py): which pairs talk, and how much of
  * it crosses between chips.
  *
- *   {"platform": "vscc240", "coll": "allreduce", "algo": "...",
+ *   {"platform": "vscc240", "coll": "allreduce", "algo": "...", "ran": "...",
  *    "bytes": 4096, "ranks": 240, "chip": [0, 0, ..., 4],
  *    "inter_chip_bytes": ..., "total_bytes": ...,
  *    "matrix": [[0, 4096, ...], ...]}     matrix[from][to], by rank
@@ -50,6 +50,8 @@ int mc_sim_write_traffic(const uint64_t *t, const mc_platform_t *p,
     json_str(f, coll);
     fprintf(f, ", \"algo\": ");
     json_str(f, r->algo);
+    fprintf(f, ", \"ran\": ");
+    json_str(f, r->ran);
     fprintf(f, ", \"bytes\": %zu, \"ranks\": %d,\n \"total_bytes\": %llu, "
                "\"inter_chip_bytes\": %llu,\n \"chip\": [",
             r->bytes, n, (unsigned long long)total,

@@ -92,9 +92,10 @@ int mc_check_args_exchange(mc_comm_t *c, const mc_args_t *a)
                     "called %s", (unsigned long long)c->team.seq, x, bad, y);
 }
 
-/* the entry of every selection while the check is on: the check, then
- * the selected algorithm's own entry (the team is the communicator's
- * first member, api/comm.h) */
+/* the entry of every rule's selection while the check is on: the check,
+ * then the selected algorithm's own entry (the team is the
+ * communicator's first member, api/comm.h). What runs a call it declines
+ * (mc_sel_t.next) keeps its own entry: the check has been made. */
 static int checked(mc_team_t *t, const mc_args_t *a, const mc_params_t *p)
 {
     mc_comm_t *c = (mc_comm_t *)t;

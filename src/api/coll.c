@@ -14,7 +14,31 @@
 #include "util/error.h"
 #include "util/names.h"
 
-STEP int mc_run_call(mc_comm_t *c, const mc_args_t *a, const mc_sel_t *s)
+/* a call's status other than MC_OK: an error, or MC_NOT_APPLICABLE from
+ * an algorithm that declined the call before communicating, which then
+ * goes to the next selection of the chain, settled for this in advance
+ * (select/settle.c). Out of line, so the fast path stays small; it finds
+ * the call's selection again (the given one, or the rules', which no
+ * call changes), so that the fast path keeps nothing across the call. */
+static __attribute__((noinline, cold)) int
+not_ok(mc_comm_t *c, const mc_args_t *a, const mc_sel_t *given, int rc)
+{
+    const mc_sel_t *s = given ? given : mc_select(c->rules, a);
+    while (rc == MC_NOT_APPLICABLE && s->next) {
+        s = s->next;
+        c->declined_seq = c->team.seq;
+        c->declined_to = s;
+        rc = s->fn(&c->team, a, &s->params);
+    }
+    if (rc == MC_NOT_APPLICABLE)
+        rc = mc_error(MC_ERR_INTERNAL, "%s %s declined a call and names "
+                      "nothing to run instead", mc_coll_name(a->coll),
+                      s->algo->name);
+    return rc < 0 ? failed(c, rc) : rc;
+}
+
+STEP int mc_run_call(mc_comm_t *c, const mc_args_t *a,
+                     const mc_sel_t *given)
 {
     c->team.seq++;
     mc_args_t copy_args;
@@ -31,12 +55,11 @@ STEP int mc_run_call(mc_comm_t *c, const mc_args_t *a, const mc_sel_t *s)
         copy_args.sbuf = copy;
         a = &copy_args;
     }
-    if (!s)
-        s = mc_select(c->rules, a);
+    const mc_sel_t *s = given ? given : mc_select(c->rules, a);
     int rc = s->fn(&c->team, a, &s->params);
-    if (rc < 0)
-        return failed(c, rc);
-    return rc;
+    if (rc != MC_OK)
+        return not_ok(c, a, given, rc);
+    return MC_OK;
 }
 
 /* a blocking call: after the communicator's non-blocking ones */

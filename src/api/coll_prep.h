@@ -55,10 +55,11 @@ int mc_prep_reduce_scatter(mc_comm_t *c, const void *sbuf, void *rbuf,
                            mc_args_t *a);
 
 /* Runs the call: the next call number, the in-place alltoall's copy,
- * the selection (s, or the rules' when NULL), the algorithm; a failure
- * breaks the communicator. Not after the communicator's non-blocking
+ * the selection (given, or the rules' when NULL), the algorithm, and
+ * the selections after it if it declines the call; a failure breaks the
+ * communicator. Not after the communicator's non-blocking
  * calls: the caller orders them (mc_nb_drain). */
-int mc_run_call(mc_comm_t *c, const mc_args_t *a, const mc_sel_t *s);
+int mc_run_call(mc_comm_t *c, const mc_args_t *a, const mc_sel_t *given);
 /* A call with count 0: the arguments compared (MC_CHECK_ARGS) or
  * nothing. */
 int mc_run_empty(mc_comm_t *c, const mc_args_t *a);

@@ -234,9 +234,47 @@ int mc_comm_set_algo(mc_comm_t *c, const char *coll, const char *spec)
     return mc_comm_rules_set(c, k, spec);
 }
 
+int mc_comm_get_algo(const mc_comm_t *c, const char *coll, size_t bytes,
+                     mc_op_t op, char *algo, size_t len, char *why,
+                     size_t wlen, size_t *upto)
+{
+    mc_coll_t k;
+    if (!c || !coll || !algo)
+        return mc_error(MC_ERR_ARG, "mc_comm_get_algo: argument '%s' is "
+                        "NULL", !c ? "comm" : !coll ? "coll"
+                                    : "algo");
+    MC_CHECK(mc_coll_from_name(coll, &k));
+    mc_explain_t x;
+    mc_select_explain(c->rules, k, bytes, op, &x);
+    snprintf(algo, len, "%s", x.ran);
+    if (why)
+        snprintf(why, wlen, "%s", x.why);
+    if (upto)
+        *upto = x.max_bytes;
+    return MC_OK;
+}
+
 void mc_comm_describe(const mc_comm_t *c, mc_coll_t coll, size_t bytes,
                       mc_op_t op, char *buf, size_t len)
 {
-    const char *why;
-    mc_select_explain(c->rules, coll, bytes, op, buf, len, &why);
+    mc_explain_t x;
+    mc_select_explain(c->rules, coll, bytes, op, &x);
+    snprintf(buf, len, "%s", x.ran);
+}
+
+void mc_comm_explain(const mc_comm_t *c, mc_coll_t coll, size_t bytes,
+                     mc_op_t op, mc_explain_t *out)
+{
+    mc_select_explain(c->rules, coll, bytes, op, out);
+}
+
+void mc_comm_explain_last(const mc_comm_t *c, mc_explain_t *x)
+{
+    if (!c->declined_to || c->declined_seq != c->team.seq)
+        return;
+    /* its `replaces` chain runs through the algorithm that declined */
+    mc_sel_format(c->declined_to, x->ran, sizeof x->ran);
+    int n = snprintf(x->why, sizeof x->why, "%s", x->origin);
+    mc_sel_why(c->declined_to, x->why, sizeof x->why, (size_t)n);
+    x->fallback = 1;
 }

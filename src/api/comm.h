@@ -38,6 +38,11 @@ struct mc_comm {
     struct mc_comm *next_live; /* list of communicators for finalize */
     struct mc_comm *prev_live; /* (doubly linked: a free is O(1), which a
                                   simulation of many cores needs) */
+    /* the last call whose algorithm declined it (MC_NOT_APPLICABLE): its
+     * number (team.seq) and what ran it, for reports (mc_comm_explain_last);
+     * written on that rare path only, never by a call that runs */
+    uint64_t declined_seq;
+    const mc_sel_t *declined_to;
 };
 
 /* calls that a blocking call on c completes first: c's non-blocking

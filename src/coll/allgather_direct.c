@@ -22,7 +22,7 @@ int mc_allgather_direct(mc_team_t *c, const mc_args_t *a,
 {
     (void)p;
     int np = c->size, me = c->rank;
-    MC_CHECK(mc_direct_usable(c));
+    MC_CHECK(mc_direct_require(c));
     size_t n = a->bytes;
     char *out = a->rbuf;
     mc_direct_t d;
@@ -38,5 +38,6 @@ int mc_allgather_direct(mc_team_t *c, const mc_args_t *a,
 const mc_algo_impl_t mc_allgather_direct_algo = {
     .fn = mc_allgather_direct,
     .needs = MC_ALGO_SINGLE_COPY,
+    .usable = mc_direct_usable,
     .fallback = "ring",
 };

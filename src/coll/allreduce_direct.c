@@ -25,13 +25,13 @@
 #include "coll/direct.h"
 #include "sched/sched.h"
 
-enum { P_CHUNK = 0, P_COUNT };
+enum { P_CHUNK = MC_DIRECT_CHUNK, P_COUNT };
 
 int mc_allreduce_direct(mc_team_t *c, const mc_args_t *a,
                         const mc_params_t *p)
 {
     int np = c->size, me = c->rank;
-    MC_CHECK(mc_direct_usable(c));
+    MC_CHECK(mc_direct_require(c));
     size_t chunk = mc_direct_chunk(a, p->v[P_CHUNK]), ds = a->dsize;
     char *tmp;
     MC_CHECK(mc_scratch(c, 2 * chunk, (void **)&tmp));
@@ -62,5 +62,6 @@ const mc_algo_impl_t mc_allreduce_direct_algo = {
     .params = params,
     .resolve = mc_direct_resolve,
     .needs = MC_ALGO_SINGLE_COPY,
+    .usable = mc_direct_usable,
     .fallback = "rsag",
 };

@@ -23,12 +23,12 @@
 #include "coll/coll.h"
 #include "coll/direct.h"
 
-enum { P_CHUNK = 0, P_COUNT };
+enum { P_CHUNK = MC_DIRECT_CHUNK, P_COUNT };
 
 int mc_allreduce_direct_all(mc_team_t *c, const mc_args_t *a,
                             const mc_params_t *p)
 {
-    MC_CHECK(mc_direct_usable(c));
+    MC_CHECK(mc_direct_require(c));
     mc_direct_t d;
     MC_CHECK(mc_direct_begin(c, a, &d));
     return mc_direct_reduce_end(c, &d, 0, a->count,
@@ -44,5 +44,6 @@ const mc_algo_impl_t mc_allreduce_direct_all_algo = {
     .params = params,
     .resolve = mc_direct_resolve,
     .needs = MC_ALGO_SINGLE_COPY,
+    .usable = mc_direct_usable,
     .fallback = "rsag",
 };

@@ -16,17 +16,15 @@
  *                   6 -> 7 -> 8             each part runs)
  *
  * The broadcast's flag steps follow the reduction's, so the lines both
- * use keep growing (coll/mesh.h). A non-commutative op, or a communicator
- * that is not a full grid: reduce-bcast (binomial, rank order).
+ * use keep growing (coll/mesh.h). Both read the chunk and sn of these
+ * parameters (MC_MESH_CHUNK, MC_MESH_SN). A non-commutative op, or a
+ * communicator that is not a full grid: the selection runs reduce-bcast
+ * (binomial, rank order).
  */
-#include "ops/ops.h"
 #include "coll/mesh.h"
 
 int mc_allreduce_mesh(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
 {
-    mc_mview_t v;
-    if (!mc_mview(c, &v) || !mc_op_commutative(a->op))
-        return mc_allreduce_reduce_bcast(c, a, p);
     mc_args_t r = *a;
     r.root = 0;
     MC_CHECK(mc_reduce_mesh_run(c, &r, p, 0));
@@ -37,14 +35,15 @@ int mc_allreduce_mesh(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
 }
 
 static const mc_param_desc_t params[] = {
-    MC_MESH_CHUNK_PARAM,
-    MC_MESH_SN_PARAM,
+    [MC_MESH_CHUNK] = MC_MESH_CHUNK_PARAM,
+    [MC_MESH_SN] = MC_MESH_SN_PARAM,
     {NULL, 0, 0, 0, NULL},
 };
 
 const mc_algo_impl_t mc_allreduce_mesh_algo = {
     .fn = mc_allreduce_mesh,
     .params = params,
-    .needs = MC_ALGO_GRID,
+    .needs = MC_ALGO_GRID | MC_ALGO_COMMUTATIVE,
+    .usable = mc_mesh_usable,
     .fallback = "reduce-bcast",
 };

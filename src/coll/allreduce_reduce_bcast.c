@@ -14,13 +14,14 @@
 int mc_allreduce_reduce_bcast(mc_team_t *c, const mc_args_t *a,
                               const mc_params_t *p)
 {
+    (void)p;
     mc_args_t r = *a;
     r.root = 0;
-    MC_CHECK(mc_reduce_binomial(c, &r, p));
+    MC_CHECK(mc_binomial_reduce(c, &r));
     mc_args_t b = *a;
     b.root = 0;
     b.sbuf = b.rbuf;
-    return mc_bcast_binomial(c, &b, p);
+    return mc_binomial_bcast(c, &b);
 }
 
 const mc_algo_impl_t mc_allreduce_reduce_bcast_algo = {

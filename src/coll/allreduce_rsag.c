@@ -23,8 +23,10 @@
  * bits and non-commutative ops are right. At the end a rank waits for the
  * last acknowledgements (its MPB is then no longer read).
  *
- * When two slots of P elements do not fit the MPB (thousands of ranks),
- * it falls back to reduce-bcast.
+ * When two slots of P chunks of a byte do not fit the MPB (thousands of
+ * ranks) the selection runs reduce-bcast instead; when they do, but not
+ * of the call's elements (a chunk smaller than the datatype), the call
+ * is declined (MC_NOT_APPLICABLE) and reduce-bcast runs it.
  *
  * Flags: in[j] and out[j] are my two lines of the shared range MC_FL_RSAG
  * (coll/flags.h),
@@ -163,7 +165,7 @@ int mc_allreduce_rsag(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
     rsag_t x = {.c = c, .a = a};
     x.chunk = rsag_chunk(c, p->v[P_CHUNK]) / a->dsize;
     if (x.chunk == 0) /* two slots of P elements do not fit the MPB */
-        return mc_allreduce_reduce_bcast(c, a, p);
+        return MC_NOT_APPLICABLE;
     x.slot = (size_t)n * x.chunk * a->dsize;
     if (a->in_place)
         MC_CHECK(mc_scratch(c, x.chunk * a->dsize, &x.own));
@@ -196,8 +198,20 @@ static int resolve(const mc_team_t *t, mc_params_t *p)
     return MC_OK;
 }
 
+/* two slots of P chunks of a byte fit the MPB (p resolved) */
+static int usable(const mc_team_t *t, const mc_params_t *p, const char **why)
+{
+    *why = t->size > 1 && p->v[P_CHUNK] < 1
+               ? "two MPB slots of a byte per rank do not fit"
+               : NULL;
+    return *why == NULL;
+}
+
 const mc_algo_impl_t mc_allreduce_rsag_algo = {
     .fn = mc_allreduce_rsag,
     .params = params,
     .resolve = resolve,
+    .usable = usable,
+    .declines = "the call's element is larger than the chunk",
+    .fallback = "reduce-bcast",
 };

@@ -23,7 +23,7 @@ int mc_alltoall_direct(mc_team_t *c, const mc_args_t *a,
 {
     (void)p;
     int np = c->size, me = c->rank;
-    MC_CHECK(mc_direct_usable(c));
+    MC_CHECK(mc_direct_require(c));
     size_t n = a->bytes, mine = (size_t)me * n;
     char *out = a->rbuf;
     mc_direct_t d;
@@ -39,5 +39,6 @@ int mc_alltoall_direct(mc_team_t *c, const mc_args_t *a,
 const mc_algo_impl_t mc_alltoall_direct_algo = {
     .fn = mc_alltoall_direct,
     .needs = MC_ALGO_SINGLE_COPY,
+    .usable = mc_direct_usable,
     .fallback = "pairwise",
 };

@@ -22,7 +22,8 @@
  * progress line is read. Three or four rounds ahead would need those
  * reads (remote on the simulated SCC: 60% slower there, with four slots
  * for lines too) and measured no faster at 8 ranks on 2 CPUs.
- * In place, the API layer hands a copy of the input as sbuf.
+ * In place, the API layer hands a copy of the input as sbuf. Where a slot
+ * has less than a byte per rank, the selection runs pairwise exchange.
  */
 #include "coll/coll.h"
 #include "coll/fast.h"
@@ -70,8 +71,9 @@ int mc_alltoall_flat(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
 {
     (void)p;
     size_t per = mc_fast_max(c) / (size_t)c->size;
-    if (per == 0)
-        return mc_alltoall_pairwise(c, a, p); /* P blocks do not fit a slot */
+    if (per == 0) /* P blocks do not fit a slot: mc_fast_usable says so */
+        return mc_error(MC_ERR_INTERNAL, "alltoall:flat: P bytes do not fit "
+                        "a slot (the selection runs its fallback there)");
     /* on the stack: an in-place alltoall's input copy is in the scratch */
     char stage[MC_FAST_MAX_SLOT > 120 ? MC_FAST_MAX_SLOT : 120];
     size_t rounds = (a->bytes + per - 1) / per;
@@ -90,4 +92,6 @@ int mc_alltoall_flat(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
 
 const mc_algo_impl_t mc_alltoall_flat_algo = {
     .fn = mc_alltoall_flat,
+    .usable = mc_fast_usable,
+    .fallback = "pairwise",
 };

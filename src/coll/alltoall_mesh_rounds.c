@@ -35,8 +35,9 @@
  * 2 Algorithm 1 as printed (one round per distance, not contention-free);
  * maxtiles: the largest grid that runs in rounds. The rounds grow as
  * P^2 / 8 on a square grid (7x7: 312, 16x16: 8,320, 32x32: 131,584), each
- * with a barrier, so larger grids -- and communicators that are not a
- * full grid -- run pairwise exchange.
+ * with a barrier, so on larger grids -- and communicators that are not a
+ * full grid -- the selection runs pairwise exchange, with its own
+ * parameters.
  */
 #include "coll/mesh.h"
 
@@ -134,8 +135,9 @@ int mc_alltoall_mesh_rounds(mc_team_t *c, const mc_args_t *a,
                             const mc_params_t *p)
 {
     mc_mview_t v;
-    if (!mc_mview(c, &v) || (p->v[P_MAXTILES] && v.W * v.H > p->v[P_MAXTILES]))
-        return mc_alltoall_pairwise(c, a, p);
+    if (!mc_mview(c, &v))
+        return mc_error(MC_ERR_INTERNAL, "alltoall:mesh-rounds: not a full "
+                        "grid (the selection runs its fallback there)");
     a2a_t x = {.c = c, .in = a->sbuf, .out = a->rbuf, .b = a->bytes};
     MC_CHECK(tp_copy(c->tp, x.out + (size_t)c->rank * x.b,
                      x.in + (size_t)c->rank * x.b, x.b));
@@ -166,9 +168,23 @@ static const mc_param_desc_t params[] = {
     {NULL, 0, 0, 0, NULL},
 };
 
+/* a full grid of at most maxtiles tiles */
+static int usable(const mc_team_t *t, const mc_params_t *p, const char **why)
+{
+    mc_mview_t v;
+    if (!mc_mesh_usable(t, p, why))
+        return 0;
+    mc_mview(t, &v);
+    *why = p->v[P_MAXTILES] && v.W * v.H > p->v[P_MAXTILES]
+               ? "more tiles than its maxtiles"
+               : NULL;
+    return *why == NULL;
+}
+
 const mc_algo_impl_t mc_alltoall_mesh_rounds_algo = {
     .fn = mc_alltoall_mesh_rounds,
     .params = params,
     .needs = MC_ALGO_GRID,
+    .usable = usable,
     .fallback = "pairwise",
 };

@@ -28,7 +28,7 @@
 #include "coll/cc.h"
 #include "sched/sched.h"
 
-enum { P_M = 0, P_COUNT };
+enum { P_M = MC_CC_M, P_COUNT };
 
 int mc_barrier_dissemination_m(mc_team_t *c, const mc_args_t *a,
                                const mc_params_t *p)

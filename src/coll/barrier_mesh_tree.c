@@ -18,21 +18,26 @@
  * tree=1 balances the child counts (parents along X or Y by x+y parity,
  * sched/mesh.h). With two cores per tile (the SCC) the tree runs over
  * tiles and each tile's second core hangs off the first one served
- * (coll/mesh.h). Not a full grid: the dissemination barrier.
+ * (coll/mesh.h). Not a full grid: the selection runs the dissemination
+ * barrier.
  */
 #include "coll/mesh.h"
+
+enum { P_TREE = 0 };
 
 int mc_barrier_mesh_tree(mc_team_t *c, const mc_args_t *a,
                          const mc_params_t *p)
 {
+    (void)a;
     mc_mview_t v;
     if (!mc_mview(c, &v))
-        return mc_barrier_dissemination(c, a, p);
-    return mc_mesh_barrier(c, &v, (int)p->v[0], 0);
+        return mc_error(MC_ERR_INTERNAL, "barrier:mesh-tree: not a full grid "
+                        "(the selection runs its fallback there)");
+    return mc_mesh_barrier(c, &v, (int)p->v[P_TREE], 0);
 }
 
 static const mc_param_desc_t params[] = {
-    {"tree", 0, 0, 1,
+    [P_TREE] = {"tree", 0, 0, 1,
      "0: column-first tree; 1: balanced (parents along X or Y by x+y "
      "parity)"},
     {NULL, 0, 0, 0, NULL},
@@ -42,5 +47,6 @@ const mc_algo_impl_t mc_barrier_mesh_tree_algo = {
     .fn = mc_barrier_mesh_tree,
     .params = params,
     .needs = MC_ALGO_GRID,
+    .usable = mc_mesh_usable,
     .fallback = "dissemination",
 };

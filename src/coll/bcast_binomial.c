@@ -14,9 +14,8 @@
 #include "coll/p2p.h"
 #include "sched/sched.h"
 
-int mc_bcast_binomial(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
+int mc_binomial_bcast(mc_team_t *c, const mc_args_t *a)
 {
-    (void)p;
     int n = c->size;
     mc_bisect_t t;
     mc_sched_bisect(mc_vrank(c->rank, a->root, n), n, &t);
@@ -27,6 +26,12 @@ int mc_bcast_binomial(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
         MC_CHECK(mc_p2p_send(c, mc_unvrank(t.child[i], a->root, n), a->rbuf,
                              a->bytes));
     return MC_OK;
+}
+
+int mc_bcast_binomial(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
+{
+    (void)p;
+    return mc_binomial_bcast(c, a);
 }
 
 const mc_algo_impl_t mc_bcast_binomial_algo = {

@@ -19,7 +19,7 @@
 int mc_bcast_direct(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
 {
     (void)p;
-    MC_CHECK(mc_direct_usable(c));
+    MC_CHECK(mc_direct_require(c));
     mc_direct_t d;
     MC_CHECK(mc_direct_begin(c, a, &d));
     if (c->rank != a->root) {
@@ -33,5 +33,6 @@ int mc_bcast_direct(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
 const mc_algo_impl_t mc_bcast_direct_algo = {
     .fn = mc_bcast_direct,
     .needs = MC_ALGO_SINGLE_COPY,
+    .usable = mc_direct_usable,
     .fallback = "flat",
 };

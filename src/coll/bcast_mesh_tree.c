@@ -21,18 +21,20 @@
  * child after its credit (coll/tree_push.h); a message that fits a flag
  * line rides in the line (one packet).
  * With two cores per tile the tree runs over tiles (coll/mesh.h). Not a
- * full grid: the binomial broadcast.
+ * full grid: the selection runs the binomial broadcast.
  */
 #include "coll/mesh.h"
 #include "coll/tree_push.h"
 
-enum { P_CHUNK = 0, P_SN = 1 };
+enum { P_CHUNK = MC_MESH_CHUNK, P_SN = MC_MESH_SN };
 
 int mc_bcast_mesh_run(mc_team_t *c, const mc_args_t *a, const mc_params_t *p,
                       uint32_t step0)
 {
     mc_mview_t mv;
-    mc_mview(c, &mv);
+    if (!mc_mview(c, &mv))
+        return mc_error(MC_ERR_INTERNAL, "mesh broadcast: not a full grid "
+                        "(the selection runs a fallback there)");
     if (a->bytes == 0)
         return MC_OK;
     if (p->v[P_SN] && c->tp->mcast)
@@ -45,9 +47,6 @@ int mc_bcast_mesh_run(mc_team_t *c, const mc_args_t *a, const mc_params_t *p,
 
 int mc_bcast_mesh_tree(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
 {
-    mc_mview_t mv;
-    if (!mc_mview(c, &mv))
-        return mc_bcast_binomial(c, a, p);
     return mc_bcast_mesh_run(c, a, p, 0);
 }
 
@@ -61,5 +60,6 @@ const mc_algo_impl_t mc_bcast_mesh_tree_algo = {
     .fn = mc_bcast_mesh_tree,
     .params = params,
     .needs = MC_ALGO_GRID,
+    .usable = mc_mesh_usable,
     .fallback = "binomial",
 };

@@ -48,6 +48,10 @@ enum {
     MC_CC_NPARAMS
 };
 
+/* the parameter of dissemination-m (Eq. 4.11), which the selection fills
+ * in when it is 0 (select/auto.c, mc_algo_impl_t.model) */
+enum { MC_CC_M = 0 /* peers per round */ };
+
 /* the entries of a cc-tree parameter table but the chunk's, whose help
  * differs between bcast and reduce */
 #define MC_CC_TREE_PARAMS                                                    \

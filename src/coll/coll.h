@@ -2,8 +2,22 @@
  * What every algorithm file needs -- the call (args.h), the team (team.h),
  * its flag layout (flags.h), the transport (tp/tp.h), errors -- and what
  * it exports: its entry point and its description (mc_algo_impl_t: its
- * parameters, what it needs and what runs instead), which the registry
- * (src/select/registry.c) names in one row.
+ * parameters, where it can serve and what runs instead), which the
+ * registry (src/select/registry.c) names in one row.
+ *
+ * Where an algorithm cannot serve, the selection runs its fallback, with
+ * the fallback's own parameters, and so on down the chain (as UCC's
+ * ucc_coll_init walks its list); no algorithm calls another's entry
+ * point. What the team and the parameters decide is settled once per
+ * communicator (`usable`, `needs`); what only a call shows, the
+ * algorithm answers with MC_NOT_APPLICABLE before it communicates, and
+ * the dispatcher runs the fallback settled for it in advance:
+ *
+ *   rule: mesh-rounds:rounds=2      usable? no: more tiles than maxtiles
+ *     -> pairwise (its defaults, resolved)   usable: runs
+ *   rule: rsag                      usable: runs; a call whose element
+ *     -> declined (MC_NOT_APPLICABLE)        does not fit the chunk:
+ *     -> reduce-bcast, settled in advance    runs instead
  *
  * Adding an algorithm: write src/coll/<coll>_<algo>.c with a drawing of
  * its schedule, its parameter table and its mc_<coll>_<algo>_algo; declare
@@ -22,6 +36,12 @@
 typedef int (*mc_algo_fn)(mc_team_t *c, const mc_args_t *a,
                           const mc_params_t *p);
 
+/* What an entry point returns, instead of MC_OK or an error, for a call it
+ * declines before communicating (mc_algo_impl_t.declines): not an error;
+ * the dispatcher runs the next selection of the chain. Positive, so
+ * MC_CHECK passes it on. Never returned to the user. */
+enum { MC_NOT_APPLICABLE = 1 };
+
 /* One parameter ("k" in "ocbcast:k=4"). An algorithm's table is indexed
  * by its own enum with designated initializers, so the values of
  * mc_params_t come in that order, and is closed by a NULL name. */
@@ -33,16 +53,23 @@ typedef struct mc_param_desc {
     const char *help;
 } mc_param_desc_t;
 
-/* What an algorithm needs that a call or a team may not have. */
+/* What an algorithm needs that a call or a team may not have. A
+ * commutative op is the selection's to check (per call: the rule's
+ * selection for other ops is settled in advance); the others name the
+ * family whose `usable` hook the algorithm has, which checks them (the
+ * registry check holds the two together), for `manycoll info` and the
+ * tests that skip what a team cannot run. */
 enum {
     MC_ALGO_COMMUTATIVE = 1u << 0, /* a commutative op */
     MC_ALGO_SINGLE_COPY = 1u << 1, /* single copy between every pair of
                                       ranks, and 2 ranks or more
-                                      (coll/direct.h) */
-    MC_ALGO_GRID = 1u << 2,        /* ranks on a grid of a mesh chip
-                                      (tp->topo, MC_TOPO_GRID; coll/mesh.h) */
+                                      (coll/direct.h: mc_direct_usable) */
+    MC_ALGO_GRID = 1u << 2,        /* ranks that fill a grid of a mesh chip
+                                      (coll/mesh.h: mc_mesh_usable) */
     MC_ALGO_HIER = 1u << 3,        /* ranks whose places in the machine are
-                                      known (MC_BIND; MC_TOPO_HIER) */
+                                      known and span more than one L3
+                                      (MC_BIND; coll/mesh.h:
+                                      mc_hier_usable) */
 };
 
 /* Automatic parameters that need a performance model. The algorithms do
@@ -50,9 +77,9 @@ enum {
  * (src/select/auto.c). */
 typedef enum {
     MC_MODEL_NONE = 0,
-    MC_MODEL_BCAST_TREE,  /* k1..k4 of cc.h: optimal small-bcast tree */
+    MC_MODEL_BCAST_TREE,  /* MC_CC_K1..: optimal small-bcast tree (cc.h) */
     MC_MODEL_REDUCE_TREE, /* k1..k4: optimal small-reduce tree */
-    MC_MODEL_BARRIER_M,   /* parameter 0: peers per dissemination round */
+    MC_MODEL_BARRIER_M,   /* MC_CC_M: peers per dissemination round */
 } mc_model_param_t;
 
 /* What an algorithm file exports besides its entry point. */
@@ -60,10 +87,23 @@ typedef struct mc_algo_impl {
     mc_algo_fn fn;
     const mc_param_desc_t *params; /* NULL: no parameters */
     unsigned needs;                /* MC_ALGO_* */
+    /* 1 if the algorithm can serve team t with parameters p (resolved),
+     * else 0 and *why a short phrase ("not a full grid of tiles") for the
+     * reports. The selection asks once per rule, when it settles the rule
+     * for a communicator, never per call (optional: NULL serves any
+     * team). */
+    int (*usable)(const mc_team_t *t, const mc_params_t *p,
+                  const char **why);
+    /* what makes the algorithm decline a call (MC_NOT_APPLICABLE), a
+     * condition of the call that the team does not decide ("the call's
+     * element is larger than the chunk"), for the reports; NULL: it never
+     * does */
+    const char *declines;
     /* the algorithm of the same collective that runs instead when a need
-     * is not met, as a spec ("reduce-bcast", "flat:k=2"): parsed and
-     * resolved by the selection like any other, with its own parameters.
-     * Required when `needs` is set (checked at start-up). */
+     * is not met, `usable` says no or a call is declined, as a spec
+     * ("reduce-bcast", "flat:k=2"): parsed and resolved by the selection
+     * like any other, with its own parameters. Required with any of them
+     * (checked at start-up). */
     const char *fallback;
     /* replaces automatic parameters by the values the algorithm will use
      * on team t, for reports and calls alike (optional) */
@@ -112,6 +152,13 @@ MC_ALGO_DECL(mc_gatherv_linear);
 MC_ALGO_DECL(mc_scatterv_linear);
 MC_ALGO_DECL(mc_reduce_scatter_reduce);
 MC_ALGO_DECL(mc_reduce_scatter_flat);
+/* The schedules that composite algorithms are built of (reduce-bcast,
+ * reduce-scatter, reduce-scatterv): the bodies of binomial reduce and
+ * bcast and of linear scatter, which take no parameters, so that no
+ * algorithm runs another's entry point with its own */
+int mc_binomial_reduce(mc_team_t *c, const mc_args_t *a);
+int mc_binomial_bcast(mc_team_t *c, const mc_args_t *a);
+int mc_linear_scatter(mc_team_t *c, const mc_args_t *a);
 /* root sends counts[q] elements from displs[q] (NULL: back to back) to
  * each rank q, which receives them (rbytes) into rbuf (scatterv_linear.c);
  * counts is read on the root only */

@@ -4,7 +4,19 @@
 #include "coll/direct.h"
 #include "coll/fast.h"
 
-int mc_direct_usable(const mc_team_t *c)
+int mc_direct_usable(const mc_team_t *t, const mc_params_t *p,
+                     const char **why)
+{
+    (void)p;
+    *why = !t->tp->single_copy ? "no single copy (the simulator, "
+                                 "MC_SINGLE_COPY=0, or the kernel forbids "
+                                 "it)"
+           : t->size < 2       ? "one rank"
+                               : NULL;
+    return *why == NULL;
+}
+
+int mc_direct_require(const mc_team_t *c)
 {
     if (c->size > 1 && c->tp->single_copy)
         return MC_OK;
@@ -220,8 +232,8 @@ int mc_direct_reduce_end(mc_team_t *c, mc_direct_t *d, size_t off,
 int mc_direct_resolve(const mc_team_t *t, mc_params_t *p)
 {
     (void)t;
-    if (p->v[0] <= 0)
-        p->v[0] = 65536;
+    if (p->v[MC_DIRECT_CHUNK] <= 0)
+        p->v[MC_DIRECT_CHUNK] = 65536;
     return MC_OK;
 }
 

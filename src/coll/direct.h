@@ -45,9 +45,13 @@ typedef struct mc_direct {
     int release;
 } mc_direct_t;
 
+/* The usable hook of these algorithms (mc_algo_impl_t.usable): 1 if
+ * team t has single copy and 2 ranks or more, else 0 and *why */
+int mc_direct_usable(const mc_team_t *t, const mc_params_t *p,
+                     const char **why);
 /* MC_OK if the team has single copy and 2 ranks or more (the selection
  * sees to it), else MC_ERR_INTERNAL */
-int mc_direct_usable(const mc_team_t *c);
+int mc_direct_require(const mc_team_t *c);
 /* publishes my sbuf and rbuf (the whole buffers the call passes); d->f is
  * the call */
 int mc_direct_begin(mc_team_t *c, const mc_args_t *a, mc_direct_t *d);
@@ -97,10 +101,13 @@ int mc_direct_reduce_end(mc_team_t *c, mc_direct_t *d, size_t off,
 /* the chunk parameter (bytes, 0 = 64K) rounded to whole elements */
 size_t mc_direct_chunk(const mc_args_t *a, int64_t chunk);
 
-/* resolver of the direct algorithms whose parameter 0 is the chunk:
- * 0 becomes the 64K that runs */
+/* the chunk: the first parameter of the direct algorithms that combine
+ * (MC_DIRECT_CHUNK_PARAM below; the registry check holds every algorithm
+ * whose resolver is mc_direct_resolve to it) */
+enum { MC_DIRECT_CHUNK = 0 };
+/* their resolver: chunk 0 becomes the 64K that runs */
 int mc_direct_resolve(const mc_team_t *t, mc_params_t *p);
-/* ... its entry in the parameter tables of the direct algorithms */
+/* ... the chunk's entry in their parameter tables */
 #define MC_DIRECT_CHUNK_PARAM                                                \
     {"chunk", 0, 0, 1LL << 30,                                               \
      "bytes combined per step through a scratch buffer; 0 = 64K"}

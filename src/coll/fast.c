@@ -74,6 +74,16 @@ size_t mc_fast_max(const mc_team_t *c)
     return c->fast.slot > line_max(c) ? c->fast.slot : line_max(c);
 }
 
+int mc_fast_usable(const mc_team_t *t, const mc_params_t *p,
+                   const char **why)
+{
+    (void)p;
+    *why = mc_fast_max(t) < (size_t)t->size ? "a fast slot has less than a "
+                                              "byte per rank"
+                                            : NULL;
+    return *why == NULL;
+}
+
 /* a large team's first fast call (teams up to MC_TEAM_DENSE ranks have
  * the array from creation); out of line, so the fast path stays small */
 static __attribute__((noinline, cold)) int fast_seen_alloc(mc_team_t *c)

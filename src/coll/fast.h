@@ -48,6 +48,11 @@ int mc_fast_init(mc_team_t *c, int what);
 void mc_fast_fini(mc_team_t *c);
 /* largest payload a fast call can carry per rank on this communicator */
 size_t mc_fast_max(const mc_team_t *c);
+/* usable hook (mc_algo_impl_t.usable) of the algorithms that publish a
+ * piece for every rank in their slot: 1 if a slot has a byte per rank,
+ * else 0 and *why */
+int mc_fast_usable(const mc_team_t *t, const mc_params_t *p,
+                   const char **why);
 
 /* starts fast call f; if `publishes`, waits until the slot is free */
 int mc_fast_begin(mc_team_t *c, int publishes, uint64_t *f);

@@ -21,6 +21,18 @@ int mc_mview(const mc_team_t *c, mc_mview_t *v)
     return 1;
 }
 
+int mc_mesh_usable(const mc_team_t *t, const mc_params_t *p,
+                   const char **why)
+{
+    (void)p;
+    mc_mview_t v;
+    *why = mc_mview(t, &v) ? NULL
+           : tp_grid(t->tp) ? "the ranks do not fill a grid of tiles (of "
+                              "at most 8 cores)"
+                            : "no grid (not a mesh chip)";
+    return *why == NULL;
+}
+
 /* the core that stands for tile (x, y) in a tree rooted at core `root` */
 static int leader(const mc_mview_t *v, int root, int x, int y)
 {

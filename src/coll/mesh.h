@@ -34,7 +34,11 @@
 #include "coll/coll.h"
 #include "sched/mesh.h"
 
-/* the parameters the mesh and hierarchy algorithms share */
+/* The parameters the mesh and hierarchy algorithms share, in this order
+ * in their tables: the chunk first, then (broadcasts) sn. The mesh
+ * reduction and broadcast (mc_reduce_mesh_run, mc_bcast_mesh_run) read
+ * them from the parameters of whichever algorithm runs them. */
+enum { MC_MESH_CHUNK = 0, MC_MESH_SN = 1 };
 #define MC_MESH_CHUNK_PARAM                                                  \
     {"chunk", 0, 0, 1LL << 30,                                               \
      "bytes per chunk through the receiver's MPB slots; 0 = as large as "    \
@@ -52,8 +56,20 @@ typedef struct mc_mview {
 } mc_mview_t;
 
 /* 1 (and *v) if the communicator is a full grid of at most
- * MC_MESH_MAX_CPT cores per tile, else 0: the caller falls back. */
+ * MC_MESH_MAX_CPT cores per tile, else 0 (the selection runs no mesh
+ * algorithm there: mc_mesh_usable). */
 int mc_mview(const mc_team_t *c, mc_mview_t *v);
+
+/* The usable hook of the mesh algorithms (mc_algo_impl_t.usable,
+ * MC_ALGO_GRID): 1 if the ranks of t fill a grid (mc_mview), else 0 and
+ * *why. */
+int mc_mesh_usable(const mc_team_t *t, const mc_params_t *p,
+                   const char **why);
+/* ... and of the hierarchy algorithms (MC_ALGO_HIER; bcast_hier.c): 1 if
+ * the ranks' places are known (MC_BIND) and span two L3s or more, else
+ * 0 and *why */
+int mc_hier_usable(const mc_team_t *t, const mc_params_t *p,
+                   const char **why);
 
 static inline int mc_mview_rank(const mc_mview_t *v, int x, int y, int slot)
 {

@@ -357,7 +357,7 @@ int mc_p2p_round(mc_team_t *c, const mc_p2p_mode_t *m, int parity, int dst,
 
 int mc_p2p_resolve(const mc_team_t *c, mc_params_t *p)
 {
-    p->v[0] = mc_p2p_sync(c, p->v[0]);
+    p->v[MC_P2P_SYNC] = mc_p2p_sync(c, p->v[MC_P2P_SYNC]);
     return MC_OK;
 }
 

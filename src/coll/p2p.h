@@ -150,7 +150,11 @@ static inline mc_red_t mc_red_of(const mc_args_t *a, int in_left)
 }
 
 /* The parameters of the flavours, in this order at the start of an
- * algorithm's parameter table. */
+ * algorithm's parameter table: `sync` first (MC_P2P_SYNC, which
+ * mc_p2p_resolve sets; the registry check holds every algorithm with that
+ * resolver to it), then those of balance, tail and fused it has, whose
+ * places each algorithm names in its own enum. */
+enum { MC_P2P_SYNC = 0 };
 #define MC_P2P_PARAM_SYNC(def)                                               \
     {"sync", def, 0, 3,                                                      \
      "two-sided synchronisation (Kohler et al.): 0 RCCE_comm's blocking "    \
@@ -187,7 +191,7 @@ static inline mc_p2p_mode_t mc_p2p_mode_of(const mc_team_t *c,
     return m;
 }
 
-/* resolver of the algorithms whose parameter 0 is `sync`: the
+/* resolver of the two-sided algorithms (their MC_P2P_SYNC): the
  * synchronisation that runs on c (mc_algo_impl_t.resolve) */
 int mc_p2p_resolve(const mc_team_t *c, mc_params_t *p);
 

@@ -23,9 +23,8 @@
 #include "ops/ops.h"
 #include "sched/sched.h"
 
-int mc_reduce_binomial(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
+int mc_binomial_reduce(mc_team_t *c, const mc_args_t *a)
 {
-    (void)p;
     int n = c->size, me = c->rank;
     int commut = mc_op_commutative(a->op);
     int troot = commut ? a->root : 0; /* root of the tree */
@@ -58,6 +57,12 @@ int mc_reduce_binomial(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
             MC_CHECK(mc_p2p_recv(c, troot, a->rbuf, a->bytes, NULL));
     }
     return MC_OK;
+}
+
+int mc_reduce_binomial(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
+{
+    (void)p;
+    return mc_binomial_reduce(c, a);
 }
 
 const mc_algo_impl_t mc_reduce_binomial_algo = {

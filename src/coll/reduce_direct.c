@@ -26,12 +26,12 @@
 #include "coll/direct.h"
 #include "sched/sched.h"
 
-enum { P_CHUNK = 0, P_COUNT };
+enum { P_CHUNK = MC_DIRECT_CHUNK, P_COUNT };
 
 int mc_reduce_direct(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
 {
     int np = c->size, me = c->rank, root = a->root;
-    MC_CHECK(mc_direct_usable(c));
+    MC_CHECK(mc_direct_require(c));
     size_t chunk = mc_direct_chunk(a, p->v[P_CHUNK]), ds = a->dsize;
     size_t lo = mc_block_start(a->count, np, me) * ds;
     size_t len = mc_block_len(a->count, np, me);
@@ -66,5 +66,6 @@ const mc_algo_impl_t mc_reduce_direct_algo = {
     .fn = mc_reduce_direct,
     .params = params,
     .needs = MC_ALGO_SINGLE_COPY,
+    .usable = mc_direct_usable,
     .fallback = "flat",
 };

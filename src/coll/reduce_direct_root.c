@@ -31,12 +31,12 @@
 #include "coll/direct.h"
 #include "coll/fast.h"
 
-enum { P_CHUNK = 0, P_COUNT };
+enum { P_CHUNK = MC_DIRECT_CHUNK, P_COUNT };
 
 int mc_reduce_direct_root(mc_team_t *c, const mc_args_t *a,
                           const mc_params_t *p)
 {
-    MC_CHECK(mc_direct_usable(c));
+    MC_CHECK(mc_direct_require(c));
     int scratch = c->size > 2 || a->in_place; /* else none (direct.c) */
     size_t chunk = mc_direct_chunk(a, p->v[P_CHUNK]);
     if (p->v[P_CHUNK] == 0 && !scratch && a->count)
@@ -82,5 +82,6 @@ const mc_algo_impl_t mc_reduce_direct_root_algo = {
     .params = params,
     .resolve = resolve,
     .needs = MC_ALGO_SINGLE_COPY,
+    .usable = mc_direct_usable,
     .fallback = "flat",
 };

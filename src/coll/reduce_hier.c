@@ -14,14 +14,16 @@
  * and says "go" to them first, so nothing is pushed into it before it is
  * ready (coll/tree_push.h). The combine order follows the tree, so a
  * non-commutative op, a machine whose hierarchy is not known (MC_BIND
- * unset) or ranks all in one L3 get the binomial reduce (rank order).
+ * unset) or ranks all in one L3 get the binomial reduce (rank order),
+ * which the selection runs instead (mc_hier_usable, bcast_hier.c).
  */
-#include "ops/ops.h"
 #include "coll/mesh.h"
 #include "coll/tree_push.h"
 #include "sched/hier.h"
 
 #define MAX_CHILDREN 512
+
+enum { P_CHUNK = MC_MESH_CHUNK };
 
 /* my side at my parent: my place among its children, two at a time */
 static int side_at(const mc_topo_t *t, int n, int root, int parent, int me)
@@ -38,9 +40,9 @@ static int side_at(const mc_topo_t *t, int n, int root, int parent, int me)
 int mc_reduce_hier(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
 {
     const mc_topo_t *t = tp_hier(c->tp);
-    if (!t || !mc_op_commutative(a->op) ||
-        mc_hier_groups(c->size, t->levels, t->low) < 2)
-        return mc_reduce_binomial(c, a, p);
+    if (!t)
+        return mc_error(MC_ERR_INTERNAL, "reduce:hier: the places are not "
+                        "known (the selection runs its fallback then)");
     int parent, child[MAX_CHILDREN], me = c->rank;
     int nc = mc_hier_node(c->size, t->levels, t->ids, t->low, a->root, me,
                           &parent, child, MAX_CHILDREN);
@@ -50,7 +52,7 @@ int mc_reduce_hier(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
     if (a->bytes == 0)
         return MC_OK;
     mc_push_red_t r;
-    mc_push_red_init(&r, c, a, (size_t)p->v[0], 0);
+    mc_push_red_init(&r, c, a, (size_t)p->v[P_CHUNK], 0);
     const void *acc = a->sbuf;
     if (nc > 0) {
         void *work = a->rbuf;
@@ -70,13 +72,14 @@ int mc_reduce_hier(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
 }
 
 static const mc_param_desc_t params[] = {
-    MC_MESH_CHUNK_PARAM,
+    [P_CHUNK] = MC_MESH_CHUNK_PARAM,
     {NULL, 0, 0, 0, NULL},
 };
 
 const mc_algo_impl_t mc_reduce_hier_algo = {
     .fn = mc_reduce_hier,
     .params = params,
-    .needs = MC_ALGO_HIER,
+    .needs = MC_ALGO_HIER | MC_ALGO_COMMUTATIVE,
+    .usable = mc_hier_usable,
     .fallback = "binomial",
 };

@@ -23,13 +23,12 @@
  * Large messages go in chunks through two slots per side. With two cores per tile the tiles' cores first
  * combine onto the tile's leader (coll/mesh.h). The combine order follows
  * the tree, so a non-commutative op, or a communicator that is not a
- * full grid, gets the binomial reduce (rank order).
+ * full grid, gets the binomial reduce (rank order): the selection runs it.
  */
-#include "ops/ops.h"
 #include "coll/mesh.h"
 #include "coll/tree_push.h"
 
-enum { P_CHUNK = 0 };
+enum { P_CHUNK = MC_MESH_CHUNK };
 
 typedef struct red {
     mc_push_red_t push;
@@ -76,7 +75,9 @@ int mc_reduce_mesh_run(mc_team_t *c, const mc_args_t *a, const mc_params_t *p,
                        uint32_t step0)
 {
     red_t r = {.a = a};
-    mc_mview(c, &r.v);
+    if (!mc_mview(c, &r.v))
+        return mc_error(MC_ERR_INTERNAL, "mesh reduction: not a full grid "
+                        "(the selection runs a fallback there)");
     if (a->bytes == 0)
         return MC_OK;
     mc_push_red_init(&r.push, c, a, (size_t)p->v[P_CHUNK], step0);
@@ -116,9 +117,6 @@ uint32_t mc_reduce_mesh_steps(const mc_team_t *c, size_t bytes,
 int mc_reduce_mesh_2step(mc_team_t *c, const mc_args_t *a,
                          const mc_params_t *p)
 {
-    mc_mview_t v;
-    if (!mc_mview(c, &v) || !mc_op_commutative(a->op))
-        return mc_reduce_binomial(c, a, p);
     return mc_reduce_mesh_run(c, a, p, 0);
 }
 
@@ -130,6 +128,7 @@ static const mc_param_desc_t params[] = {
 const mc_algo_impl_t mc_reduce_mesh_2step_algo = {
     .fn = mc_reduce_mesh_2step,
     .params = params,
-    .needs = MC_ALGO_GRID,
+    .needs = MC_ALGO_GRID | MC_ALGO_COMMUTATIVE,
+    .usable = mc_mesh_usable,
     .fallback = "binomial",
 };

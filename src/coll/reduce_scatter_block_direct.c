@@ -20,12 +20,12 @@
 #include "coll/coll.h"
 #include "coll/direct.h"
 
-enum { P_CHUNK = 0, P_COUNT };
+enum { P_CHUNK = MC_DIRECT_CHUNK, P_COUNT };
 
 int mc_reduce_scatter_block_direct(mc_team_t *c, const mc_args_t *a,
                                    const mc_params_t *p)
 {
-    MC_CHECK(mc_direct_usable(c));
+    MC_CHECK(mc_direct_require(c));
     mc_direct_t d;
     MC_CHECK(mc_direct_begin(c, a, &d));
     return mc_direct_reduce_end(c, &d, (size_t)c->rank * a->bytes, a->count,
@@ -41,5 +41,6 @@ const mc_algo_impl_t mc_reduce_scatter_block_direct_algo = {
     .params = params,
     .resolve = mc_direct_resolve,
     .needs = MC_ALGO_SINGLE_COPY,
+    .usable = mc_direct_usable,
     .fallback = "flat",
 };

@@ -9,6 +9,9 @@
  *
  * One fast call instead of P-1 dependent ring steps; when the P blocks do
  * not fit a slot, each fast call carries the same piece of every block.
+ * Where a slot has less than a byte per rank the selection runs
+ * reduce-scatter instead; a call whose P elements do not fit is declined
+ * (MC_NOT_APPLICABLE), and reduce-scatter runs it.
  */
 #include "coll/coll.h"
 #include "coll/fast.h"
@@ -49,8 +52,9 @@ int mc_reduce_scatter_block_flat(mc_team_t *c, const mc_args_t *a,
                                  const mc_params_t *p)
 {
     size_t per = mc_fast_max(c) / (size_t)c->size / a->dsize;
+    (void)p;
     if (per == 0) /* P elements do not fit a slot */
-        return mc_reduce_scatter_block_reduce_scatter(c, a, p);
+        return MC_NOT_APPLICABLE;
     char stage[MC_FAST_MAX_SLOT > 120 ? MC_FAST_MAX_SLOT : 120];
     for (size_t done = 0; done < a->count; done += per)
         MC_CHECK(one(c, a, done * a->dsize,
@@ -60,4 +64,7 @@ int mc_reduce_scatter_block_flat(mc_team_t *c, const mc_args_t *a,
 
 const mc_algo_impl_t mc_reduce_scatter_block_flat_algo = {
     .fn = mc_reduce_scatter_block_flat,
+    .usable = mc_fast_usable,
+    .declines = "the call's P elements do not fit a slot",
+    .fallback = "reduce-scatter",
 };

@@ -13,6 +13,7 @@
 int mc_reduce_scatter_block_reduce_scatter(mc_team_t *c, const mc_args_t *a,
                                            const mc_params_t *p)
 {
+    (void)p;
     size_t total = a->bytes * (size_t)c->size;
     void *full = NULL;
     if (c->rank == 0)
@@ -23,12 +24,12 @@ int mc_reduce_scatter_block_reduce_scatter(mc_team_t *c, const mc_args_t *a,
     r.bytes = total;
     r.root = 0;
     r.rbuf = full;
-    MC_CHECK(mc_reduce_binomial(c, &r, p));
+    MC_CHECK(mc_binomial_reduce(c, &r));
     mc_args_t s = *a;
     s.coll = MC_COLL_SCATTER;
     s.root = 0;
     s.sbuf = full;
-    return mc_scatter_linear(c, &s, p);
+    return mc_linear_scatter(c, &s);
 }
 
 const mc_algo_impl_t mc_reduce_scatter_block_reduce_scatter_algo = {

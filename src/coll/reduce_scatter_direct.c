@@ -21,12 +21,12 @@
 #include "coll/coll.h"
 #include "coll/direct.h"
 
-enum { P_CHUNK = 0, P_COUNT };
+enum { P_CHUNK = MC_DIRECT_CHUNK, P_COUNT };
 
 int mc_reduce_scatter_direct(mc_team_t *c, const mc_args_t *a,
                              const mc_params_t *p)
 {
-    MC_CHECK(mc_direct_usable(c));
+    MC_CHECK(mc_direct_require(c));
     size_t total = 0, lo = 0;
     for (int q = 0; q < c->size; q++) {
         if (q == c->rank)
@@ -54,5 +54,6 @@ const mc_algo_impl_t mc_reduce_scatter_direct_algo = {
     .params = params,
     .resolve = mc_direct_resolve,
     .needs = MC_ALGO_SINGLE_COPY,
+    .usable = mc_direct_usable,
     .fallback = "flat",
 };

@@ -13,7 +13,9 @@
  * the blocks may be uneven, empty or larger than a slot. In place the
  * output (the start of rbuf) overwrites input the current window has
  * already published and no later window needs; my own part comes back
- * from my slot.
+ * from my slot. A call whose element does not fit a slot (no datatype
+ * is that large today) is declined (MC_NOT_APPLICABLE): reduce-scatterv
+ * runs it.
  */
 #include "coll/coll.h"
 #include "coll/fast.h"
@@ -51,15 +53,15 @@ int mc_reduce_scatter_flat(mc_team_t *c, const mc_args_t *a,
                            const mc_params_t *p)
 {
     (void)p;
+    size_t per = mc_fast_max(c) / a->dsize;
+    if (per == 0) /* an element does not fit a slot */
+        return MC_NOT_APPLICABLE;
     size_t total = 0, lo = 0;
     for (int q = 0; q < c->size; q++) {
         if (q == c->rank)
             lo = total;
         total += a->rcounts[q];
     }
-    size_t per = mc_fast_max(c) / a->dsize;
-    if (per == 0) /* an element does not fit a slot */
-        return mc_reduce_scatter_reduce(c, a, p);
     for (size_t w = 0; w < total; w += per)
         MC_CHECK(window(c, a, w, total - w < per ? total - w : per, lo,
                         lo + a->rcounts[c->rank]));
@@ -68,4 +70,6 @@ int mc_reduce_scatter_flat(mc_team_t *c, const mc_args_t *a,
 
 const mc_algo_impl_t mc_reduce_scatter_flat_algo = {
     .fn = mc_reduce_scatter_flat,
+    .declines = "the call's element does not fit a slot",
+    .fallback = "reduce-scatterv",
 };

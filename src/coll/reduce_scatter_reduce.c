@@ -14,6 +14,7 @@
 int mc_reduce_scatter_reduce(mc_team_t *c, const mc_args_t *a,
                              const mc_params_t *p)
 {
+    (void)p;
     size_t total = 0;
     for (int q = 0; q < c->size; q++)
         total += a->rcounts[q];
@@ -29,7 +30,7 @@ int mc_reduce_scatter_reduce(mc_team_t *c, const mc_args_t *a,
         r.in_place = 0;
         r.rbuf = full;
         r.sel_bytes = 0;
-        MC_CHECK(mc_reduce_binomial(c, &r, p));
+        MC_CHECK(mc_binomial_reduce(c, &r));
     }
     return mc_scatterv_blocks(c, 0, full, a->rcounts, NULL, a->dsize,
                               a->rbuf, a->bytes, 0);

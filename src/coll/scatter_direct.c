@@ -23,7 +23,7 @@ int mc_scatter_direct(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
 {
     (void)p;
     int me = c->rank;
-    MC_CHECK(mc_direct_usable(c));
+    MC_CHECK(mc_direct_require(c));
     size_t n = a->bytes;
     mc_direct_t d;
     MC_CHECK(mc_direct_begin(c, a, &d));
@@ -41,5 +41,6 @@ int mc_scatter_direct(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
 const mc_algo_impl_t mc_scatter_direct_algo = {
     .fn = mc_scatter_direct,
     .needs = MC_ALGO_SINGLE_COPY,
+    .usable = mc_direct_usable,
     .fallback = "linear",
 };

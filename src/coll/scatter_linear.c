@@ -8,9 +8,8 @@
 #include "coll/coll.h"
 #include "coll/p2p.h"
 
-int mc_scatter_linear(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
+int mc_linear_scatter(mc_team_t *c, const mc_args_t *a)
 {
-    (void)p;
     if (c->rank != a->root)
         return mc_p2p_recv(c, a->root, a->rbuf, a->bytes, NULL);
     const unsigned char *in = a->sbuf;
@@ -22,6 +21,12 @@ int mc_scatter_linear(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
             MC_CHECK(mc_p2p_send(c, r, in + (size_t)r * a->bytes, a->bytes));
     }
     return MC_OK;
+}
+
+int mc_scatter_linear(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
+{
+    (void)p;
+    return mc_linear_scatter(c, a);
 }
 
 const mc_algo_impl_t mc_scatter_linear_algo = {

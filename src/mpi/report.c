@@ -1,8 +1,10 @@
 /*
  * What the user sees: errors through the communicator's error handler,
  * with a message naming the rank and the cause, and the MC_MPI_VERBOSE
- * report of where each communicator's collectives went.
+ * report of where each communicator's collectives went and, of those
+ * manycoll took, which algorithm ran at which sizes and why.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -48,6 +50,33 @@ static const char *path_name(const mcm_comm_t *s)
     case MCM_HIER: return "hierarchical: manycoll in nodes, MPI between";
     default: return "MPI";
     }
+}
+
+/* what manycoll runs for coll on s (in each node, hierarchically), rule
+ * by rule: " ran: A to N B; B" and, for a rule whose algorithm cannot
+ * serve here, why its fallback runs; a line of its own, after the
+ * collective's */
+static int ran(const mcm_comm_t *s, int coll, char *line, int n, int len)
+{
+    const char *name = mc_coll_info((mc_coll_t)coll)->name;
+    size_t b = 0, upto = 0;
+    n += snprintf(line + n, (size_t)(len - n), "\n    ran%s:",
+                  s->path == MCM_HIER ? " in each node" : "");
+    for (int i = 0; i < 8 && n < len; i++, b = upto + 1) {
+        char algo[160], why[400];
+        if (mc_comm_get_algo(s->node, name, b, MC_SUM, algo, sizeof algo,
+                             why, sizeof why, &upto) != MC_OK)
+            break;
+        n += snprintf(line + n, (size_t)(len - n), "%s %s", i ? ";" : "",
+                      algo);
+        const char *fb = strstr(why, "fallback of ");
+        if (fb && n < len) /* not the rule's origin: it says itself */
+            n += snprintf(line + n, (size_t)(len - n), " (%s)", fb);
+        if (upto == SIZE_MAX || n >= len)
+            break;
+        n += snprintf(line + n, (size_t)(len - n), " to %zu B", upto);
+    }
+    return n;
 }
 
 /* the lines of collective c's forms, at line + n; the new length */
@@ -96,8 +125,15 @@ void mcm_report(const mcm_comm_t *s)
                   path_name(s), s->path == MCM_PMPI && t->why ? " - " : "",
                   s->path == MCM_PMPI && t->why ? t->why : "");
     /* a line per collective and form: "allreduce", "iallreduce",
-     * "allreduce_init" (bench/mpich_coll_tests.py sums the lines) */
-    for (int c = 0; c < MC_COLL_COUNT && n < (int)sizeof line; c++)
+     * "allreduce_init" (bench/mpich_coll_tests.py sums the lines), then
+     * what manycoll ran for the collective */
+    for (int c = 0; c < MC_COLL_COUNT && n < (int)sizeof line; c++) {
         n = report_forms(s, c, line, n, sizeof line);
+        long mc = 0;
+        for (int f = 0; f < MCM_FORMS; f++)
+            mc += s->stat[c][f].n[MCM_FLAT] + s->stat[c][f].n[MCM_HIER];
+        if (mc && s->node && n < (int)sizeof line)
+            n = ran(s, c, line, n, (int)sizeof line);
+    }
     fprintf(stderr, "%s\n", line);
 }

@@ -48,7 +48,7 @@ int mc_auto_tree(int reduce, int n, mc_params_t *p)
 
 int mc_auto_barrier_m(int n, mc_params_t *p)
 {
-    if (p->v[0] != 0 || n < 2)
+    if (p->v[MC_CC_M] != 0 || n < 2)
         return MC_OK;
     _Atomic uint64_t *slot = n < CACHE_N ? &m_cache[n] : NULL;
     uint64_t m = slot ? atomic_load_explicit(slot, memory_order_relaxed) : 0;
@@ -59,7 +59,7 @@ int mc_auto_barrier_m(int n, mc_params_t *p)
         if (slot)
             atomic_store_explicit(slot, m, memory_order_relaxed);
     }
-    p->v[0] = (int64_t)m;
+    p->v[MC_CC_M] = (int64_t)m;
     return MC_OK;
 }
 

@@ -2,7 +2,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "coll/cc.h"
 #include "coll/coll.h"
+#include "coll/direct.h"
+#include "coll/p2p.h"
 #include "select/registry.h"
 #include "util/config.h"
 #include "util/error.h"
@@ -194,7 +197,9 @@ const mc_algo_t mc_algos[] = {
              "MPBs: each rank reduces one block reading the others' MPBs; "
              "rank order",
      .impl = &mc_allreduce_rsag_algo,
-     .variants = {"chunk=64", "chunk=1000"}},
+     /* chunk=4: calls of wider elements are declined, reduce-bcast
+      * runs them (the dispatcher's next selection) */
+     .variants = {"chunk=64", "chunk=1000", "chunk=4"}},
     {.coll = MC_COLL_BCAST, .name = "direct",
      .desc = "single copy: every rank reads the root's buffer straight "
              "from its process (process_vm_readv); flat where single copy "
@@ -462,18 +467,60 @@ static int check_params(const mc_algo_t *a)
     return MC_OK;
 }
 
-/* the chain of fallbacks from a reaches an algorithm without needs */
+/* Code outside an algorithm's file sets a parameter by the name its
+ * family gives the place (a shared resolver, a model): the parameter
+ * there must be the one meant. */
+static int check_places(const mc_algo_t *a)
+{
+    static const struct {
+        int (*resolve)(const mc_team_t *, mc_params_t *);
+        mc_model_param_t model;
+        int at;
+        const char *name;
+    } places[] = {
+        {mc_p2p_resolve, MC_MODEL_NONE, MC_P2P_SYNC, "sync"},
+        {mc_direct_resolve, MC_MODEL_NONE, MC_DIRECT_CHUNK, "chunk"},
+        {NULL, MC_MODEL_BCAST_TREE, MC_CC_K1, "k1"},
+        {NULL, MC_MODEL_REDUCE_TREE, MC_CC_K1, "k1"},
+        {NULL, MC_MODEL_BARRIER_M, MC_CC_M, "m"},
+    };
+    const mc_param_desc_t *d = mc_algo_params(a);
+    for (size_t i = 0; i < sizeof places / sizeof *places; i++) {
+        if (places[i].resolve ? a->impl->resolve != places[i].resolve
+                              : a->impl->model != places[i].model)
+            continue;
+        int n = 0;
+        while (n <= places[i].at && d[n].name)
+            n++;
+        if (n <= places[i].at || strcmp(d[places[i].at].name, places[i].name))
+            return mc_error(MC_ERR_INTERNAL, "algorithm registry: %s %s: "
+                            "its resolver or model sets parameter %d, which "
+                            "is not '%s'", mc_coll_name(a->coll), a->name,
+                            places[i].at, places[i].name);
+    }
+    return MC_OK;
+}
+
+/* whether an algorithm may not serve: then it needs a fallback */
+static int conditional(const mc_algo_impl_t *im)
+{
+    return im->needs || im->usable || im->declines;
+}
+
+/* the chain of fallbacks from a reaches an algorithm that always serves */
 static int check_fallbacks(const mc_algo_t *table, const mc_algo_t *a)
 {
     const mc_algo_t *x = a;
-    for (int depth = 0; x->impl->needs; depth++) {
+    if ((a->impl->needs & ~MC_ALGO_COMMUTATIVE) && !a->impl->usable)
+        return bad(a, "it needs what a team may lack (single copy, a grid, "
+                      "known places) but has no usable hook to check it");
+    for (int depth = 0; conditional(x->impl); depth++) {
         if (!x->impl->fallback)
-            return bad(x, "it has needs (a commutative op, single copy) but "
+            return bad(x, "it may not serve (needs, usable, declines) but "
                           "names no fallback");
         if (depth == MC_MAX_FALLBACKS)
-            return bad(a, "its fallbacks do not reach an algorithm without "
-                          "needs within MC_MAX_FALLBACKS steps (a "
-                          "circle?)");
+            return bad(a, "its fallbacks do not reach an algorithm that "
+                          "always serves in 4 steps (a circle?)");
         mc_sel_t s;
         char who[160];
         snprintf(who, sizeof who, "algorithm registry: fallback of %s %s",
@@ -495,6 +542,7 @@ int mc_registry_check(const mc_algo_t *table)
         if (!a->impl || !a->impl->fn)
             return bad(a, "no implementation (entry point)");
         MC_CHECK(check_params(a));
+        MC_CHECK(check_places(a));
     }
     for (const mc_algo_t *a = table; a->name; a++)
         MC_CHECK(check_fallbacks(table, a));

@@ -25,12 +25,22 @@ typedef struct mc_algo {
 extern const mc_algo_t mc_algos[];
 
 /* An algorithm and its parameter values, as selected for a call; fn is
- * algo->impl->fn, kept here so a call loads one pointer less. */
-typedef struct mc_sel {
+ * algo->impl->fn, kept here so a call loads one pointer less. The rest
+ * is the selection's (select/settle.c; NULL in a parsed one), pointing
+ * at selections kept for the life of the process, so a selection may be
+ * copied anywhere (a persistent request, shared rules). */
+typedef struct mc_sel mc_sel_t;
+struct mc_sel {
     const mc_algo_t *algo;
     mc_algo_fn fn;
     mc_params_t params;
-} mc_sel_t;
+    /* what runs a call that fn declines (MC_NOT_APPLICABLE) */
+    const mc_sel_t *next;
+    /* the selection this one is the fallback of, and why that one could
+     * not serve: the chain back to the one asked for, for the reports */
+    const mc_sel_t *replaces;
+    const char *because;
+};
 
 /* The parameter table of an algorithm (an empty one if it has none). */
 const mc_param_desc_t *mc_algo_params(const mc_algo_t *algo);
@@ -38,11 +48,12 @@ const mc_param_desc_t *mc_algo_params(const mc_algo_t *algo);
 /* MC_OK, or MC_ERR_INTERNAL with a message naming the row, if a table
  * (closed by a NULL name) breaks the rules: names unique per collective,
  * an implementation with an entry point, at most MC_MAX_PARAMS
- * parameters with unique names and defaults in range, and for an
- * algorithm with needs a fallback of the same collective whose chain of
- * fallbacks reaches one without needs in at most MC_MAX_FALLBACKS steps
- * (which bounds the selection's walks of the chain). The selection
- * checks mc_algos once per process, before its first use. */
+ * parameters with unique names and defaults in range, a `usable` hook
+ * with every need a team decides, and for an algorithm that may not
+ * serve (needs, usable, declines) a fallback of the same collective whose
+ * chain of fallbacks reaches one that always serves. The selection
+ * checks mc_algos once per process, before its first use. MC_MAX_FALLBACKS
+ * bounds the chain. */
 #define MC_MAX_FALLBACKS 4
 int mc_registry_check(const mc_algo_t *table);
 

@@ -143,15 +143,25 @@ static mc_rules_t *keep(mc_rules_t *r)
     return had;
 }
 
-static void arm(mc_ruleset_t rules[MC_COLL_COUNT], mc_algo_fn wrap)
+/* every rule's selection, and its one for ops that do not commute,
+ * entered through wrap (kept copies: the kept selections are shared) */
+static int arm(mc_ruleset_t rules[MC_COLL_COUNT], mc_algo_fn wrap)
 {
     for (int k = 0; wrap && k < MC_COLL_COUNT; k++) {
         mc_ruleset_t *rs = &rules[k];
-        for (int i = 0; i < rs->n; i++)
-            rs->r[i].sel.fn = wrap;
-        for (int i = 0; i < rs->nalt; i++)
-            rs->alt[i].fn = wrap;
+        for (int i = 0; i < rs->n; i++) {
+            mc_rule_t *r = &rs->r[i];
+            mc_sel_t s = *r->sel;
+            s.fn = wrap;
+            MC_CHECK(mc_sel_keep(&s, &r->sel));
+            if (!r->noncomm)
+                continue;
+            s = *r->noncomm;
+            s.fn = wrap;
+            MC_CHECK(mc_sel_keep(&s, &r->noncomm));
+        }
     }
+    return MC_OK;
 }
 
 int mc_rules_get(const mc_team_t *t, mc_algo_fn wrap, mc_rules_t **out)
@@ -178,11 +188,12 @@ int mc_rules_get(const mc_team_t *t, mc_algo_fn wrap, mc_rules_t **out)
     r->key = k;
     int rc = mc_select_init(r->r, t);
     atomic_fetch_add_explicit(&made, 1, memory_order_relaxed);
+    if (rc == MC_OK)
+        rc = arm(r->r, wrap);
     if (rc != MC_OK) {
         free(r);
         return rc;
     }
-    arm(r->r, wrap);
     *out = keep(r);
     return MC_OK;
 }
@@ -211,11 +222,12 @@ int mc_rules_set(mc_rules_t **rp, const mc_team_t *t, mc_coll_t coll,
         r->key = k;
         int rc = mc_select_set(r->r, t, coll, spec, who);
         atomic_fetch_add_explicit(&made, 1, memory_order_relaxed);
+        if (rc == MC_OK)
+            rc = arm(r->r, k.wrap);
         if (rc != MC_OK) {
             free(r);
             return rc;
         }
-        arm(r->r, k.wrap);
         r = keep(r);
     }
     mc_rules_put(old);

@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "ops/ops.h"
-#include "select/auto.h"
 #include "select/rules.h"
 #include "select/select.h"
 #include "select/tuning.h"
@@ -162,6 +161,15 @@ static const struct default_rule {
 };
 
 
+/* the selection spec names, kept (settle.c: rules point at kept ones) */
+static int parse_kept(mc_coll_t coll, const char *spec, const char *who,
+                      const mc_sel_t **out)
+{
+    mc_sel_t s;
+    MC_CHECK(mc_algo_parse(coll, spec, who, &s));
+    return mc_sel_keep(&s, out);
+}
+
 static int env_rule(mc_coll_t coll, mc_ruleset_t *rs)
 {
     const char *var = mc_colls[coll].var;
@@ -171,7 +179,7 @@ static int env_rule(mc_coll_t coll, mc_ruleset_t *rs)
     rs->n = 1;
     rs->r[0].max_bytes = SIZE_MAX;
     rs->r[0].why = var;
-    MC_CHECK(mc_algo_parse(coll, spec, var, &rs->r[0].sel));
+    MC_CHECK(parse_kept(coll, spec, var, &rs->r[0].sel));
     return 1;
 }
 
@@ -217,8 +225,8 @@ static int defaults(mc_coll_t coll, int kind, int size, mc_rule_t *out,
                      ? "built-in rule for more ranks than CPUs "
                        "(src/select/select.c)"
                      : "built-in default rule (src/select/select.c)";
-        MC_CHECK(mc_algo_parse(coll, default_rules[i].spec, "default rule",
-                               &r->sel));
+        MC_CHECK(parse_kept(coll, default_rules[i].spec, "default rule",
+                            &r->sel));
     }
     return MC_OK;
 }
@@ -260,7 +268,7 @@ static int merge(const mc_tuning_t *t, mc_coll_t coll, int size,
         mc_rule_t *r = &rs->r[rs->n++];
         if (tr && !above) {
             r->max_bytes = tr->bytes_hi;
-            r->sel = tr->sel;
+            MC_CHECK(mc_sel_keep(&tr->sel, &r->sel));
             r->why = tr->why;
         } else {
             while (d < ndef - 1 && def[d].max_bytes < x)
@@ -275,80 +283,20 @@ static int merge(const mc_tuning_t *t, mc_coll_t coll, int size,
     }
 }
 
-/* the automatic parameters of a selection, for team t: the algorithm's
- * own, then those a model gives */
-static int resolve(const mc_team_t *t, mc_sel_t *s)
-{
-    const mc_algo_impl_t *im = s->algo->impl;
-    if (im->resolve)
-        MC_CHECK(im->resolve(t, &s->params));
-    return mc_auto_model(im->model, t, &s->params);
-}
-
-/* the algorithm's fallback, with its own parameters */
-static int fallback(mc_sel_t *s)
-{
-    char who[160];
-    snprintf(who, sizeof who, "fallback of %s %s",
-             mc_coll_name(s->algo->coll), s->algo->name);
-    return mc_algo_parse(s->algo->coll, s->algo->impl->fallback, who, s);
-}
-
-/* whether team t lacks what an algorithm needs (a commutative op is
- * decided per call, settle_alt) */
-static int unmet(const mc_team_t *t, unsigned needs)
-{
-    int single_copy = t->tp->single_copy && t->size > 1;
-    return ((needs & MC_ALGO_SINGLE_COPY) && !single_copy) ||
-           ((needs & MC_ALGO_GRID) && t->tp->topo.kind != MC_TOPO_GRID) ||
-           ((needs & MC_ALGO_HIER) && t->tp->topo.kind != MC_TOPO_HIER);
-}
-
-/* s as it runs on team t: its fallbacks while t cannot give what it
- * needs (the registry check bounds the chain), then resolved */
-static int settle(const mc_team_t *t, mc_sel_t *s)
-{
-    for (int i = 0; i < MC_MAX_FALLBACKS && unmet(t, s->algo->impl->needs);
-         i++)
-        MC_CHECK(fallback(s));
-    return resolve(t, s);
-}
-
-/* the rank-order alternative of rule r, if its algorithm needs a
- * commutative op: an entry of rs->alt (shared by rules that agree) */
-static int settle_alt(const mc_team_t *t, mc_ruleset_t *rs, mc_rule_t *r)
-{
-    r->alt = -1;
-    if (!(r->sel.algo->impl->needs & MC_ALGO_COMMUTATIVE))
-        return MC_OK;
-    mc_sel_t s = r->sel;
-    for (int i = 0; i < MC_MAX_FALLBACKS &&
-                    (s.algo->impl->needs & MC_ALGO_COMMUTATIVE);
-         i++) {
-        MC_CHECK(fallback(&s));
-        MC_CHECK(settle(t, &s));
-    }
-    for (int i = 0; i < rs->nalt; i++)
-        if (rs->alt[i].algo == s.algo &&
-            !memcmp(&rs->alt[i].params, &s.params, sizeof s.params)) {
-            r->alt = i;
-            return MC_OK;
-        }
-    if (rs->nalt == MC_MAX_ALTS)
-        return mc_error(MC_ERR_ARG, "the rules for %s need more than %d "
-                        "different rank-order fallbacks",
-                        mc_coll_name(s.algo->coll), MC_MAX_ALTS);
-    r->alt = rs->nalt;
-    rs->alt[rs->nalt++] = s;
-    return MC_OK;
-}
-
+/* each rule's selection as it runs on team t, and, where the chain
+ * differs for ops that do not commute, that chain's end */
 static int settle_all(const mc_team_t *t, mc_ruleset_t *rs)
 {
-    rs->nalt = 0;
     for (int i = 0; i < rs->n; i++) {
-        MC_CHECK(settle(t, &rs->r[i].sel));
-        MC_CHECK(settle_alt(t, rs, &rs->r[i]));
+        mc_rule_t *r = &rs->r[i];
+        mc_sel_t s = *r->sel, nc = s;
+        MC_CHECK(mc_sel_settle(t, &s, 0));
+        MC_CHECK(mc_sel_settle(t, &nc, 1));
+        MC_CHECK(mc_sel_keep(&s, &r->sel));
+        r->noncomm = NULL;
+        if (nc.algo != s.algo || nc.next != s.next ||
+            memcmp(&nc.params, &s.params, sizeof nc.params))
+            MC_CHECK(mc_sel_keep(&nc, &r->noncomm));
     }
     return MC_OK;
 }
@@ -414,15 +362,15 @@ int mc_select_set(mc_ruleset_t rules[MC_COLL_COUNT], const mc_team_t *team,
         rs.n = 1;
         rs.r[0].max_bytes = SIZE_MAX;
         rs.r[0].why = "mc_comm_set_algo";
-        MC_CHECK(mc_algo_parse(coll, spec, who, &rs.r[0].sel));
+        MC_CHECK(parse_kept(coll, spec, who, &rs.r[0].sel));
         MC_CHECK(settle_all(team, &rs));
     }
     rules[coll] = rs;
     return MC_OK;
 }
 
-/* the selection of a call: its rule's, or that rule's rank-order
- * alternative; *r is the rule */
+/* the selection of a call: its rule's, or that rule's for ops that do
+ * not commute; *r is the rule */
 static const mc_sel_t *pick(const mc_ruleset_t *rs, size_t bytes,
                             mc_op_t op, const mc_rule_t **r)
 {
@@ -430,9 +378,9 @@ static const mc_sel_t *pick(const mc_ruleset_t *rs, size_t bytes,
     while (i < rs->n - 1 && bytes > rs->r[i].max_bytes)
         i++;
     *r = &rs->r[i];
-    if (rs->r[i].alt >= 0 && !mc_op_commutative(op))
-        return &rs->alt[rs->r[i].alt];
-    return &rs->r[i].sel;
+    if (rs->r[i].noncomm && !mc_op_commutative(op))
+        return rs->r[i].noncomm;
+    return rs->r[i].sel;
 }
 
 const mc_sel_t *mc_select(const mc_ruleset_t rules[MC_COLL_COUNT],
@@ -444,14 +392,16 @@ const mc_sel_t *mc_select(const mc_ruleset_t rules[MC_COLL_COUNT],
 }
 
 void mc_select_explain(const mc_ruleset_t rules[MC_COLL_COUNT],
-                       mc_coll_t coll, size_t bytes, mc_op_t op, char *buf,
-                       size_t len, const char **why)
+                       mc_coll_t coll, size_t bytes, mc_op_t op,
+                       mc_explain_t *out)
 {
     const mc_rule_t *r;
     const mc_sel_t *s = pick(&rules[coll], bytes, op, &r);
-    mc_sel_format(s, buf, len);
-    *why = s != &r->sel ? "rank-order fallback: the rule's algorithm needs "
-                          "a commutative op"
-           : r->why     ? r->why
-                        : "(unknown)";
+    mc_sel_format(mc_sel_asked(s), out->asked, sizeof out->asked);
+    mc_sel_format(s, out->ran, sizeof out->ran);
+    out->origin = r->why ? r->why : "(unknown)";
+    int n = snprintf(out->why, sizeof out->why, "%s", out->origin);
+    mc_sel_why(s, out->why, sizeof out->why, (size_t)n);
+    out->max_bytes = r->max_bytes;
+    out->fallback = s->replaces != NULL;
 }

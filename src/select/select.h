@@ -17,25 +17,41 @@
 
 /* Selection rules of one collective: the first rule whose max_bytes is >=
  * the call's message size wins. A rule's selection is settled for the
- * team: an algorithm whose needs the team cannot meet (single copy) has
- * been replaced by its fallback, and automatic parameters are resolved.
- * An algorithm that needs a commutative op has its fallback for the
- * other ops ready in `alt`. */
+ * team (mc_sel_settle): an algorithm that cannot serve the team has been
+ * replaced by its fallback, and that by its own, with their own
+ * parameters, automatic ones resolved. Where the chain differs for ops
+ * that do not commute (an algorithm needs a commutative op), `noncomm`
+ * is that chain's end. The selections are kept ones (mc_sel_keep), so a
+ * rule is four words and a call's scan of the rules is short. */
 #define MC_MAX_RULES 8
-#define MC_MAX_ALTS 2
 typedef struct mc_rule {
     size_t max_bytes;
-    mc_sel_t sel;
-    int alt;         /* index in mc_ruleset_t.alt for a non-commutative
-                      * op, or -1: sel takes any op */
-    const char *why; /* where the rule comes from, for reports */
+    const mc_sel_t *sel;     /* as parsed until settled */
+    const mc_sel_t *noncomm; /* for an op that does not commute; NULL:
+                              * sel takes any op */
+    const char *why;         /* where the rule comes from, for reports */
 } mc_rule_t;
 typedef struct mc_ruleset {
     int n;
     mc_rule_t r[MC_MAX_RULES];
-    int nalt;
-    mc_sel_t alt[MC_MAX_ALTS];
 } mc_ruleset_t;
+
+/* s (as parsed: the algorithm asked for) as it runs on team t, for ops
+ * that commute (noncomm = 0) or do not: resolved; while it cannot serve
+ * (a need, its usable hook), replaced by its fallback, each with its own
+ * parameters and `replaces`/`because` saying why; the end's `next`
+ * settled the same way if its algorithm may decline a call
+ * (select/settle.c). */
+int mc_sel_settle(const mc_team_t *t, mc_sel_t *s, int noncomm);
+/* *out: a copy of s kept for the life of the process (one per distinct
+ * selection), for a selection to point at */
+int mc_sel_keep(const mc_sel_t *s, const mc_sel_t **out);
+/* the selection s was settled from: the start of its `replaces` chain */
+const mc_sel_t *mc_sel_asked(const mc_sel_t *s);
+/* appends to buf (len bytes, `used` of them used) why s runs: each
+ * fallback from the one asked for, and why, and what runs a call it
+ * declines; "; " between the parts */
+void mc_sel_why(const mc_sel_t *s, char *buf, size_t len, size_t used);
 
 /* Fills the rules of every collective for team t (its size, transport,
  * kind of machine and MPB layout; a tuning file applies to the transport
@@ -57,16 +73,26 @@ int mc_select_init(mc_ruleset_t rules[MC_COLL_COUNT], const mc_team_t *t);
 int mc_select_set(mc_ruleset_t rules[MC_COLL_COUNT], const mc_team_t *t,
                   mc_coll_t coll, const char *spec, const char *who);
 
-/* The selection for a call. Falls back to the rule's rank-order
- * algorithm when its algorithm needs a commutative op and op is not. */
+/* The selection for a call: its rule's, or the rule's for ops that do
+ * not commute. */
 const mc_sel_t *mc_select(const mc_ruleset_t rules[MC_COLL_COUNT],
                           const mc_args_t *a);
 
-/* "name:k=v,..." of what a call of coll with `bytes` and op would run
- * under `rules`, and why: the rule's origin (mc_comm_set_algo,
- * MC_ALGO_<COLL>, the tuning file and its entry, a built-in default) */
+/* What a call of coll with `bytes` and op would run under `rules`, and
+ * why, each "name:k=v,..." with every parameter's value */
+typedef struct mc_explain {
+    char asked[160]; /* the rule's algorithm (resolved for the team) */
+    char ran[160];   /* what runs: asked, or the fallback that serves */
+    /* the rule's origin (mc_comm_set_algo, MC_ALGO_<COLL>, the tuning
+     * file and its entry, a built-in default), then each fallback and
+     * why (mc_sel_why) */
+    char why[400];
+    const char *origin; /* the rule's origin alone */
+    size_t max_bytes;   /* the largest message of the rule */
+    int fallback;     /* 1 if ran is a fallback of asked */
+} mc_explain_t;
 void mc_select_explain(const mc_ruleset_t rules[MC_COLL_COUNT],
-                       mc_coll_t coll, size_t bytes, mc_op_t op, char *buf,
-                       size_t len, const char **why);
+                       mc_coll_t coll, size_t bytes, mc_op_t op,
+                       mc_explain_t *out);
 
 #endif
