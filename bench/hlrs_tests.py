@@ -58,7 +58,7 @@ The script prints per MPI a markdown table (test, ranks, mode, result,
 seconds, calls manycoll took / left to MPI on the communicators' rank 0)
 and a summary; its exit status is 1 if a test that passes alone fails or
 times out with the library. The defaults (2 MPIs x 47 runs of 44 tests
-x 7 ways) took MEASURED min on a 2-CPU machine shared with other jobs
+x 7 ways) took 28.5 min on a 2-CPU machine shared with other jobs
 (load 5 to 7; 2026-11-29), MPICH 4/5 of it.
 """
 import argparse

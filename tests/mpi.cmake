@@ -169,8 +169,9 @@ endif()
 
 # the Open MPI variant preloaded under MPICH says which variant to use,
 # in one line, and stays out of the way: the program runs right under
-# MPICH alone. (The MPICH variant under Open MPI cannot yet: its
-# wrappers take handles as ints and would cut Open MPI's pointers.)
+# MPICH alone. The MPICH variant under Open MPI cannot (its wrappers take
+# handles as ints and would cut Open MPI's pointers): it says so when it
+# is loaded and the ranks stop with status 1, not a crash.
 if(TARGET manycoll_mpi_openmpi AND TARGET test_mpi_plain_mpich)
   add_test(NAME mpi_wrong_variant
            COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/expect_run.sh 0
@@ -181,6 +182,18 @@ if(TARGET manycoll_mpi_openmpi AND TARGET test_mpi_plain_mpich)
                    --tiny)
   set_tests_properties(mpi_wrong_variant PROPERTIES TIMEOUT 120
                        ENVIRONMENT MC_TUNING=none)
+endif()
+
+if(TARGET manycoll_mpi_mpich AND TARGET test_mpi_plain_openmpi)
+  add_test(NAME mpi_wrong_variant_mpich
+           COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/expect_run.sh 1
+                   "this is libmanycoll_mpi_mpich.so, for MPICH, but the program runs Open MPI.*preload libmanycoll_mpi_openmpi.so"
+                   -- ${MC_MPI_openmpi_RUN} --oversubscribe -n 2
+                   -x LD_PRELOAD=$<TARGET_FILE:manycoll_mpi_mpich>
+                   $<TARGET_FILE:test_mpi_plain_openmpi> --expect off --quick
+                   --tiny)
+  set_tests_properties(mpi_wrong_variant_mpich PROPERTIES TIMEOUT 120
+    ENVIRONMENT "MC_TUNING=none;OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
 endif()
 
 # Open MPI's predefined handles must stay weak references (src/mpi/abi.h):

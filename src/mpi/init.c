@@ -21,10 +21,12 @@
  * minute: an MPI rank may legitimately reach a collective long after its
  * peers, and a dead peer is detected within a second regardless.
  */
+#include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "mpi/mcmpi.h"
 
@@ -137,6 +139,30 @@ static int right_family(void)
                 mine ? "libmanycoll_mpi_mpich.so"
                      : "libmanycoll_mpi_openmpi.so");
     return 0;
+}
+
+/* A variant whose handles are ints (MPICH's ABI) preloaded into a
+ * program of Open MPI, whose handles are pointers: every wrapper would
+ * cut the program's handles to 32 bits and could not even pass them on
+ * to the MPI, so the program would crash in its first interposed call.
+ * Found when the library is loaded (Open MPI's world communicator is a
+ * symbol of the process), said in one line by the first rank, and the
+ * process stops with status 1. (The other way round works: right_family
+ * turns the interposition off, and pointers carry ints whole.) */
+__attribute__((constructor)) static void handles_fit(void)
+{
+    if (sizeof(MPI_Comm) >= sizeof(void *) ||
+        !dlsym(RTLD_DEFAULT, "ompi_mpi_comm_world"))
+        return;
+    const char *rank = getenv("OMPI_COMM_WORLD_RANK");
+    if (!rank || !strcmp(rank, "0"))
+        fprintf(stderr, "manycoll_mpi: this is %s, for %s, but the program "
+                        "runs Open MPI, whose handles this library cannot "
+                        "take or pass on: preload "
+                        "libmanycoll_mpi_openmpi.so instead (`manycoll "
+                        "info` prints the line); stopping\n",
+                MY_LIB, MY_FAMILY);
+    _exit(1);
 }
 
 void mcm_lazy_init(void)
