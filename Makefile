@@ -5,7 +5,9 @@
 #               errors too) and runs the tests labelled asan there; runs
 #               the thread tests under TSan
 # and `make install PREFIX=DIR`. `make golden` rewrites the golden outputs
-# (tests/sim_golden.py, tests/select_golden.py); `make mutants` puts
+# (tests/sim_golden.py, tests/select_golden.py); `make docs` rewrites the
+# generated parts of docs/ (the rule table of docs/selection.md, from
+# src/select/select.c; the test select_rules_doc checks it); `make mutants` puts
 # deliberate bugs back one at a time, in a scratch copy, and checks that
 # the tests catch each (tests/mutants/run.py; not part of `make test`).
 # `make repro` runs the long tests (label long: the full paper sweeps, the
@@ -29,7 +31,7 @@ CHAOS_FAULTS ?= 500
 FUZZ_CC ?= $(shell command -v clang-14 || command -v clang)
 
 .PHONY: all build build-asan build-clang demo test test-fast install clean \
-	python-deps golden mutants fuzz tsan chaos repro
+	python-deps golden docs mutants fuzz tsan chaos repro
 
 all: build
 
@@ -85,6 +87,9 @@ python-deps:
 golden: build
 	python3 tests/sim_golden.py $(BUILD)/manycoll --update
 	python3 tests/select_golden.py $(BUILD)/manycoll --update
+
+docs: build
+	python3 tests/rules_doc.py $(BUILD)/tests/rules_doc docs/selection.md --update
 
 mutants:
 	python3 tests/mutants/run.py

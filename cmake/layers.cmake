@@ -1,4 +1,4 @@
-# The layers of src/ (../shared/ARCHITECTURE.md), one object library each.
+# The layers of src/ (docs/architecture.md), one object library each.
 # A layer sees include/ (the public header), its own headers and those of
 # the layers it names, nothing else: each target gets an "include view", a
 # directory of links named after the layers it may see, as its only way

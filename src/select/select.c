@@ -183,6 +183,19 @@ static int env_rule(mc_coll_t coll, mc_ruleset_t *rs)
     return 1;
 }
 
+int mc_select_builtin_rule(size_t i, mc_builtin_rule_t *out)
+{
+    static const char *const machine[] = {
+        [ON_ANY] = "any", [ON_COHERENT] = "coherent", [ON_MPB] = "MPB",
+        [ON_OVERSUB] = "oversubscribed"};
+    if (i >= sizeof default_rules / sizeof *default_rules)
+        return 0;
+    const struct default_rule *r = &default_rules[i];
+    *out = (mc_builtin_rule_t){r->coll, machine[r->on], r->max_ranks,
+                               r->max_bytes, r->spec};
+    return 1;
+}
+
 const char *mc_select_builtin(mc_coll_t coll, int coherent, int size,
                               size_t bytes)
 {

@@ -53,11 +53,6 @@ const mc_sel_t *mc_sel_asked(const mc_sel_t *s);
  * declines; "; " between the parts */
 void mc_sel_why(const mc_sel_t *s, char *buf, size_t len, size_t used);
 
-/* Fills the rules of every collective for team t (its size, transport,
- * kind of machine and MPB layout; a tuning file applies to the transport
- * it names): environment, tuning file, defaults, with their automatic
- * parameters resolved. Fails if the tuning file is unreadable or
- * malformed, or a model cannot resolve a parameter. */
 /* The algorithm spec the built-in rules give coll at `size` ranks and
  * `bytes` on a cache-coherent machine (coherent != 0) or an MPB chip,
  * before fallbacks and tuning; NULL if none. What `manycoll tune` has to
@@ -65,6 +60,24 @@ void mc_sel_why(const mc_sel_t *s, char *buf, size_t len, size_t used);
 const char *mc_select_builtin(mc_coll_t coll, int coherent, int size,
                               size_t bytes);
 
+/* The built-in rules as written in select.c, in their order (first
+ * match wins): *out is the i-th and the result 1, or 0 past the last.
+ * docs/selection.md's rule table is generated from them (tests/
+ * rules_doc.c; the test select_rules_doc compares). */
+typedef struct mc_builtin_rule {
+    mc_coll_t coll;
+    const char *machine; /* "any", "coherent", "MPB", "oversubscribed" */
+    int max_ranks;       /* 0: any number */
+    size_t max_bytes;    /* SIZE_MAX: any size */
+    const char *spec;    /* the algorithm, "name[:k=v,...]" */
+} mc_builtin_rule_t;
+int mc_select_builtin_rule(size_t i, mc_builtin_rule_t *out);
+
+/* Fills the rules of every collective for team t (its size, transport,
+ * kind of machine and MPB layout; a tuning file applies to the transport
+ * it names): environment, tuning file, defaults, with their automatic
+ * parameters resolved. Fails if the tuning file is unreadable or
+ * malformed, or a model cannot resolve a parameter. */
 int mc_select_init(mc_ruleset_t rules[MC_COLL_COUNT], const mc_team_t *t);
 
 /* One algorithm for every call of coll ("name:k=v,..."; `who` names the
