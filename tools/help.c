@@ -327,11 +327,28 @@ void mc_help_man(FILE *f, const char *version)
         man_text(helps[i].text, f);
         fprintf(f, ".fi\n");
     }
+    fprintf(f, ".SH MPI PROGRAMS\nAn unmodified MPI program gets "
+               "manycoll's collectives inside each node from "
+               "libmanycoll_mpi, preloaded under the program's own "
+               "launcher. There is one library per MPI family, "
+               "libmanycoll_mpi_openmpi.so and libmanycoll_mpi_mpich.so "
+               "(MPICH, Intel MPI), in PREFIX/lib; use the launcher of "
+               "that MPI:\n.PP\n.nf\n"
+               "mpirun.openmpi \\-x LD_PRELOAD=PREFIX/lib/"
+               "libmanycoll_mpi_openmpi.so \\-np 4 ./app\n"
+               "mpiexec.mpich \\-genv LD_PRELOAD PREFIX/lib/"
+               "libmanycoll_mpi_mpich.so \\-n 4 ./app\n.fi\n.PP\n"
+               ".B manycoll info\nlists the variants built, where they "
+               "are, and the exact line for each. MC_MPI=0 turns the "
+               "library off; MC_MPI_VERBOSE=1 prints where each "
+               "communicator's collectives went. The calls it takes and "
+               "which go to the MPI are in docs/mpi.md.\n");
     fprintf(f, ".SH ENVIRONMENT\nmanycoll info lists every variable the "
                "library reads, with its default and range.\n"
                ".SH FILES\n.I $XDG_CONFIG_HOME/manycoll/tuning.json\n"
                "the tuning file (manycoll tune \\-\\-install).\n"
-               ".SH SEE ALSO\nThe guide, docs/guide.md, in the source.\n");
+               ".SH SEE ALSO\nThe guide, docs/guide.md, and docs/mpi.md in the "
+               "source.\n");
 }
 
 /* Does argv ask for help? For run, only among its own options (PROG's
