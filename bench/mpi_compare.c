@@ -4,7 +4,8 @@
  *   mpirun -n 2 mpi_compare [--colls LIST] [--sizes LIST] [--iters N]
  *                           [--warmup W] [--max-seconds S] [--order alt|ab]
  *                           [--lib both|mpi|mc] [--root R] [--json] [--quiet]
- *                           [--sides mpi,mc|pmpi,lib|lib,mc] [--loop B]
+ *                           [--sides mpi,mc|pmpi,lib|lib,mc|mc,mc+progress]
+ *                           [--loop B] [-h|--help]
  *
  * Rank 0 makes a job name (mc_job_name) and sends it by MPI_Bcast; every
  * rank then joins a manycoll communicator over the same ranks
@@ -71,23 +72,62 @@ typedef struct opts {
 
 static const char default_sizes[] = "8,64,1K,8K,64K,1M,16M";
 
+static const char usage_text[] =
+    "usage: mpirun -n P mpi_compare [--colls LIST|all] [--sizes LIST] "
+    "[--iters N] [--warmup W]\n"
+    "         [--max-seconds S] [--order alt|ab] [--lib both|mpi|mc] "
+    "[--root R] [--loop B] [--json] [--quiet]\n"
+    "         [--sides mpi,mc|pmpi,lib|lib,mc|mc,mc+progress]\n"
+    "  collectives: barrier bcast reduce allreduce allgather alltoall "
+    "reduce_scatter_block\n"
+    "  sizes: bytes, e.g. 8,64,1K,8K,64K,1M,16M (per rank block for "
+    "allgather, alltoall,\n"
+    "         reduce_scatter_block; the whole vector otherwise)\n";
+
+/* -h, --help: the usage and what the options do, on stdout */
+static int help(int rank)
+{
+    if (rank == 0)
+        printf("%s\n"
+               "MPI's collectives against manycoll's in the same processes, "
+               "interleaved call by\ncall; reported per case: p50 and p90 "
+               "of each side, ratio = A median / B median\nand paired = "
+               "median of A/B per iteration (> 1: side B is faster).\n\n"
+               "  --colls LIST     collectives (default all)\n"
+               "  --sizes LIST     message sizes (default %s)\n"
+               "  --iters N, --warmup W  timed and untimed iterations per "
+               "case\n"
+               "  --max-seconds S  cap each case at S seconds\n"
+               "  --order alt|ab   alternate which side goes first (alt, "
+               "the default) or not\n"
+               "  --lib both|mpi|mc  run one side only (bench/icount)\n"
+               "  --root R         root of rooted collectives (default 0)\n"
+               "  --loop B         time B calls back to back instead of one "
+               "after a barrier\n"
+               "  --sides A,B      what sides A and B are (reported as "
+               "\"mpi\" and \"mc\"):\n"
+               "                   mpi,mc  MPI_X against manycoll (the "
+               "default)\n"
+               "                   pmpi,lib  PMPI_X (the MPI alone) against "
+               "MPI_X, with\n"
+               "                           libmanycoll_mpi preloaded (the "
+               "drop-in's gain)\n"
+               "                   lib,mc  MPI_X through the preloaded "
+               "library against manycoll\n"
+               "                   mc,mc+progress  manycoll without and "
+               "with MPI's progress function\n"
+               "  --json, --quiet  JSON lines; no progress on stderr\n"
+               "  -h, --help       this text\n",
+               usage_text, default_sizes);
+    return -1; /* main: exit 0 */
+}
+
 static int usage(int rank, const char *fmt, const char *arg)
 {
     if (rank == 0) {
         fprintf(stderr, "mpi_compare: ");
         fprintf(stderr, fmt, arg);
-        fprintf(stderr,
-                "\nusage: mpirun -n P mpi_compare [--colls LIST|all] "
-                "[--sizes LIST] [--iters N] [--warmup W]\n"
-                "         [--max-seconds S] [--order alt|ab] "
-                "[--lib both|mpi|mc] [--root R] [--loop B] [--json] "
-                "[--quiet]\n"
-                "         [--sides mpi,mc|pmpi,lib|lib,mc|mc,mc+progress]\n"
-                "  collectives: barrier bcast reduce allreduce allgather "
-                "alltoall reduce_scatter_block\n"
-                "  sizes: bytes, e.g. 8,64,1K,8K,64K,1M,16M (per rank block "
-                "for allgather, alltoall,\n"
-                "         reduce_scatter_block; the whole vector otherwise)\n");
+        fprintf(stderr, "\n%s", usage_text);
     }
     return 2;
 }
@@ -193,7 +233,7 @@ static int parse(int argc, char **argv, opts_t *o, int rank, int size)
         if (!strcmp(a, "--json")) { o->json = 1; continue; }
         if (!strcmp(a, "--quiet")) { o->quiet = 1; continue; }
         if (!strcmp(a, "-h") || !strcmp(a, "--help"))
-            return usage(rank, "%s", "help");
+            return help(rank);
         if (i + 1 >= argc)
             return usage(rank, "option '%s' needs a value or is unknown", a);
         int rc = parse_opt(o, a, argv[++i], rank);
@@ -461,7 +501,7 @@ int main(int argc, char **argv)
     int rc = parse(argc, argv, &o, rank, size);
     if (rc) {
         MPI_Finalize();
-        return rc;
+        return rc < 0 ? 0 : rc; /* -1: --help */
     }
     /* "pmpi,lib" compares two MPI paths only: it runs across nodes too */
     mc_comm_t *mc = strcmp(o.sides, "pmpi,lib") ? join(rank, size) : NULL;

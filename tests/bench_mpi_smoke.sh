@@ -20,6 +20,13 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_rmaps_base_oversubscribe=1
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
+# --help: the usage with every option docs/mpi.md uses, exit 0
+if ! "$mpiexec" -n 1 "$prog" --help >"$out" || ! grep -q -- '--sides A,B' "$out"
+then
+    echo "bench_mpi_smoke: mpi_compare --help: not exit 0 with --sides" >&2
+    cat "$out"
+    exit 1
+fi
 "$mpiexec" -n 2 "$prog" --colls barrier,bcast,allreduce,alltoall,reduce_scatter_block \
     --sizes 8,1K --iters 20 --warmup 2 --json --quiet >"$out"
 status=$?

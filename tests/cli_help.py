@@ -8,7 +8,8 @@
   the usage shows but the parser rejects, or the reverse for the ones
   listed here, fails);
 - `manycoll --version` names the version and where data is searched;
-- `manycoll help --man` renders every command into the man page.
+- `manycoll help --man` renders every command into the man page, and
+  says how MPI programs get libmanycoll_mpi.
 
     cli_help.py MANYCOLL
 """
@@ -106,6 +107,8 @@ def main():
     check(rc == 0 and out.startswith(".TH MANYCOLL 1"), "help --man: .TH")
     for cmd in cmds:
         check(f".SS {cmd}\n" in out, f"help --man: section {cmd}")
+    check(".SH MPI PROGRAMS\n" in out and "libmanycoll_mpi_mpich.so" in out
+          and "manycoll info" in out, "help --man: the MPI drop-in")
     rc, out, err = run("no-such-command")
     check(rc == 2 and "unknown command 'no-such-command'" in err,
           "an unknown command: exit 2, named")

@@ -10,3 +10,7 @@ add_test(NAME install_pkgconfig
 add_test(NAME cli_help
          COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/cli_help.py
                  $<TARGET_FILE:manycoll_cmd>)
+# sim with several --algo: one table, ratios, the same numbers in --json
+add_test(NAME cli_sim_compare
+         COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/sim_compare.py
+                 $<TARGET_FILE:manycoll_cmd>)

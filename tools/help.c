@@ -86,8 +86,9 @@ static const help_t helps[] = {
      "                   this algorithm's time over the first --algo's\n"
      "                   (below 1: faster; 1.000 for the first)\n"},
     {"sim", "simulate collectives on a many-core chip",
-     "usage: manycoll sim --platform P --coll C [--algo A[:k=v,...]] [--sizes LIST]\n"
-     "                    [--ranks N] [--grid WxH[@X,Y] | --map linear|FILE]\n"
+     "usage: manycoll sim --platform P --coll C [--algo A[:k=v,...]]...\n"
+     "                    [--sizes LIST] [--plot FILE] [--ranks N]\n"
+     "                    [--grid WxH[@X,Y] | --map linear|FILE]\n"
      "                    [--root R] [--check] [--hier]\n"
      "                    [--json] [--trace FILE] [--traffic FILE] [--runs N]\n"
      "                    [--jitter SEED]\n"
@@ -110,7 +111,13 @@ static const help_t helps[] = {
      "                   known (named in a warning; default: an error)\n"
      "  --coll C         the collective (as bench)\n"
      "  --algo A         an algorithm with parameters; default: what the\n"
-     "                   library selects on this platform\n"
+     "                   library selects on this platform. Several --algo\n"
+     "                   (up to 8) run over the same sizes and print one\n"
+     "                   table: lat_us and MB/s per algorithm and the\n"
+     "                   ratio of its lat_us to the first's (--json: an\n"
+     "                   object per algorithm and size)\n"
+     "  --plot FILE      draw latency against size, a line per --algo, as\n"
+     "                   a PNG (needs python3 and matplotlib)\n"
      "  --sizes LIST     bytes, e.g. 32,1K,1M (default 32,1K,32K,1M)\n"
      "  --ranks N        cores used (default: all)\n"
      "  --grid WxH[@X,Y] the ranks are the cores of a WxH block of tiles\n"
@@ -151,10 +158,12 @@ static const help_t helps[] = {
      "                   platform's)\n"
      "  --check          verify every result (memory: the data of every\n"
      "                   core)\n"
-     "  --trace FILE     every event of the first size, as JSON lines\n"
+     "  --trace FILE     every event of the first size, as one JSON object\n"
+     "                   in the Chrome trace format (ui.perfetto.dev,\n"
+     "                   chrome://tracing; tools/plot_trace.py)\n"
      "  --traffic FILE   bytes per rank pair of the first size, as JSON\n"
      "                   (tools/plot_traffic.py draws it)\n"
-     "  --json           one JSON object per size\n"
+     "  --json           one JSON object per size (and --algo), a line each\n"
      "  --app gcmc[:k=v] the GCMC proxy of Kohler et al. on every core\n"
      "  -h, --help       this text\n"
      "\n"
@@ -318,11 +327,28 @@ void mc_help_man(FILE *f, const char *version)
         man_text(helps[i].text, f);
         fprintf(f, ".fi\n");
     }
+    fprintf(f, ".SH MPI PROGRAMS\nAn unmodified MPI program gets "
+               "manycoll's collectives inside each node from "
+               "libmanycoll_mpi, preloaded under the program's own "
+               "launcher. There is one library per MPI family, "
+               "libmanycoll_mpi_openmpi.so and libmanycoll_mpi_mpich.so "
+               "(MPICH, Intel MPI), in PREFIX/lib; use the launcher of "
+               "that MPI:\n.PP\n.nf\n"
+               "mpirun.openmpi \\-x LD_PRELOAD=PREFIX/lib/"
+               "libmanycoll_mpi_openmpi.so \\-np 4 ./app\n"
+               "mpiexec.mpich \\-genv LD_PRELOAD PREFIX/lib/"
+               "libmanycoll_mpi_mpich.so \\-n 4 ./app\n.fi\n.PP\n"
+               ".B manycoll info\nlists the variants built, where they "
+               "are, and the exact line for each. MC_MPI=0 turns the "
+               "library off; MC_MPI_VERBOSE=1 prints where each "
+               "communicator's collectives went. The calls it takes and "
+               "which go to the MPI are in docs/mpi.md.\n");
     fprintf(f, ".SH ENVIRONMENT\nmanycoll info lists every variable the "
                "library reads, with its default and range.\n"
                ".SH FILES\n.I $XDG_CONFIG_HOME/manycoll/tuning.json\n"
                "the tuning file (manycoll tune \\-\\-install).\n"
-               ".SH SEE ALSO\nThe guide, docs/guide.md, in the source.\n");
+               ".SH SEE ALSO\nThe guide, docs/guide.md, and docs/mpi.md in the "
+               "source.\n");
 }
 
 /* Does argv ask for help? For run, only among its own options (PROG's

@@ -9,7 +9,10 @@ typedef struct sim_opts {
     const char *platform;
     int lenient;          /* --lenient: unknown keys of the platform file
                              ignored, with a warning */
-    const char *algo;
+    const char *algo;     /* the --algo being simulated (algos[i]) */
+    const char *algos[8]; /* every --algo, compared side by side */
+    int nalgos;
+    const char *plot;     /* --plot FILE: latency against size (PNG) */
     mc_case_t k;          /* collective, datatype, op, root */
     size_t sizes[64];
     int nsizes;
@@ -78,6 +81,17 @@ int mc_sim_run_pingpong(const sim_opts_t *o, const mc_platform_t *p);
 int mc_sim_write_traffic(const uint64_t *t, const mc_platform_t *p,
                          const int *cores, int n, const sim_result_t *r,
                          const char *coll, const char *file);
+/* --plot: n points (label, bytes, latency in us) drawn by python3 and
+ * matplotlib into file (sim_plot.c); 0, or -1 with the reason on stderr.
+ * mc_sim_plot_check says beforehand whether it can work. */
+typedef struct sim_point {
+    char label[340];
+    size_t bytes;
+    double lat_us;
+} sim_point_t;
+int mc_sim_plot_check(void);
+int mc_sim_plot(const char *file, const char *title, const sim_point_t *pt,
+                int n);
 /* Chrome/Perfetto trace of a finished simulation's n records */
 int mc_sim_write_trace(const mc_platform_t *p, const mc_sim_trace_rec_t *t,
                        size_t n, const char *file);

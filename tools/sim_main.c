@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "select/registry.h"
 #include "sim/grid.h"
@@ -81,7 +82,13 @@ static int parse_value(sim_opts_t *o, const char *a, const char *v)
     if (rc >= 0)
         return rc;
     if (!strcmp(a, "--platform")) o->platform = v;
-    else if (!strcmp(a, "--algo")) o->algo = v;
+    else if (!strcmp(a, "--algo")) {
+        int max = (int)(sizeof o->algos / sizeof o->algos[0]);
+        if (o->nalgos == max)
+            return mc_usage_error("sim", "at most %d --algo", max);
+        o->algos[o->nalgos++] = v;
+        o->algo = o->algos[0];
+    } else if (!strcmp(a, "--plot")) o->plot = v;
     else if (!strcmp(a, "--ranks")) {
         if (mc_opt_int("sim", a, v, 1, MC_MAX_RANKS, &x))
             return 2;
@@ -169,7 +176,7 @@ int mc_sim_parse(int argc, char **argv, sim_opts_t *o)
             "--root", "--trace", "--jitter", "--coll", "--dtype", "--op",
             "--sizes", "--contention", "--compute", "--pair", "--map",
             "--hier-ml", "--traffic", "--scheme", "--pipe", "--stack-size",
-            NULL};
+            "--plot", NULL};
         if (i + 1 >= argc)
             return mc_opt_no_value("sim", a, valued);
         coll_seen |= !strcmp(a, "--coll");
@@ -197,9 +204,16 @@ int mc_sim_parse(int argc, char **argv, sim_opts_t *o)
     if (o->pingpong && o->algo)
         return mc_usage_error("sim", "--algo: the pingpong is the two-sided "
                                      "layer's send and receive");
-    if (o->algo) {
+    if (o->nalgos > 1 && (o->app || o->trace || o->traffic))
+        return mc_usage_error("sim", "several --algo are compared over "
+                                     "--sizes: not with --app, --trace or "
+                                     "--traffic (give one --algo)");
+    if (o->plot && (o->app || o->pingpong))
+        return mc_usage_error("sim", "--plot draws latency against --sizes: "
+                                     "not with --app or a pingpong");
+    for (int i = 0; i < o->nalgos; i++) {
         mc_sel_t s;
-        if (mc_algo_parse(o->k.coll, o->algo, "--algo", &s) != MC_OK)
+        if (mc_algo_parse(o->k.coll, o->algos[i], "--algo", &s) != MC_OK)
             return mc_usage_error("sim", "%s", mc_last_error());
     }
     return 0;
@@ -357,19 +371,158 @@ static int place_ranks(sim_opts_t *o, const mc_platform_t *p)
     return 0;
 }
 
+/* the name of an algorithm spec, without its parameters */
+static size_t name_len(const char *spec)
+{
+    return strcspn(spec, ":");
+}
+
+/* did r run another algorithm than the one asked for (a fallback)? */
+static int fell_back(const sim_result_t *r)
+{
+    size_t n = name_len(r->algo);
+    return *r->ran && (n != name_len(r->ran) || strncmp(r->algo, r->ran, n));
+}
+
+/* several --algo: the table's header */
+static void side_header(const sim_opts_t *o)
+{
+    printf("# %s, %d ranks, root %d: lat_us (slowest core) and MB/s per "
+           "--algo;\n# ratio: its lat_us over %s's (below 1: faster)\n",
+           mc_coll_name(o->k.coll), o->ranks, o->k.root, o->algos[0]);
+    printf("%-10s", "");
+    for (int a = 0; a < o->nalgos; a++)
+        printf(" %*.*s", a ? 27 : 20, a ? 27 : 20, o->algos[a]);
+    printf("\n%-10s", "bytes");
+    for (int a = 0; a < o->nalgos; a++)
+        printf(" %10s %9s%s", "lat_us", "MB/s", a ? "  ratio" : "");
+    printf("\n");
+}
+
+/* several --algo: one size's row */
+static void side_row(const sim_opts_t *o, const sim_result_t *r)
+{
+    printf("%-10zu", r[0].bytes);
+    for (int a = 0; a < o->nalgos; a++) {
+        printf(" %10.3f %9.3f", r[a].lat_us, r[a].bw_MBps);
+        if (a)
+            printf(" %6.3f", r[0].lat_us > 0 ? r[a].lat_us / r[0].lat_us : 0);
+    }
+    printf("\n");
+    fflush(stdout);
+}
+
+/* each size, each --algo on it; the results printed as they come (one
+ * --algo, or --json) or a row per size (several); --plot at the end.
+ * Returns 1 if a simulation failed. */
+static int run_sizes(sim_opts_t *o, const mc_platform_t *p)
+{
+    int na = o->nalgos > 1 ? o->nalgos : 1, failed = 0, npt = 0;
+    int nsizes = o->k.coll == MC_COLL_BARRIER ? 1 : o->nsizes;
+    uint64_t events = 0;
+    double wall = 0;
+    sim_result_t *row = calloc((size_t)na, sizeof *row);
+    sim_point_t *pt = calloc((size_t)(na * nsizes), sizeof *pt);
+    /* per --algo: the sizes at which another algorithm ran (a bit per
+     * size), the first one's name and why */
+    uint64_t fb[8] = {0};
+    char fb_ran[8][160], fb_why[8][400];
+    if (!row || !pt) {
+        free(row);
+        free(pt);
+        fprintf(stderr, "manycoll sim: out of memory\n");
+        return 1;
+    }
+    for (int i = 0; i < nsizes && !failed; i++) {
+        for (int a = 0; a < na; a++) {
+            sim_result_t *r = &row[a];
+            o->algo = o->nalgos ? o->algos[a] : NULL;
+            fprintf(stderr, "manycoll sim: %s%s%s %zu bytes on %d cores "
+                            "...\n", mc_coll_name(o->k.coll),
+                    o->algo ? " " : "", o->algo ? o->algo : "", o->sizes[i],
+                    o->ranks);
+            const char *first = o->trace ? o->trace : o->traffic ? "" : NULL;
+            int rc = mc_sim_run_runs(o, p, o->sizes[i], r,
+                                     i == 0 ? first : NULL);
+            if (rc != MC_OK && rc != MC_ERR_INTERNAL) {
+                fprintf(stderr, "manycoll sim: %s\n", mc_last_error());
+                failed = 1;
+                break;
+            }
+            failed |= rc != MC_OK;
+            events += r->st.events;
+            wall += r->st.wall_s;
+            if (na == 1 || o->json)
+                print(o, p, r, i == 0 && a == 0);
+            if (fell_back(r) && !fb[a]) {
+                snprintf(fb_ran[a], sizeof fb_ran[a], "%s", r->ran);
+                snprintf(fb_why[a], sizeof fb_why[a], "%s", r->why);
+            }
+            fb[a] |= fell_back(r) ? 1ULL << i : 0;
+            sim_point_t *q = &pt[npt++]; /* labelled below */
+            q->bytes = r->bytes;
+            q->lat_us = r->lat_us;
+            free(r->run_lat);
+            r->run_lat = NULL;
+        }
+        if (na > 1 && !o->json && !failed) {
+            if (i == 0)
+                side_header(o);
+            side_row(o, row);
+        }
+    }
+    for (int a = 0; na > 1 && !o->json && a < na; a++) {
+        if (!fb[a])
+            continue;
+        printf("# %s: %.*s ran instead at", o->algos[a],
+               (int)name_len(fb_ran[a]), fb_ran[a]);
+        int first = 0;
+        for (int i = 0; i < nsizes; i++)
+            if (fb[a] >> i & 1)
+                printf("%s %zu", first++ ? "," : "", o->sizes[i]);
+        printf(" bytes (%s)\n", fb_why[a]);
+    }
+    fprintf(stderr, "manycoll sim: %llu events in %.3f s of simulation: %.0f "
+                    "events/s\n",
+            (unsigned long long)events, wall, wall > 0 ? events / wall : 0.0);
+    for (int i = 0; i < npt; i++) { /* asked -> ran, as manycoll.plot */
+        int a = i % na;
+        const char *asked = o->nalgos ? o->algos[a] : "default";
+        if (fb[a])
+            snprintf(pt[i].label, sizeof pt[i].label, "%s \xe2\x86\x92 %.*s",
+                     asked, (int)name_len(fb_ran[a]), fb_ran[a]);
+        else
+            snprintf(pt[i].label, sizeof pt[i].label, "%s", asked);
+    }
+    if (o->plot && npt) {
+        char title[256];
+        snprintf(title, sizeof title, "%s on %s, %d ranks (manycoll sim)",
+                 mc_coll_name(o->k.coll), p->name, o->ranks);
+        if (mc_sim_plot(o->plot, title, pt, npt) != 0) {
+            unlink(o->plot); /* no empty file left behind */
+            failed = 1;
+        }
+    }
+    free(row);
+    free(pt);
+    return failed;
+}
+
 int cmd_sim(int argc, char **argv)
 {
     sim_opts_t o;
     int rc = mc_sim_parse(argc, argv, &o);
     if (rc)
         return rc;
-    const char *outs[2] = {o.trace, o.traffic};
-    for (int i = 0; i < 2; i++) { /* fail now, not after the simulation */
+    if (o.plot && mc_sim_plot_check() != 0) /* before a long simulation */
+        return 1;
+    const char *outs[3] = {o.trace, o.traffic, o.plot};
+    static const char *const names[3] = {"--trace", "--traffic", "--plot"};
+    for (int i = 0; i < 3; i++) { /* fail now, not after the simulation */
         FILE *f = outs[i] ? fopen(outs[i], "w") : NULL;
         if (outs[i] && !f)
-            return mc_usage_error("sim", "%s: cannot write %s: %s",
-                                  i ? "--traffic" : "--trace", outs[i],
-                                  strerror(errno));
+            return mc_usage_error("sim", "%s: cannot write %s: %s", names[i],
+                                  outs[i], strerror(errno));
         if (f)
             fclose(f);
     }
@@ -403,29 +556,7 @@ int cmd_sim(int argc, char **argv)
     }
     if (o.check)
         check_memory(&o);
-    uint64_t events = 0;
-    double wall = 0;
-    int nsizes = o.k.coll == MC_COLL_BARRIER ? 1 : o.nsizes, failed = 0;
-    for (int i = 0; i < nsizes; i++) {
-        sim_result_t r;
-        fprintf(stderr, "manycoll sim: %s %zu bytes on %d cores ...\n",
-                mc_coll_name(o.k.coll), o.sizes[i], o.ranks);
-        const char *first = o.trace ? o.trace : o.traffic ? "" : NULL;
-        rc = mc_sim_run_runs(&o, p, o.sizes[i], &r, i == 0 ? first : NULL);
-        if (rc != MC_OK && rc != MC_ERR_INTERNAL) {
-            fprintf(stderr, "manycoll sim: %s\n", mc_last_error());
-            failed = 1;
-            break;
-        }
-        failed |= rc != MC_OK;
-        events += r.st.events;
-        wall += r.st.wall_s;
-        print(&o, p, &r, i == 0);
-        free(r.run_lat);
-    }
-    fprintf(stderr, "manycoll sim: %llu events in %.3f s of simulation: %.0f "
-                    "events/s\n",
-            (unsigned long long)events, wall, wall > 0 ? events / wall : 0.0);
+    int failed = run_sizes(&o, p);
     mc_platform_free(p);
     free(o.cores);
     return failed ? 1 : 0;

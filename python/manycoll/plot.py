@@ -33,22 +33,41 @@ def _key(r, by):
     return tuple(str(r.get(k, "")) for k in by)
 
 
+def _name(spec):
+    return str(spec).split(":")[0]
+
+
+def _ran_instead(rs):
+    """the algorithms that ran in place of the one asked for (the rows'
+    `ran` where its name is not `algo`'s: a fallback), sorted"""
+    return sorted({_name(r["ran"]) for r in rs
+                   if r.get("ran") and _name(r["ran"]) != _name(r["algo"])})
+
+
 def groups(rows, by=None):
     """{label: rows sorted by bytes}: one per algorithm (plus platform or
     source where the rows differ in them); rows with an "error" field are
-    left out."""
+    left out. An algorithm that fell back at some size (the rows' `ran`
+    names another) is labelled "asked → ran", e.g. "direct → flat"."""
     rows = [r for r in rows if "error" not in r]
     if by is None:
         by = ["algo"]
         for k in ("platform", "coll", "ranks", "source"):
             if len({str(r.get(k, "")) for r in rows}) > 1:
                 by.insert(0, k)
-    out = {}
+    keyed = {}
     for r in rows:
-        label = " ".join(k for k in _key(r, by) if k)
-        out.setdefault(label, []).append(r)
-    for v in out.values():
-        v.sort(key=lambda r: r["bytes"])
+        keyed.setdefault(_key(r, by), []).append(r)
+    out = {}
+    for key, rs in keyed.items():
+        words = []
+        for k, v in zip(by, key):
+            ran = _ran_instead(rs) if k == "algo" and v else []
+            if ran:
+                v = f"{v} \u2192 {'/'.join(ran)}"
+            if v:
+                words.append(v)
+        out[" ".join(words)] = sorted(rs, key=lambda r: r["bytes"])
     return out
 
 

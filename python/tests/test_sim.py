@@ -108,3 +108,13 @@ def test_plot(tmp_path):
     assert all(len(y) == 3 and y[0] < y[-1] for y in ys)  # bw grows
     fig.savefig(tmp_path / "x.png")
     assert (tmp_path / "x.png").stat().st_size > 1000
+
+
+def test_plot_labels_fallback():
+    """a line whose algorithm fell back says what was asked and what ran
+    (the rows' algo and ran), not the fallback's name alone"""
+    rows = [dict(algo="direct", ran="flat", bytes=b, lat_us=1.0)
+            for b in (8, 64)]
+    rows += [dict(algo="flat:k=2", ran="flat:k=2", bytes=8, lat_us=1.0)]
+    assert list(manycoll.plot.groups(rows)) == ["direct \u2192 flat",
+                                                "flat:k=2"]
