@@ -28,15 +28,26 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "data.h"
 #include "model_cmd.h"
 #include "tools.h"
 #include "util/error.h"
+
+_Static_assert(MC_CC_MAX_LEVELS == MC_CCM_MAX_LEVELS, "the tree of data.h");
 
 static int usage(const char *fmt, const char *arg)
 {
     char msg[256];
     snprintf(msg, sizeof msg, fmt, arg);
     return mc_usage_error("model", "%s", msg);
+}
+
+/* MC_ERR_ARG with mc_last_error(), nothing printed */
+static int bad(const char *fmt, const char *arg)
+{
+    char msg[256];
+    snprintf(msg, sizeof msg, fmt, arg);
+    return mc_error(MC_ERR_ARG, "%s", msg);
 }
 
 /* "2-60", "30", "2,4,8-16" */
@@ -82,7 +93,7 @@ static int parse_k(const char *s, model_opts_t *o)
     return o->d > 0 ? 0 : -1;
 }
 
-/* one option with its value; returns 0, or a usage error */
+/* one option with its value; returns 0, or MC_ERR_ARG */
 static int option(model_opts_t *o, const char *a, const char *v)
 {
     if (!strcmp(a, "--profile"))
@@ -91,57 +102,62 @@ static int option(model_opts_t *o, const char *a, const char *v)
         o->coll = v;
     else if (!strcmp(a, "--ranks")) {
         if (parse_ranks(v, o))
-            return usage("--ranks: cannot parse '%s' (e.g. 2-60 or "
+            return bad("--ranks: cannot parse '%s' (e.g. 2-60 or "
                          "2,4,8; each >= 2)", v);
     } else if (!strcmp(a, "--k")) {
         if (parse_k(v, o))
-            return usage("--k: cannot parse '%s' (e.g. 4,4,3)", v);
+            return bad("--k: cannot parse '%s' (e.g. 4,4,3)", v);
     } else if (!strcmp(a, "--m")) {
         if ((o->m = atoi(v)) < 1)
-            return usage("--m: '%s' is not >= 1", v);
+            return bad("--m: '%s' is not >= 1", v);
     } else if (!strcmp(a, "--lines")) {
         if (!((o->lines = atof(v)) >= 1))
-            return usage("--lines: '%s' is not >= 1", v);
+            return bad("--lines: '%s' is not >= 1", v);
     } else if (!strcmp(a, "--state")) {
         if (strcmp(v, "E") && strcmp(v, "I"))
-            return usage("--state: '%s' is not E or I", v);
+            return bad("--state: '%s' is not E or I", v);
         o->state[0] = v[0];
     } else if (!strcmp(a, "--contention")) {
         if (strcmp(v, "anchored") && strcmp(v, "fit"))
-            return usage("--contention: '%s' is not anchored or fit", v);
+            return bad("--contention: '%s' is not anchored or fit", v);
         o->tc = !strcmp(v, "fit") ? MC_CCM_TC_FIT : MC_CCM_TC_ANCHORED;
     } else if (!strcmp(a, "--reduce-copy")) {
         if (strcmp(v, "slope") && strcmp(v, "full"))
-            return usage("--reduce-copy: '%s' is not slope or full", v);
+            return bad("--reduce-copy: '%s' is not slope or full", v);
         o->tk = !strcmp(v, "full") ? MC_CCM_TK_FULL : MC_CCM_TK_SLOPE;
     } else if (!strcmp(a, "--rounds")) {
         if (strcmp(v, "paper") && strcmp(v, "schedule"))
-            return usage("--rounds: '%s' is not paper or schedule", v);
+            return bad("--rounds: '%s' is not paper or schedule", v);
         o->opt.rounds_paper = !strcmp(v, "paper");
     } else if (!strcmp(a, "--order")) {
         if (strcmp(v, "nonincreasing") && strcmp(v, "any"))
-            return usage("--order: '%s' is not nonincreasing or any", v);
+            return bad("--order: '%s' is not nonincreasing or any", v);
         o->opt.any_order = !strcmp(v, "any");
     } else if (!strcmp(a, "--c")) {
         char *end;
         o->tc_c = strtod(v, &end);
         if (*end || !(o->tc_c >= 0))
-            return usage("--c: '%s' is not a slope >= 0 (ns)", v);
+            return bad("--c: '%s' is not a slope >= 0 (ns)", v);
         o->tc_c_set = 1;
     } else if (!strcmp(a, "--dmax")) {
         o->opt.dmax = atoi(v);
         if (o->opt.dmax < 1 || o->opt.dmax > MC_CCM_MAX_LEVELS)
-            return usage("--dmax: '%s' is outside 1..16", v);
+            return bad("--dmax: '%s' is outside 1..16", v);
     } else
-        return usage("unknown option '%s'", a);
+        return bad("unknown option '%s'", a);
     return 0;
 }
 
-static int parse(int argc, char **argv, model_opts_t *o)
+static void defaults(model_opts_t *o)
 {
     memset(o, 0, sizeof *o);
     o->state[0] = 'E';
     mc_ccopt_opts_default(&o->opt);
+}
+
+static int parse(int argc, char **argv, model_opts_t *o)
+{
+    defaults(o);
     o->sub = argv[1];
     for (int i = 2; i < argc; i++) {
         if (!strcmp(argv[i], "--json")) {
@@ -153,9 +169,8 @@ static int parse(int argc, char **argv, model_opts_t *o)
             "--reduce-copy", "--rounds", "--order", "--c", "--dmax", NULL};
         if (i + 1 >= argc)
             return mc_opt_no_value("model", argv[i], valued);
-        int rc = option(o, argv[i], argv[i + 1]);
-        if (rc)
-            return rc;
+        if (option(o, argv[i], argv[i + 1]))
+            return mc_usage_error("model", "%s", mc_last_error());
         i++;
     }
     if (!o->profile)
@@ -261,74 +276,194 @@ static int optimize(const model_opts_t *o, const mc_profile_t *p,
     return 0;
 }
 
-/* predict: one Table 4.1 model at given parameters, for each rank count */
+/* predict: one Table 4.1 model at given parameters for n ranks, into w
+ * (its parameters and range) */
 static int predict_one(const model_opts_t *o, const mc_ccm_t *m, int n,
-                       mc_ccm_range_t *t, char *params, size_t len)
+                       mc_cc_row_t *w)
 {
     const char *c = o->coll ? o->coll : "";
+    mc_ccm_range_t t = {0};
+    int rc;
+    memset(w, 0, sizeof *w);
+    snprintf(w->coll, sizeof w->coll, "%s", c);
+    w->ranks = n;
+    w->ties = -1;
     if (!strcmp(c, "barrier")) {
-        int mp = o->m ? o->m : 2;
-        int r = mc_ccm_barrier_rounds(n, mp, o->opt.rounds_paper);
-        if (r < 0)
+        w->kind = MC_CC_MROUNDS;
+        w->m = o->m ? o->m : 2;
+        w->rounds = mc_ccm_barrier_rounds(n, w->m, o->opt.rounds_paper);
+        if (w->rounds < 0)
             return mc_error(MC_ERR_ARG, "--m: %d peers per round never "
-                            "reach %d ranks", mp, n);
-        snprintf(params, len, "\"m\": %d, \"rounds\": %d", mp, r);
-        return mc_ccm_barrier(m, mp, r, t);
+                            "reach %d ranks", w->m, n);
+        rc = mc_ccm_barrier(m, w->m, w->rounds, &t);
+    } else if (!strcmp(c, "bcast-pipelined") || !strcmp(c, "bcast-flat")) {
+        w->kind = MC_CC_LINES;
+        w->lines = o->lines > 0 ? o->lines : 128;
+        rc = c[6] == 'p' ? mc_ccm_bcast_pipelined(m, n, w->lines / (n - 1), &t)
+                         : mc_ccm_bcast_flat(m, n, w->lines, &t);
+    } else if (!strcmp(c, "notify-bw")) {
+        w->kind = MC_CC_CHILDREN;
+        w->children = n - 1;
+        rc = mc_ccm_notify_bw(m, n, &t);
+    } else {
+        mc_ccopt_coll_t coll;
+        MC_CHECK(mc_ccopt_coll_from_name(c, &coll));
+        if (!o->d)
+            return mc_error(MC_ERR_ARG, "--k: a tree (e.g. --k 4,4,3) is "
+                            "needed for %s", c);
+        if (mc_ccm_tree_size(o->d, o->k) < n)
+            return mc_error(MC_ERR_ARG, "--k: the tree reaches %ld ranks, "
+                            "fewer than %d", mc_ccm_tree_size(o->d, o->k), n);
+        w->kind = MC_CC_TREE;
+        w->d = o->d;
+        memcpy(w->k, o->k, sizeof(int) * (size_t)o->d);
+        rc = mc_ccopt_tree_eval(m, coll, o->d, o->k, &t);
     }
-    if (!strcmp(c, "bcast-pipelined") || !strcmp(c, "bcast-flat")) {
-        double lines = o->lines > 0 ? o->lines : 128;
-        snprintf(params, len, "\"lines\": %g", lines);
-        if (c[6] == 'p')
-            return mc_ccm_bcast_pipelined(m, n, lines / (n - 1), t);
-        return mc_ccm_bcast_flat(m, n, lines, t);
+    w->min_ns = t.min;
+    w->max_ns = t.max;
+    return rc;
+}
+
+/* a row's parameters as --json writes them ("m": 2, "rounds": 3) */
+static void params_text(const mc_cc_row_t *w, char *buf, size_t len)
+{
+    if (w->kind == MC_CC_MROUNDS)
+        snprintf(buf, len, "\"m\": %d, \"rounds\": %d", w->m, w->rounds);
+    else if (w->kind == MC_CC_LINES)
+        snprintf(buf, len, "\"lines\": %g", w->lines);
+    else if (w->kind == MC_CC_CHILDREN)
+        snprintf(buf, len, "\"children\": %d", w->children);
+    else {
+        int n = snprintf(buf, len, "\"d\": %d, \"k\": [", w->d);
+        for (int i = 0; i < w->d; i++)
+            n += snprintf(buf + n, len - (size_t)n, "%s%d", i ? ", " : "",
+                          w->k[i]);
+        snprintf(buf + n, len - (size_t)n, "]");
     }
-    if (!strcmp(c, "notify-bw")) {
-        snprintf(params, len, "\"children\": %d", n - 1);
-        return mc_ccm_notify_bw(m, n, t);
+}
+
+/* the rows of predict or optimize for o's rank counts */
+static int cc_rows(const model_opts_t *o, const mc_ccm_t *m, int opt,
+                   mc_cc_row_t *rows)
+{
+    mc_ccopt_coll_t coll = 0;
+    if (opt)
+        MC_CHECK(mc_ccopt_coll_from_name(o->coll, &coll));
+    for (int i = 0; i < o->nranks; i++) {
+        mc_ccopt_result_t r;
+        mc_cc_row_t *w = &rows[i];
+        if (!opt) {
+            MC_CHECK(predict_one(o, m, o->ranks[i], w));
+            continue;
+        }
+        MC_CHECK(mc_ccopt_solve(m, coll, o->ranks[i], &o->opt, &r));
+        *w = (mc_cc_row_t){.ranks = r.ranks, .ties = r.ties, .m = r.m,
+                           .rounds = r.rounds, .d = r.d, .min_ns = r.min_ns,
+                           .max_ns = r.max_ns,
+                           .kind = coll == MC_CCOPT_BARRIER ? MC_CC_MROUNDS
+                                                            : MC_CC_TREE};
+        memcpy(w->k, r.k, sizeof(int) * (size_t)r.d);
+        snprintf(w->coll, sizeof w->coll, "%s", mc_ccopt_coll_name(coll));
     }
-    mc_ccopt_coll_t coll;
-    MC_CHECK(mc_ccopt_coll_from_name(c, &coll));
-    if (!o->d)
-        return mc_error(MC_ERR_ARG, "--k: a tree (e.g. --k 4,4,3) is needed "
-                        "for %s", c);
-    if (mc_ccm_tree_size(o->d, o->k) < n)
-        return mc_error(MC_ERR_ARG, "--k: the tree reaches %ld ranks, fewer "
-                        "than %d", mc_ccm_tree_size(o->d, o->k), n);
-    int len0 = snprintf(params, len, "\"d\": %d, \"k\": [", o->d);
-    for (int i = 0; i < o->d; i++)
-        len0 += snprintf(params + len0, len - (size_t)len0, "%s%d",
-                         i ? ", " : "", o->k[i]);
-    snprintf(params + len0, len - (size_t)len0, "]");
-    return mc_ccopt_tree_eval(m, coll, o->d, o->k, t);
+    return MC_OK;
 }
 
 static int predict(const model_opts_t *o, const mc_ccm_t *m)
 {
     if (!o->nranks)
         return usage("missing --ranks LIST%s", "");
-    for (int pass = 0; pass < 2; pass++) { /* check all, then print */
-        if (pass && !o->json)
-            printf("%6s %10s %10s  %s\n", "ranks", "min_ns", "max_ns",
-                   "params");
-        for (int i = 0; i < o->nranks; i++) {
-            mc_ccm_range_t t;
-            char params[256];
-            if (predict_one(o, m, o->ranks[i], &t, params, sizeof params)) {
-                fprintf(stderr, "manycoll model: %s (valid --coll: "
-                        "bcast-small, reduce-small, barrier, bcast-pipelined,"
-                        " bcast-flat, notify-bw)\n", mc_last_error());
-                return 1;
-            }
-            if (pass && o->json)
-                printf("{\"coll\": \"%s\", \"ranks\": %d, %s, \"min_ns\": "
-                       "%.3f, \"max_ns\": %.3f}\n", o->coll, o->ranks[i],
-                       params, t.min, t.max);
-            else if (pass)
-                printf("%6d %10.1f %10.1f  %s\n", o->ranks[i], t.min, t.max,
-                       params);
-        }
+    mc_cc_row_t *rows = calloc((size_t)o->nranks, sizeof *rows);
+    if (!rows || cc_rows(o, m, 0, rows) != MC_OK) {
+        fprintf(stderr, "manycoll model: %s (valid --coll: bcast-small, "
+                "reduce-small, barrier, bcast-pipelined, bcast-flat, "
+                "notify-bw)\n", rows ? mc_last_error() : "out of memory");
+        free(rows);
+        return 1;
     }
+    if (!o->json)
+        printf("%6s %10s %10s  %s\n", "ranks", "min_ns", "max_ns", "params");
+    for (int i = 0; i < o->nranks; i++) {
+        char params[256];
+        params_text(&rows[i], params, sizeof params);
+        if (o->json)
+            printf("{\"coll\": \"%s\", \"ranks\": %d, %s, \"min_ns\": "
+                   "%.3f, \"max_ns\": %.3f}\n", o->coll, o->ranks[i],
+                   params, rows[i].min_ns, rows[i].max_ns);
+        else
+            printf("%6d %10.1f %10.1f  %s\n", o->ranks[i], rows[i].min_ns,
+                   rows[i].max_ns, params);
+    }
+    free(rows);
     return 0;
+}
+
+/* the spec's options as the command's (model_opts_t) */
+static int cc_options(const mc_cc_spec_t *s, model_opts_t *o)
+{
+    static const char *const names[] = {"--k", "--m", "--lines", "--state",
+        "--contention", "--reduce-copy", "--rounds", "--order", "--c",
+        "--dmax"};
+    const char *const vals[] = {s->k, s->m, s->lines, s->state,
+        s->contention, s->reduce_copy, s->rounds, s->order, s->c, s->dmax};
+    defaults(o);
+    if (!s->profile)
+        return bad("missing profile (a name in platforms/profiles or a "
+                   ".json path)%s", "");
+    o->profile = s->profile;
+    o->coll = s->coll;
+    if (!s->ranks)
+        return bad("missing ranks (e.g. 2-60)%s", "");
+    MC_CHECK(option(o, "--ranks", s->ranks));
+    for (int i = 0; i < (int)(sizeof names / sizeof *names); i++)
+        if (vals[i])
+            MC_CHECK(option(o, names[i], vals[i]));
+    return MC_OK;
+}
+
+/* the model of profile p (load() of the command, nothing printed) */
+static int cc_model(const model_opts_t *o, const mc_profile_t *p,
+                    mc_ccm_t *m)
+{
+    MC_CHECK(mc_ccm_from_profile(p, o->state, m));
+    m->tc_mode = o->tc;
+    m->tk_mode = o->tk;
+    if (o->tc_c_set && !m->has_tc) {
+        m->has_tc = 1;
+        m->tc_c = o->tc_c;
+        m->tc_mode = MC_CCM_TC_ANCHORED;
+    }
+    return MC_OK;
+}
+
+int mc_cc_data(const mc_cc_spec_t *s, mc_cc_row_t **rows, int *nrows)
+{
+    model_opts_t *o = malloc(sizeof *o);
+    mc_profile_t *p = malloc(sizeof *p);
+    mc_ccm_t m;
+    *rows = NULL;
+    *nrows = -1;
+    int rc = o && p ? cc_options(s, o)
+                    : mc_error(MC_ERR_NOMEM, "out of memory");
+    int loaded = rc == MC_OK && mc_profile_load(o->profile, p) == MC_OK;
+    if (rc == MC_OK && !loaded)
+        rc = MC_ERR_ARG; /* mc_last_error() says why */
+    if (rc == MC_OK && (rc = cc_model(o, p, &m)) == MC_OK) {
+        *nrows = 0;
+        *rows = calloc((size_t)o->nranks, sizeof **rows);
+        rc = *rows ? cc_rows(o, &m, s->optimize, *rows)
+                   : mc_error(MC_ERR_NOMEM, "out of memory");
+    }
+    if (rc == MC_OK)
+        *nrows = o->nranks;
+    else {
+        free(*rows);
+        *rows = NULL;
+    }
+    if (loaded)
+        mc_profile_free(p);
+    free(o);
+    free(p);
+    return rc;
 }
 
 static int cc_models(int argc, char **argv)

@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "data.h"
 #include "model_cmd.h"
 #include "tools.h"
 #include "util/config.h"
@@ -48,6 +49,14 @@ static int usage_err(const char *fmt, const char *arg)
     char msg[512];
     snprintf(msg, sizeof msg, fmt, arg);
     return mc_usage_error("model", "%s", msg);
+}
+
+/* the same as MC_ERR_ARG with mc_last_error(), nothing printed */
+static int arg_err(const char *fmt, const char *arg)
+{
+    char msg[512];
+    snprintf(msg, sizeof msg, fmt, arg);
+    return mc_error(MC_ERR_ARG, "%s", msg);
 }
 
 /* one size "12", "3K", "96L"; lines_unit makes bare numbers lines */
@@ -198,17 +207,17 @@ static int algo_param(mc_ocb_cfg_t *c, char *kv, int line)
 {
     char *eq = strchr(kv, '=');
     if (!eq)
-        return usage_err("--algo: parameter '%s' has no value", kv);
+        return arg_err("--algo: parameter '%s' has no value", kv);
     *eq = 0;
     long long v = one_size(eq + 1, line, 0);
     if (v < 0 || v > 1 << 30)
-        return usage_err("--algo: bad value for parameter '%s'", kv);
+        return arg_err("--algo: bad value for parameter '%s'", kv);
     if (c->alg == MC_OCB_SAG && !strcmp(kv, "overlap") && v <= 1) {
         c->sag_overlap = (int)v;
         return 0;
     }
     if (c->alg != MC_OCB_OCBCAST)
-        return usage_err("--algo: parameter '%s' unknown here (binomial "
+        return arg_err("--algo: parameter '%s' unknown here (binomial "
                          "takes none; scatter-allgather takes overlap=0|1, "
                          "model only)", kv);
     if (!strcmp(kv, "k"))
@@ -218,7 +227,7 @@ static int algo_param(mc_ocb_cfg_t *c, char *kv, int line)
     else if (!strcmp(kv, "leafdirect") && v <= 2)
         c->leafdirect = (int)v;
     else
-        return usage_err("--algo: unknown or out-of-range parameter '%s' "
+        return arg_err("--algo: unknown or out-of-range parameter '%s' "
                          "(ocbcast takes k, chunk (bytes, K, or lines with "
                          "L), leafdirect 0-2)", kv);
     return 0;
@@ -228,7 +237,7 @@ static int parse_algo(const char *spec, int line, mc_ocb_cfg_t *c)
 {
     char buf[256];
     if (strlen(spec) >= sizeof buf)
-        return usage_err("--algo: '%s' is too long", spec);
+        return arg_err("--algo: '%s' is too long", spec);
     strcpy(buf, spec);
     char *colon = strchr(buf, ':');
     if (colon)
@@ -241,7 +250,7 @@ static int parse_algo(const char *spec, int line, mc_ocb_cfg_t *c)
     else if (!strcmp(buf, "scatter-allgather"))
         c->alg = MC_OCB_SAG;
     else
-        return usage_err("--algo: unknown algorithm '%s' (the platform "
+        return arg_err("--algo: unknown algorithm '%s' (the platform "
                          "model knows ocbcast, binomial, scatter-allgather)",
                          buf);
     char *save = NULL;
@@ -266,60 +275,133 @@ static void algo_name(const mc_ocb_cfg_t *c, char *buf, size_t len)
                  c->alg == MC_OCB_BINOMIAL ? "binomial" : "scatter-allgather");
 }
 
-static void print_row(const plat_opts_t *o, const mc_platform_t *p,
-                      const mc_ocb_cfg_t *c, size_t bytes,
-                      const mc_ocb_result_t *r, double peak)
+static void print_row(const plat_opts_t *o, const mc_ocb_row_t *w)
 {
-    char name[128], extra[64] = "";
-    algo_name(c, name, sizeof name);
-    const char *mode = o->mode == MC_OCB_LAYOUT ? "layout" : "paper";
     if (o->json) {
-        if (peak > 0)
-            snprintf(extra, sizeof extra, ",\"peak_MBps\":%.4f", peak);
+        char extra[64] = "";
+        if (w->peak_MBps > 0)
+            snprintf(extra, sizeof extra, ",\"peak_MBps\":%.4f",
+                     w->peak_MBps);
         printf("{\"platform\":\"%s\",\"coll\":\"bcast\",\"algo\":\"%s\","
                "\"ranks\":%d,\"root\":%d,\"bytes\":%zu,\"lat_us\":%.4f,"
                "\"bw_MBps\":%.4f,\"done_min_us\":%.4f,\"done_max_us\":%.4f,"
                "\"done_stdev_us\":%.4f,\"events\":0,\"events_per_s\":0,"
                "\"source\":\"model\",\"mode\":\"%s\"%s}\n",
-               p->name, name, c->ranks, c->root, bytes, r->lat_us,
-               r->bw_MBps, r->done_min_us, r->done_max_us, r->done_stdev_us,
-               mode, extra);
+               w->platform, w->algo, w->ranks, w->root, w->bytes, w->lat_us,
+               w->bw_MBps, w->done_min_us, w->done_max_us, w->done_stdev_us,
+               w->mode, extra);
         return;
     }
-    printf("%-10zu %12.3f %12.3f %12.3f %12.3f %10.3f  %s\n", bytes,
-           r->lat_us, r->bw_MBps, r->done_min_us, r->done_max_us,
-           r->done_stdev_us, name);
+    printf("%-10zu %12.3f %12.3f %12.3f %12.3f %10.3f  %s\n", w->bytes,
+           w->lat_us, w->bw_MBps, w->done_min_us, w->done_max_us,
+           w->done_stdev_us, w->algo);
+}
+
+/* the rows of o's sizes into rows[0..o->nsizes): MC_OK, MC_ERR_ARG for
+ * a wrong --algo (*spec set), or the model's error; mc_last_error() */
+static int model_rows(const plat_opts_t *o, const mc_platform_t *p,
+                      mc_ocb_row_t *rows, int *spec)
+{
+    mc_ocb_cfg_t c = {.ranks = o->ranks, .root = o->root, .mode = o->mode};
+    *spec = 1;
+    MC_CHECK(parse_algo(o->algo, p->line, &c));
+    MC_CHECK(mc_ocb_resolve(p, &c));
+    double peak = 0;
+    if (c.alg == MC_OCB_OCBCAST && c.ranks > 1)
+        MC_CHECK(mc_ocb_ocbcast_peak(p, &c, &peak, NULL));
+    *spec = 0;
+    for (int i = 0; i < o->nsizes; i++) {
+        mc_ocb_result_t r;
+        mc_ocb_row_t *w = &rows[i];
+        MC_CHECK(mc_ocb_bcast(p, &c, o->sizes[i], &r));
+        memset(w, 0, sizeof *w);
+        snprintf(w->platform, sizeof w->platform, "%s", p->name);
+        algo_name(&c, w->algo, sizeof w->algo);
+        snprintf(w->mode, sizeof w->mode, "%s",
+                 o->mode == MC_OCB_LAYOUT ? "layout" : "paper");
+        w->ranks = c.ranks;
+        w->root = c.root;
+        w->bytes = o->sizes[i];
+        w->lat_us = r.lat_us;
+        w->bw_MBps = r.bw_MBps;
+        w->done_min_us = r.done_min_us;
+        w->done_max_us = r.done_max_us;
+        w->done_stdev_us = r.done_stdev_us;
+        w->peak_MBps = peak;
+    }
+    return MC_OK;
 }
 
 static int predict(const plat_opts_t *o, const mc_platform_t *p)
 {
-    mc_ocb_cfg_t c = {.ranks = o->ranks, .root = o->root, .mode = o->mode};
-    int rc = parse_algo(o->algo, p->line, &c);
-    if (rc)
-        return rc;
-    if (mc_ocb_resolve(p, &c) != MC_OK)
-        return mc_usage_error("model", "%s", mc_last_error());
-    double peak = 0;
-    if (c.alg == MC_OCB_OCBCAST && c.ranks > 1 &&
-        mc_ocb_ocbcast_peak(p, &c, &peak, NULL) != MC_OK)
-        return mc_usage_error("model", "%s", mc_last_error());
+    mc_ocb_row_t *rows = calloc((size_t)o->nsizes, sizeof *rows);
+    int spec = 0, rc = rows ? model_rows(o, p, rows, &spec)
+                            : mc_error(MC_ERR_NOMEM, "out of memory");
+    if (rc != MC_OK) {
+        free(rows);
+        if (spec)
+            return mc_usage_error("model", "%s", mc_last_error());
+        fprintf(stderr, "manycoll model: %s\n", mc_last_error());
+        return 1;
+    }
     if (!o->json)
         printf("# model (%s mode) of bcast on %s, %d ranks, root %d%s\n"
                "%-10s %12s %12s %12s %12s %10s  %s\n",
                o->mode == MC_OCB_LAYOUT ? "layout" : "paper", p->name,
-               c.ranks, c.root, "", "bytes", "lat_us", "MB/s", "done_min",
-               "done_max", "stdev", "algorithm");
-    for (int i = 0; i < o->nsizes; i++) {
-        mc_ocb_result_t r;
-        if (mc_ocb_bcast(p, &c, o->sizes[i], &r) != MC_OK) {
-            fprintf(stderr, "manycoll model: %s\n", mc_last_error());
-            return 1;
-        }
-        print_row(o, p, &c, o->sizes[i], &r, peak);
-    }
-    if (!o->json && peak > 0)
-        printf("# peak (formula 15 with flags and polls): %.3f MB/s\n", peak);
+               rows[0].ranks, rows[0].root, "", "bytes", "lat_us", "MB/s",
+               "done_min", "done_max", "stdev", "algorithm");
+    for (int i = 0; i < o->nsizes; i++)
+        print_row(o, &rows[i]);
+    if (!o->json && rows[0].peak_MBps > 0)
+        printf("# peak (formula 15 with flags and polls): %.3f MB/s\n",
+               rows[0].peak_MBps);
+    free(rows);
     return 0;
+}
+
+int mc_ocb_data(const mc_ocb_spec_t *s, mc_ocb_row_t **rows, int *nrows)
+{
+    plat_opts_t *o = calloc(1, sizeof *o);
+    mc_platform_t *p = NULL;
+    *rows = NULL;
+    *nrows = -1;
+    int rc = o ? MC_OK : mc_error(MC_ERR_NOMEM, "out of memory"), spec = 1;
+    if (rc == MC_OK && (!s->coll || strcmp(s->coll, "bcast")))
+        rc = arg_err("coll: '%s' is not modelled on platforms (only bcast)",
+                     s->coll ? s->coll : "(missing)");
+    if (rc == MC_OK && (s->ranks < 0 || s->ranks > 1 << 20 || s->root < 0 ||
+                        s->root > 1 << 20))
+        rc = arg_err("ranks, root: not a count%s", "");
+    if (rc == MC_OK && !s->algo)
+        rc = arg_err("missing algo (ocbcast, binomial or "
+                     "scatter-allgather)%s", "");
+    if (rc == MC_OK)
+        rc = mc_tool_platform("model", s->platform ? s->platform : "", 0, &p);
+    const char *sz = s->sizes ? s->sizes : "32,1K,32K,1M";
+    if (rc == MC_OK && parse_sizes(o, sz, p->line))
+        rc = arg_err("sizes: cannot parse '%s' (e.g. 32,1K,1M or 1L-192L)",
+                     sz);
+    if (rc == MC_OK) {
+        o->platform = s->platform;
+        o->algo = s->algo;
+        o->ranks = s->ranks;
+        o->root = s->root;
+        o->mode = s->layout ? MC_OCB_LAYOUT : MC_OCB_PAPER;
+        *rows = calloc((size_t)o->nsizes, sizeof **rows);
+        rc = *rows ? model_rows(o, p, *rows, &spec)
+                   : mc_error(MC_ERR_NOMEM, "out of memory");
+    }
+    if (rc == MC_OK)
+        *nrows = o->nsizes;
+    else {
+        free(*rows);
+        *rows = NULL;
+        *nrows = spec ? -1 : 0;
+    }
+    if (p)
+        mc_platform_free(p);
+    free(o);
+    return rc;
 }
 
 int model_platform(int argc, char **argv)

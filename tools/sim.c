@@ -213,9 +213,13 @@ static int summarize(const sim_opts_t *o, sim_job_t *j,
     int n = j->n;
     double lo = 1e300, hi = 0, sum = 0, sq = 0;
     mc_ps_t first = j->cores[0].start;
-    for (int i = 0; i < st->nerrors; i++) /* the first few, in rank order */
-        fprintf(stderr, "manycoll sim: rank %d: %s\n", st->errors[i].rank,
-                st->errors[i].msg);
+    size_t used = 0;
+    r->fail[0] = 0;
+    for (int i = 0; i < st->nerrors && used < sizeof r->fail; i++)
+        /* the first few, in rank order */
+        used += (size_t)snprintf(r->fail + used, sizeof r->fail - used,
+                                 "%srank %d: %s", i ? "\n" : "",
+                                 st->errors[i].rank, st->errors[i].msg);
     for (int i = 0; i < n; i++)
         if (j->cores[i].start < first)
             first = j->cores[i].start;
@@ -388,8 +392,8 @@ int mc_sim_run_size(const sim_opts_t *o, const mc_platform_t *p,
     mc_sim_job_defaults(&job);
     job.plat = p;
     job.sim = (mc_sim_opts_t){o->cont_mpb, o->cont_link, o->cont_mc,
-                              o->jitter, o->stack_size, 0, on_progress, &pr,
-                              0};
+                              o->jitter, o->stack_size, 0,
+                              o->quiet ? NULL : on_progress, &pr, 0};
     job.ranks = o->ranks;
     job.cores = cores;
     job.rank_fn = rank_main;

@@ -3,6 +3,7 @@
 #define MC_SIM_CMD_H
 
 #include "check.h"
+#include "data.h"
 #include "job/sim_job.h"
 
 typedef struct sim_opts {
@@ -41,7 +42,8 @@ typedef struct sim_opts {
     int *cores;           /* rank -> core, from --map (owned), or NULL */
     int pingpong;         /* --coll pingpong: between the cores of --pair */
     int pair[2];
-
+    int quiet;            /* no progress lines on stderr (the data
+                             calls, data.h) */
 } sim_opts_t;
 
 typedef struct sim_result {
@@ -59,10 +61,23 @@ typedef struct sim_result {
      * minus the start of the first, over their number: Kohler et al.'s
      * metric), the mean and sample variance of each call's time */
     double rank0_avg_us, iter_mean_us, iter_var_us2;
+    /* a failed simulation: the first failing ranks, "rank R: why" lines */
+    char fail[512];
 } sim_result_t;
 
 /* the options of `manycoll sim`: 0, or a usage error's status (2) */
 int mc_sim_parse(int argc, char **argv, sim_opts_t *o);
+/* the options before any is given */
+void mc_sim_defaults(sim_opts_t *o);
+/* "all", "none", or a list of mpb, link, mc into o->cont_*: 0 or -1 */
+int mc_sim_contention(const char *v, sim_opts_t *o);
+/* --grid, --map, --ranks and --root against platform p: the ranks and
+ * where they sit (o->cores); the "platform default" contention resolved
+ * into o and p. MC_OK, or MC_ERR_ARG with mc_last_error() */
+int mc_sim_place(sim_opts_t *o, mc_platform_t *p);
+/* the record of one simulated size, as --json prints it */
+void mc_sim_row_fill(const sim_opts_t *o, const mc_platform_t *p,
+                     const sim_result_t *r, mc_sim_row_t *row);
 /* simulates one message size; writes the trace if trace_file */
 int mc_sim_run_size(const sim_opts_t *o, const mc_platform_t *p,
                     size_t bytes, sim_result_t *r, const char *trace_file);
@@ -72,7 +87,8 @@ int mc_sim_run_runs(const sim_opts_t *o, const mc_platform_t *p,
                     size_t bytes, sim_result_t *r, const char *trace_file);
 /* --app: the application proxy on every core (sim_app.c) */
 int mc_sim_run_app(const sim_opts_t *o, const mc_platform_t *p);
-/* o->cores from --map (and o->ranks if 0): 0, or a usage error */
+/* o->cores from --map (and o->ranks if 0): MC_OK, or an error with
+ * mc_last_error() (nothing printed) */
 int mc_sim_map(sim_opts_t *o, const mc_platform_t *p);
 /* --coll pingpong (sim_pingpong.c) */
 int mc_sim_run_pingpong(const sim_opts_t *o, const mc_platform_t *p);

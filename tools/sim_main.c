@@ -11,7 +11,7 @@
 #include "tools.h"
 
 /* "all", "none", or a comma-separated list of mpb, link, mc (each once) */
-static int parse_contention(const char *v, sim_opts_t *o)
+int mc_sim_contention(const char *v, sim_opts_t *o)
 {
     int all = !strcmp(v, "all"), none = !strcmp(v, "none");
     o->cont_mpb = o->cont_link = o->cont_mc = all;
@@ -147,7 +147,7 @@ static int parse_value(sim_opts_t *o, const char *a, const char *v)
         if (o->nsizes <= 0)
             return mc_usage_error("sim", "--sizes: cannot parse '%s'", v);
     } else if (!strcmp(a, "--contention")) {
-        if (parse_contention(v, o))
+        if (mc_sim_contention(v, o))
             return mc_usage_error("sim", "--contention: '%s' is not all, "
                                          "none or a list of mpb, link, mc "
                                          "(each once, comma-separated)", v);
@@ -156,7 +156,7 @@ static int parse_value(sim_opts_t *o, const char *a, const char *v)
     return 0;
 }
 
-int mc_sim_parse(int argc, char **argv, sim_opts_t *o)
+void mc_sim_defaults(sim_opts_t *o)
 {
     memset(o, 0, sizeof *o);
     o->k = (mc_case_t){.coll = MC_COLL_COUNT, .dt = MC_UINT8, .op = MC_SUM,
@@ -164,6 +164,11 @@ int mc_sim_parse(int argc, char **argv, sim_opts_t *o)
     o->cont_mpb = o->cont_link = o->cont_mc = -1;
     o->hier_ml = -1;
     o->nsizes = mc_parse_size_list("32,1K,32K,1M", o->sizes, 64);
+}
+
+int mc_sim_parse(int argc, char **argv, sim_opts_t *o)
+{
+    mc_sim_defaults(o);
     int coll_seen = 0, dt_seen = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -233,29 +238,74 @@ static void json_text(const char *key, const char *s)
     putchar('"');
 }
 
+void mc_sim_row_fill(const sim_opts_t *o, const mc_platform_t *p,
+                     const sim_result_t *r, mc_sim_row_t *w)
+{
+    const mc_sim_stats_t *st = &r->st;
+    memset(w, 0, sizeof *w);
+    snprintf(w->platform, sizeof w->platform, "%s", p->name);
+    snprintf(w->coll, sizeof w->coll, "%s", mc_coll_name(o->k.coll));
+    snprintf(w->algo, sizeof w->algo, "%s", r->algo);
+    snprintf(w->ran, sizeof w->ran, "%s", r->ran);
+    snprintf(w->why, sizeof w->why, "%s", r->why);
+    snprintf(w->contention, sizeof w->contention, "%s%s%s%s%s",
+             o->cont_mpb ? "mpb" : "",
+             o->cont_mpb && (o->cont_link || o->cont_mc) ? "," : "",
+             o->cont_link ? "link" : "",
+             o->cont_link && o->cont_mc ? "," : "", o->cont_mc ? "mc" : "");
+    if (!*w->contention)
+        strcpy(w->contention, "none");
+    if (o->grid)
+        snprintf(w->grid, sizeof w->grid, "%dx%d@%d,%d", o->g.w, o->g.h,
+                 o->g.x0, o->g.y0);
+    w->ranks = o->ranks;
+    w->root = o->k.root;
+    w->check = o->check != 0;
+    w->iters = o->iters > 1 ? o->iters : 1;
+    w->warmup = o->warmup;
+    w->chips = p->host.nchips > 1 ? p->host.nchips : 1;
+    w->jitter = (unsigned long long)o->jitter;
+    w->bytes = r->bytes;
+    w->lat_us = r->lat_us;
+    w->bw_MBps = r->bw_MBps;
+    w->done_min_us = r->done_min_us;
+    w->done_max_us = r->done_max_us;
+    w->done_stdev_us = r->done_stdev_us;
+    w->events = st->events;
+    w->ops = st->ops;
+    w->lines = st->lines;
+    w->wall_s = st->wall_s;
+    w->events_per_s = st->wall_s > 0 ? (double)st->events / st->wall_s : 0;
+    w->rank0_avg_us = r->rank0_avg_us;
+    w->iter_mean_us = r->iter_mean_us;
+    w->iter_var_us2 = r->iter_var_us2;
+    w->link_waits = st->link_waits;
+    w->link_wait_us = (double)st->link_wait_ps / MC_PS_PER_US;
+    w->flag_link_waits = st->flag_waits;
+    w->flag_link_wait_us = (double)st->flag_wait_ps / MC_PS_PER_US;
+    w->port_wait_us = (double)st->port_wait_ps / MC_PS_PER_US;
+    w->start_events = st->start_events;
+    w->start_wall_s = st->start_wall_s;
+    w->host_wait_us = (double)st->host_wait_ps / MC_PS_PER_US;
+}
+
 /* the fields after "check" in --json: what ran and why (`algo` is the
  * algorithm asked for), contention accounting, grid and iterations
  * (NoCMsg reproduction) */
-static void print_json_extra(const sim_opts_t *o, const mc_platform_t *p,
-                             const sim_result_t *r)
+static void print_json_extra(const mc_sim_row_t *w, const sim_result_t *r)
 {
-    const mc_sim_stats_t *st = &r->st;
-    json_text("ran", r->ran);
-    json_text("why", r->why);
+    json_text("ran", w->ran);
+    json_text("why", w->why);
     printf(",\"link_waits\":%llu,\"link_wait_us\":%.4f,\"flag_link_waits\":%llu,"
            "\"flag_link_wait_us\":%.4f,\"port_wait_us\":%.4f",
-           (unsigned long long)st->link_waits,
-           (double)st->link_wait_ps / MC_PS_PER_US,
-           (unsigned long long)st->flag_waits,
-           (double)st->flag_wait_ps / MC_PS_PER_US,
-           (double)st->port_wait_ps / MC_PS_PER_US);
-    printf(",\"start_events\":%llu,\"start_wall_s\":%.6f",
-           (unsigned long long)st->start_events, st->start_wall_s);
-    if (p->host.nchips > 1)
-        printf(",\"host_wait_us\":%.4f",
-               (double)st->host_wait_ps / MC_PS_PER_US);
-    if (o->grid)
-        printf(",\"grid\":\"%dx%d@%d,%d\"", o->g.w, o->g.h, o->g.x0, o->g.y0);
+           w->link_waits, w->link_wait_us, w->flag_link_waits,
+           w->flag_link_wait_us, w->port_wait_us);
+    printf(",\"start_events\":%llu,\"start_wall_s\":%.6f", w->start_events,
+           w->start_wall_s);
+    if (w->chips > 1)
+        printf(",\"host_wait_us\":%.4f", w->host_wait_us);
+    if (*w->grid)
+        printf(",\"grid\":\"%s\"", w->grid);
     if (r->runs > 1) {
         printf(",\"runs\":%d,\"run_mean_us\":%.4f,\"run_var_us2\":%.6f,"
                "\"run_lat_us\":[", r->runs, r->lat_us, r->run_var);
@@ -265,57 +315,53 @@ static void print_json_extra(const sim_opts_t *o, const mc_platform_t *p,
     }
 }
 
+static void print_json(const mc_sim_row_t *w, const sim_result_t *r)
+{
+    printf("{\"platform\":\"%s\",\"coll\":\"%s\",\"algo\":\"%s\","
+           "\"ranks\":%d,\"root\":%d,\"bytes\":%zu,\"lat_us\":%.4f,"
+           "\"bw_MBps\":%.4f,\"done_min_us\":%.4f,\"done_max_us\":%.4f,"
+           "\"done_stdev_us\":%.4f,\"events\":%llu,\"events_per_s\":%.0f,"
+           "\"ops\":%llu,\"lines\":%llu,\"wall_s\":%.3f,"
+           "\"contention\":\"%s\",\"jitter\":%llu,\"check\":%s,"
+           "\"iters\":%d,\"warmup\":%d,\"rank0_avg_us\":%.4f,"
+           "\"iter_mean_us\":%.4f,\"iter_var_us2\":%.6f",
+           w->platform, w->coll, w->algo, w->ranks, w->root, w->bytes,
+           w->lat_us, w->bw_MBps, w->done_min_us, w->done_max_us,
+           w->done_stdev_us, w->events, w->events_per_s, w->ops, w->lines,
+           w->wall_s, w->contention, w->jitter, w->check ? "true" : "false",
+           w->iters, w->warmup, w->rank0_avg_us, w->iter_mean_us,
+           w->iter_var_us2);
+    print_json_extra(w, r);
+    printf("}\n");
+}
+
 static void print(const sim_opts_t *o, const mc_platform_t *p,
                   const sim_result_t *r, int first)
 {
-    const mc_sim_stats_t *st = &r->st;
-    double eps = st->wall_s > 0 ? (double)st->events / st->wall_s : 0;
-    char cont[16];
-    snprintf(cont, sizeof cont, "%s%s%s%s%s",
-             o->cont_mpb ? "mpb" : "",
-             o->cont_mpb && (o->cont_link || o->cont_mc) ? "," : "",
-             o->cont_link ? "link" : "",
-             o->cont_link && o->cont_mc ? "," : "", o->cont_mc ? "mc" : "");
-    if (!*cont)
-        strcpy(cont, "none");
+    mc_sim_row_t w;
+    mc_sim_row_fill(o, p, r, &w);
     if (o->json) {
-        printf("{\"platform\":\"%s\",\"coll\":\"%s\",\"algo\":\"%s\","
-               "\"ranks\":%d,\"root\":%d,\"bytes\":%zu,\"lat_us\":%.4f,"
-               "\"bw_MBps\":%.4f,\"done_min_us\":%.4f,\"done_max_us\":%.4f,"
-               "\"done_stdev_us\":%.4f,\"events\":%llu,\"events_per_s\":%.0f,"
-               "\"ops\":%llu,\"lines\":%llu,\"wall_s\":%.3f,"
-               "\"contention\":\"%s\",\"jitter\":%llu,\"check\":%s,"
-               "\"iters\":%d,\"warmup\":%d,\"rank0_avg_us\":%.4f,"
-               "\"iter_mean_us\":%.4f,\"iter_var_us2\":%.6f",
-               p->name, mc_coll_name(o->k.coll), r->algo, o->ranks, o->k.root,
-               r->bytes, r->lat_us, r->bw_MBps, r->done_min_us,
-               r->done_max_us, r->done_stdev_us,
-               (unsigned long long)st->events, eps,
-               (unsigned long long)st->ops, (unsigned long long)st->lines,
-               st->wall_s, cont, (unsigned long long)o->jitter,
-               o->check ? "true" : "false", o->iters > 1 ? o->iters : 1,
-               o->warmup, r->rank0_avg_us, r->iter_mean_us, r->iter_var_us2);
-        print_json_extra(o, p, r);
-        printf("}\n");
-    } else {
-        if (first)
-            printf("# %s, %d ranks, root %d\n%-10s %12s %12s %12s %12s %10s  "
-                   "%s\n",
-                   mc_coll_name(o->k.coll), o->ranks, o->k.root, "bytes",
-                   "lat_us", "MB/s", "done_min", "done_max", "stdev",
-                   "algorithm");
-        printf("%-10zu %12.3f %12.3f %12.3f %12.3f %10.3f  %s", r->bytes,
-               r->lat_us, r->bw_MBps, r->done_min_us, r->done_max_us,
-               r->done_stdev_us, r->ran);
-        if (r->runs > 1) /* lat_us is the mean of the runs then */
-            printf("  (%d runs, variance %.4f us^2)", r->runs, r->run_var);
-        printf("\n");
-        if (o->iters > 1 || o->warmup)
-            printf("# %d calls after %d warm-up: rank 0 %.3f us per call, "
-                   "calls %.3f us mean, %.4f us^2 variance\n",
-                   o->iters > 1 ? o->iters : 1, o->warmup, r->rank0_avg_us,
-                   r->iter_mean_us, r->iter_var_us2);
+        print_json(&w, r);
+        fflush(stdout);
+        return;
     }
+    if (first)
+        printf("# %s, %d ranks, root %d\n%-10s %12s %12s %12s %12s %10s  "
+               "%s\n",
+               mc_coll_name(o->k.coll), o->ranks, o->k.root, "bytes",
+               "lat_us", "MB/s", "done_min", "done_max", "stdev",
+               "algorithm");
+    printf("%-10zu %12.3f %12.3f %12.3f %12.3f %10.3f  %s", r->bytes,
+           r->lat_us, r->bw_MBps, r->done_min_us, r->done_max_us,
+           r->done_stdev_us, r->ran);
+    if (r->runs > 1) /* lat_us is the mean of the runs then */
+        printf("  (%d runs, variance %.4f us^2)", r->runs, r->run_var);
+    printf("\n");
+    if (o->iters > 1 || o->warmup)
+        printf("# %d calls after %d warm-up: rank 0 %.3f us per call, "
+               "calls %.3f us mean, %.4f us^2 variance\n",
+               o->iters > 1 ? o->iters : 1, o->warmup, r->rank0_avg_us,
+               r->iter_mean_us, r->iter_var_us2);
     fflush(stdout);
 }
 
@@ -337,27 +383,26 @@ static void check_memory(const sim_opts_t *o)
                 o->ranks, need / 1e9);
 }
 
-/* --grid, --map, --ranks and --root against the platform: the number of
- * ranks and where they sit (o->cores); 0 or a usage error */
-static int place_ranks(sim_opts_t *o, const mc_platform_t *p)
+int mc_sim_place(sim_opts_t *o, mc_platform_t *p)
 {
-    int rc = 0;
+    int rc = MC_OK;
     if (o->grid) {
         int n = o->g.w * o->g.h * p->cores_per_tile;
         if (o->ranks > 0 && o->ranks != n)
-            return mc_usage_error("sim", "--ranks %d and --grid %dx%d (%d "
-                                         "ranks) disagree; give one",
-                                  o->ranks, o->g.w, o->g.h, n);
+            return mc_error(MC_ERR_ARG, "--ranks %d and --grid %dx%d (%d "
+                            "ranks) disagree; give one", o->ranks, o->g.w,
+                            o->g.h, n);
         int *cores = malloc(sizeof(int) * (size_t)p->ncores);
-        rc = cores ? mc_plat_grid_cores(p, &o->g, "--grid", cores) : MC_ERR_NOMEM;
+        rc = cores ? mc_plat_grid_cores(p, &o->g, "--grid", cores)
+                   : mc_error(MC_ERR_NOMEM, "out of memory");
         free(cores);
         if (rc != MC_OK)
-            return mc_usage_error("sim", "%s", mc_last_error());
+            return MC_ERR_ARG; /* mc_last_error() says why */
         o->ranks = n;
     }
     if (o->grid && o->map)
-        rc = mc_usage_error("sim", "--grid and --map both place the ranks; "
-                                   "give one");
+        rc = mc_error(MC_ERR_ARG, "--grid and --map both place the ranks; "
+                      "give one");
     else if (!o->grid && o->ranks <= p->ncores)
         rc = mc_sim_map(o, p); /* sim_map.c */
     if (rc)
@@ -365,10 +410,18 @@ static int place_ranks(sim_opts_t *o, const mc_platform_t *p)
     if (o->ranks <= 0)
         o->ranks = p->ncores;
     if (o->ranks > p->ncores || o->k.root < 0 || o->k.root >= o->ranks)
-        return mc_usage_error("sim", "--ranks %d / --root %d: platform %s "
-                                     "has %d cores", o->ranks, o->k.root,
-                              o->platform, p->ncores);
-    return 0;
+        return mc_error(MC_ERR_ARG, "--ranks %d / --root %d: platform %s "
+                        "has %d cores", o->ranks, o->k.root, o->platform,
+                        p->ncores);
+    /* resolve "platform default" so the output says what ran, and the
+     * platform's banner what this run simulates */
+    o->cont_mpb = o->cont_mpb < 0 ? p->cont.mpb : o->cont_mpb;
+    o->cont_link = o->cont_link < 0 ? p->cont.link : o->cont_link;
+    o->cont_mc = o->cont_mc < 0 ? p->cont.mc : o->cont_mc;
+    p->cont.mpb = o->cont_mpb;
+    p->cont.link = o->cont_link;
+    p->cont.mc = o->cont_mc;
+    return MC_OK;
 }
 
 /* the name of an algorithm spec, without its parameters */
@@ -442,6 +495,7 @@ static int run_sizes(sim_opts_t *o, const mc_platform_t *p)
                     o->algo ? " " : "", o->algo ? o->algo : "", o->sizes[i],
                     o->ranks);
             const char *first = o->trace ? o->trace : o->traffic ? "" : NULL;
+            r->fail[0] = 0;
             int rc = mc_sim_run_runs(o, p, o->sizes[i], r,
                                      i == 0 ? first : NULL);
             if (rc != MC_OK && rc != MC_ERR_INTERNAL) {
@@ -450,6 +504,11 @@ static int run_sizes(sim_opts_t *o, const mc_platform_t *p)
                 break;
             }
             failed |= rc != MC_OK;
+            for (const char *l = r->fail; *l;) { /* the first failing ranks */
+                int len = (int)strcspn(l, "\n");
+                fprintf(stderr, "manycoll sim: %.*s\n", len, l);
+                l += len + (l[len] != 0);
+            }
             events += r->st.events;
             wall += r->st.wall_s;
             if (na == 1 || o->json)
@@ -531,20 +590,12 @@ int cmd_sim(int argc, char **argv)
         fprintf(stderr, "manycoll sim: %s\n", mc_last_error());
         return 2;
     }
-    rc = place_ranks(&o, p);
-    if (rc) {
+    if (mc_sim_place(&o, p) != MC_OK) {
+        rc = mc_usage_error("sim", "%s", mc_last_error());
         mc_platform_free(p);
         free(o.cores);
         return rc;
     }
-    /* resolve "platform default" so the output says what ran */
-    o.cont_mpb = o.cont_mpb < 0 ? p->cont.mpb : o.cont_mpb;
-    o.cont_link = o.cont_link < 0 ? p->cont.link : o.cont_link;
-    o.cont_mc = o.cont_mc < 0 ? p->cont.mc : o.cont_mc;
-    /* the banner says what this run simulates, --contention included */
-    p->cont.mpb = o.cont_mpb;
-    p->cont.link = o.cont_link;
-    p->cont.mc = o.cont_mc;
     char desc[768];
     mc_platform_describe(p, desc, sizeof desc);
     fprintf(stderr, "manycoll sim: %s\n", desc);

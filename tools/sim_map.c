@@ -12,13 +12,14 @@
 
 #include "sim_cmd.h"
 #include "tools.h"
+#include "util/error.h"
 
 /* the cores listed in `path` into out[0..max): how many, or -1 */
 static int read_map(const char *path, int *out, int max)
 {
     FILE *f = fopen(path, "r");
     if (!f)
-        return mc_usage_error("sim", "--map: cannot read %s", path), -1;
+        return mc_error(MC_ERR_ARG, "--map: cannot read %s", path), -1;
     int n = 0, ch;
     long v;
     for (;;) {
@@ -35,8 +36,8 @@ static int read_map(const char *path, int *out, int max)
         ungetc(ch, f);
         if (fscanf(f, "%ld", &v) != 1 || v < 0 || v >= max || n >= max) {
             fclose(f);
-            mc_usage_error("sim", "--map %s: entry %d is not a core of the "
-                                  "platform (0 to %d)", path, n + 1, max - 1);
+            mc_error(MC_ERR_ARG, "--map %s: entry %d is not a core of the "
+                                 "platform (0 to %d)", path, n + 1, max - 1);
             return -1;
         }
         out[n++] = (int)v;
@@ -49,13 +50,13 @@ int mc_sim_map(sim_opts_t *o, const mc_platform_t *p)
 {
     int *cores = malloc(sizeof(int) * (size_t)p->ncores);
     if (!cores)
-        return mc_usage_error("sim", "out of memory");
+        return mc_error(MC_ERR_NOMEM, "out of memory");
     if (!o->map || !strcmp(o->map, "linear")) {
         if (o->ranks <= 0)
             o->ranks = mc_plat_working(p);
         if (mc_plat_map_linear(p, o->ranks, cores) != MC_OK) {
             free(cores);
-            return mc_usage_error("sim", "%s", mc_last_error());
+            return MC_ERR_ARG; /* mc_last_error() says why */
         }
         o->cores = cores;
         return 0;
@@ -65,20 +66,20 @@ int mc_sim_map(sim_opts_t *o, const mc_platform_t *p)
     int bad = n < 0 || !seen;
     for (int i = 0; !bad && i < n; i++) {
         if (seen[cores[i]] || (p->failed && p->failed[cores[i]]))
-            bad = mc_usage_error("sim", "--map %s: core %d is listed twice "
-                                 "or in %s's failed_cores", o->map, cores[i],
-                                 p->name);
+            bad = mc_error(MC_ERR_ARG, "--map %s: core %d is listed twice "
+                           "or in %s's failed_cores", o->map, cores[i],
+                           p->name);
         seen[cores[i]] = 1;
     }
     free(seen);
     if (!bad && o->ranks <= 0)
         o->ranks = n;
     if (!bad && (n < 1 || o->ranks > n))
-        bad = mc_usage_error("sim", "--map %s: %d cores for %d ranks",
-                             o->map, n, o->ranks);
+        bad = mc_error(MC_ERR_ARG, "--map %s: %d cores for %d ranks",
+                       o->map, n, o->ranks);
     if (bad) {
         free(cores);
-        return 2;
+        return MC_ERR_ARG;
     }
     o->cores = cores;
     return 0;

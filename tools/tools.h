@@ -9,14 +9,8 @@ int mc_launch(int n, char **argv, double timeout);
 /* the options of `manycoll run`: 0 and the index of PROG, or 2 */
 int mc_run_parse(int argc, char **argv, int *n, double *timeout, int *prog);
 
-/* the command: argv[1] names the subcommand (main.c calls it; so does
- * cmd_capture.c, for the Python package) */
+/* the command: argv[1] names the subcommand (main.c calls it) */
 int mc_cmd_main(int argc, char **argv);
-/* runs the command in this process with its stdout and stderr written to
- * *out and *err (malloc'd, NUL-terminated; the caller frees them); returns
- * its exit status. For commands that neither fork nor exec (sim, model,
- * info); not thread-safe: it swaps the process's stdout and stderr. */
-int mc_cmd_capture(int argc, char **argv, char **out, char **err);
 
 int cmd_run(int argc, char **argv);
 int cmd_info(int argc, char **argv);

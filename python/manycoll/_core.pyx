@@ -399,4 +399,4 @@ cdef extern from *:
     mc_py_api_t mc_py_api
 
 _mc_api = PyCapsule_New(&mc_py_api, b"manycoll.api", NULL)
-include "_cmd.pxi"
+include "_data.pxi"

@@ -1,9 +1,8 @@
 """What the library offers: platforms, collectives, algorithms."""
 import glob
-import json
 import os
 
-from ._core import ArgumentError, coll_table, command
+from ._core import ArgumentError, algo_table, coll_table
 
 COLLECTIVES = tuple(c["name"] for c in coll_table())
 _registry = None
@@ -12,11 +11,7 @@ _registry = None
 def _records():
     global _registry
     if _registry is None:
-        rc, out, err = command(["info", "--json"])
-        if rc:
-            raise RuntimeError("manycoll info --json: %s" % err.strip())
-        _registry = [json.loads(line) for line in out.splitlines()
-                     if line.startswith("{")]
+        _registry = algo_table()  # the records of `manycoll info --json`
     return _registry
 
 

@@ -1,5 +1,6 @@
 # The C declarations the extension uses: the public API (manycoll.h) and,
-# from the command's code (tools/tools.h), the in-process command call.
+# from the command's code (tools/data.h), the simulator, the models and the
+# registry as data.
 
 cdef extern from "manycoll.h" nogil:
     ctypedef struct mc_comm_t:
@@ -72,5 +73,93 @@ cdef extern from "manycoll.h" nogil:
         unsigned forms
     const mc_coll_info_t *mc_coll_info(mc_coll_t coll)
 
-cdef extern from "tools.h" nogil:
-    int mc_cmd_capture(int argc, char **argv, char **out, char **err)
+cdef extern from "data.h" nogil:
+    ctypedef struct mc_sim_spec_t:
+        const char *platform
+        const char *coll
+        const char *algo
+        const char *dtype
+        const char *op
+        const char *contention
+        const size_t *sizes
+        int nsizes
+        int ranks
+        int root
+        int iters
+        int check
+        long long jitter
+    ctypedef struct mc_sim_row_t:
+        char platform[64]
+        char coll[32]
+        char algo[160]
+        char ran[160]
+        char why[400]
+        char contention[16]
+        char grid[48]
+        int ranks, root, check, iters, warmup, chips
+        size_t bytes
+        double lat_us, bw_MBps, done_min_us, done_max_us, done_stdev_us
+        unsigned long long events, ops, lines, jitter
+        double events_per_s, wall_s, rank0_avg_us, iter_mean_us, iter_var_us2
+        unsigned long long link_waits, flag_link_waits, start_events
+        double link_wait_us, flag_link_wait_us, port_wait_us, start_wall_s
+        double host_wait_us
+    int mc_sim_data(const mc_sim_spec_t *s, mc_sim_row_t *rows, int *nrows)
+    long long mc_data_size(const char *s)
+
+    ctypedef struct mc_ocb_spec_t:
+        const char *platform
+        const char *coll
+        const char *algo
+        const char *sizes
+        int ranks, root, layout
+    ctypedef struct mc_ocb_row_t:
+        char platform[64]
+        char algo[128]
+        char mode[8]
+        int ranks, root
+        size_t bytes
+        double lat_us, bw_MBps, done_min_us, done_max_us, done_stdev_us
+        double peak_MBps
+    int mc_ocb_data(const mc_ocb_spec_t *s, mc_ocb_row_t **rows, int *nrows)
+
+    ctypedef struct mc_cc_spec_t:
+        const char *profile
+        const char *coll
+        const char *ranks
+        int optimize
+        const char *k
+        const char *m
+        const char *lines
+        const char *state
+        const char *contention
+        const char *reduce_copy
+        const char *rounds
+        const char *order
+        const char *c
+        const char *dmax
+    enum:
+        MC_CC_MROUNDS, MC_CC_LINES, MC_CC_CHILDREN, MC_CC_TREE
+    ctypedef struct mc_cc_row_t:
+        char coll[32]
+        int ranks, kind, m, rounds, children, d, ties
+        int k[16]
+        double lines, min_ns, max_ns
+    int mc_cc_data(const mc_cc_spec_t *s, mc_cc_row_t **rows, int *nrows)
+
+    ctypedef struct mc_algo_row_t:
+        const char *coll
+        const char *algo
+        const char *desc
+        const char *fallback
+        const char *declines
+        int commutative_only, single_copy, nparams, nvariants
+        const char *variants[5]
+    ctypedef struct mc_param_row_t:
+        const char *name
+        const char *help
+        long long def_ "def"
+        long long min, max
+    int mc_algo_data(int i, mc_algo_row_t *r)
+    int mc_algo_param_data(int i, int j, mc_param_row_t *p)
+

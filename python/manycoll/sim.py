@@ -9,39 +9,16 @@ A row is a dict with the fields of `manycoll sim --json` (platform, coll,
 algo, ranks, root, bytes, lat_us, bw_MBps, done_min_us, done_max_us,
 done_stdev_us, events, ops, lines, contention, jitter, check, and the
 simulation's own wall_s, events_per_s, start_events and start_wall_s),
-made by the same code: the command runs inside this process
-(docs/simulator.md explains the fields).
+made by the same code: a C call (tools/data.h) that fills the records
+the command prints (docs/simulator.md explains the fields). Threads may
+simulate at once: the call holds no shared state and releases the GIL.
 """
-import json
-
-from ._core import ArgumentError, Error, command
-
-_MAX_SIZES = 64  # sizes per call of the command
+from ._core import ArgumentError, Error, parse_size, sim_data
 
 
 class SimulationError(Error):
     """A simulated collective failed (a core reported an error or a wrong
-    result); the message has the command's report."""
-
-
-def _run_cmd(args):
-    rc, out, err = command(args)
-    rows = [json.loads(line) for line in out.splitlines()
-            if line.startswith("{")]
-    if rc == 2:  # a usage error: the message names the argument
-        raise ArgumentError(_last_line(err))
-    if rc:
-        raise SimulationError("manycoll %s: %s" % (" ".join(args[:1]),
-                                                   err.strip()))
-    return rows
-
-
-def _last_line(text):
-    """the error's line: the last one, above the command's pointer to its
-    --help ("(manycoll sim --help shows the usage)")"""
-    lines = [x for x in text.strip().splitlines()
-             if x.strip() and not x.endswith("--help shows the usage)")]
-    return lines[-1] if lines else "failed"
+    result); the message names the ranks and why."""
 
 
 def _sizes(sizes):
@@ -80,35 +57,23 @@ def run(platform, coll, algo=None, sizes=(32, 1024, 32768, 1 << 20),
     (--iters; rank 0's average per call is rank0_avg_us). dtype, op: for reductions (default float64, "sum").
     check: every core verifies its result (slower). sizes may hold
     strings the command parses ("3K", "1M") or be one ("32,3K,1M")."""
-    args = ["sim", "--platform", platform, "--coll", coll, "--json"]
-    if algo is not None:
-        args += ["--algo", algo]
-    if ranks is not None:
-        args += ["--ranks", int(ranks)]
-    if root:
-        args += ["--root", int(root)]
-    c = _contention_arg(contention)
-    if c is not None:
-        args += ["--contention", c]
-    if jitter is not None:
-        args += ["--jitter", int(jitter)]
-    if iters != 1:
-        args += ["--iters", int(iters)]
-    if dtype is not None:
-        args += ["--dtype", str(dtype)]
-    if op is not None:
-        args += ["--op", str(op)]
-    if check:
-        args += ["--check"]
-    sizes = _sizes(sizes)
+    sizes = [parse_size(s) for s in _sizes(sizes)]
     if coll == "barrier":
         sizes = sizes[:1] or [0]
     if not sizes:
         raise ArgumentError("run: argument 'sizes' is empty")
-    rows = []
-    for i in range(0, len(sizes), _MAX_SIZES):
-        chunk = ",".join(sizes[i:i + _MAX_SIZES])
-        rows += _run_cmd(args + ["--sizes", chunk])
+    if jitter is not None and int(jitter) < 0:
+        raise ArgumentError("jitter: %d is not a seed >= 0" % int(jitter))
+    rows, rc, msg, bad_args = sim_data(
+        platform, coll, algo=algo, sizes=sizes,
+        ranks=0 if ranks is None else int(ranks), root=int(root),
+        contention=_contention_arg(contention),
+        jitter=None if jitter is None else int(jitter), iters=int(iters),
+        dtype=dtype, op=op, check=bool(check))
+    if rc and bad_args:
+        raise ArgumentError(msg)
+    if rc:
+        raise SimulationError("manycoll sim: %s" % msg)
     return rows
 
 

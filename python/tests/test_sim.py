@@ -118,3 +118,44 @@ def test_plot_labels_fallback():
     rows += [dict(algo="flat:k=2", ran="flat:k=2", bytes=8, lat_us=1.0)]
     assert list(manycoll.plot.groups(rows)) == ["direct \u2192 flat",
                                                 "flat:k=2"]
+def test_threads():
+    """Simulations in two threads at once (the GIL is released while they
+    run) give what they give one after the other."""
+    import threading
+    jobs = [dict(platform="scc48", coll="allreduce", sizes=[8, 4096]),
+            dict(platform="mesh4x4", coll="bcast", algo="binomial",
+                 sizes=[64, 65536], check=True)]
+    alone = [manycoll.sim.run(**kw) for kw in jobs]
+    got = [None] * (2 * len(jobs))
+
+    def work(i):
+        got[i] = manycoll.sim.run(**jobs[i % len(jobs)])
+
+    threads = [threading.Thread(target=work, args=(i,))
+               for i in range(len(got))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for i, rows in enumerate(got):
+        same(rows, alone[i % len(jobs)])
+
+
+def test_cc_predict_is_the_command():
+    same(manycoll.model.cc_predict("xeonphi60", "bcast-small", "2-5",
+                                   k="2,2"),
+         command_rows("model", "predict", "--profile", "xeonphi60",
+                      "--coll", "bcast-small", "--ranks", "2-5", "--k",
+                      "2,2", "--json"))
+    same(manycoll.model.cc_predict("xeonphi60", "bcast-flat", [3, 8],
+                                   lines=64),
+         command_rows("model", "predict", "--profile", "xeonphi60",
+                      "--coll", "bcast-flat", "--ranks", "3,8", "--lines",
+                      "64", "--json"))
+    with pytest.raises(ValueError, match="unknown option '--nope'"):
+        manycoll.model.optimize("xeonphi60", "barrier", nope=1)
+
+
+def test_registry_is_the_command():
+    rows = [r for r in command_rows("info", "--json") if "algo" in r]
+    assert manycoll.algorithms() == rows
