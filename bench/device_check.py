@@ -675,8 +675,9 @@ def markdown(r):
           "the same processes. ratio = median of PMPI time / library time "
           "per iteration (> 1: the library is faster).", ""]
     for mpi, e in r["mpi"].items():
-        o.append(f"### {e['label']}: {e.get('status')} "
-                 f"({e.get('version')})")
+        ver = e.get("version")
+        o.append(f"### {e['label']}: {e.get('status')}"
+                 + (f" ({ver})" if ver and ver != "not installed" else ""))
         o.append("")
         if e.get("status") in ("not installed", "not asked (--mpis)"):
             o += [f"{e['label']} {e['status']}: skipped.", ""]
