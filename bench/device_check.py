@@ -4,7 +4,7 @@ selection rules and the drop-in, and writes one markdown and one JSON
 report (docs/benchmarks.md, "Device check").
 
     bench/device_check.sh [--out DIR] [--build DIR] [--quick]
-                          [--ranks LIST] [--mpis openmpi,mpich]
+                          [--ranks LIST] [--mpis openmpi,mpich] [--budget S]
 
 Steps, in this order (a calibration wants a quiet machine, so it goes
 first):
@@ -57,11 +57,13 @@ FOREIGN = ("mesh", "hier")
 FULL = {"ranks": [4, 8, 16], "sizes": [8, 65536, 1 << 20],
         "iters": {8: 500, 65536: 200, 1 << 20: 30},
         "mpi_iters": 2000, "mpi_case_seconds": 0.5, "calibrate": [],
-        "bench_timeout": 120, "mpi_timeout": 150, "calibrate_timeout": 150}
+        "bench_timeout": 120, "mpi_timeout": 150, "calibrate_timeout": 150,
+        "budget": 450}
 QUICK = {"ranks": [2], "sizes": [8, 1024],
          "iters": {8: 20, 1024: 20},
          "mpi_iters": 20, "mpi_case_seconds": 0.2, "calibrate": ["--quick"],
-         "bench_timeout": 60, "mpi_timeout": 60, "calibrate_timeout": 60}
+         "bench_timeout": 60, "mpi_timeout": 60, "calibrate_timeout": 60,
+         "budget": 90}
 
 
 def size_label(b):
@@ -88,6 +90,10 @@ def options():
     ap.add_argument("--ranks", default=None,
                     help="rank counts, e.g. 4,8,16 (default 4,8,16; "
                          "--quick: 2)")
+    ap.add_argument("--budget", type=float, default=None,
+                    help="seconds after which no further run starts "
+                         "(default 450; --quick: 90); the runs left out "
+                         "are a failure")
     ap.add_argument("--mpis", default="openmpi,mpich",
                     help="MPIs for the drop-in (default openmpi,mpich; "
                          "'' for none)")
@@ -100,6 +106,8 @@ def options():
             ap.error(f"--ranks: '{a.ranks}' is not a list of integers")
         if min(a.cfg["ranks"]) < 1:
             ap.error("--ranks: rank counts are at least 1")
+    if a.budget is not None:
+        a.cfg["budget"] = a.budget
     a.mpis = [m for m in a.mpis.split(",") if m]
     for m in a.mpis:
         if m not in mpilib.MPIS:
@@ -119,6 +127,8 @@ class Check:
         self.a = a
         self.mc = os.path.join(a.build, "manycoll")
         self.env = dict(os.environ, MC_TUNING="none")
+        self.t0 = time.monotonic()
+        self.over = 0  # runs not started in this step: budget spent
         self.r = {"format": FORMAT,
                   "created": datetime.datetime.now(datetime.timezone.utc)
                   .strftime("%Y-%m-%d %H:%M:%S UTC"),
@@ -137,17 +147,29 @@ class Check:
         t0 = time.monotonic()
         nfail = len(self.r["failures"])
         log(f"== {name}")
+        self.over = 0
         try:
             note = fn()
         except Exception as e:  # a bug or a surprise: report, go on
             self.fail(name, f"{type(e).__name__}: {e}")
             note = None
+        if self.over:
+            self.fail(name, f"the time budget of {self.a.cfg['budget']:.0f}"
+                      f" s was spent: {self.over} run(s) not made")
         bad = len(self.r["failures"]) - nfail
         st = {"step": name, "seconds": round(time.monotonic() - t0, 1),
               "status": "failed" if bad else "ok", "failures": bad}
         if note:
             st["note"] = note
         self.r["steps"].append(st)
+
+    def spent(self):
+        """True (and counted) when the time budget is spent: the caller
+        does not start its run"""
+        if time.monotonic() - self.t0 > self.a.cfg["budget"]:
+            self.over += 1
+            return True
+        return False
 
     def run(self, cmd, timeout, env=None):
         """(status or None on timeout, stdout, stderr)"""
@@ -334,6 +356,8 @@ class Check:
         return "; ".join(sorted(set(notes))) or None
 
     def bench_case(self, n, coll, b, sel, al, notes):
+        if self.spent():
+            return
         spec = sel.get((coll, b))
         if spec is None:  # a size the rules listing does not show
             keys = sorted(x for (c, x) in sel if c == coll and x <= b)
@@ -427,6 +451,9 @@ class Check:
                 self.fail(f"mpi {mpi}", f"{lib} is missing (the build "
                           f"makes it when {mpilib.MPIS[mpi]['cc']} exists)")
                 continue
+            if self.spent():
+                e["status"] = "not run: time budget spent"
+                continue
             prog = self.build_compare(mpi, e)
             if not prog:
                 continue
@@ -455,6 +482,10 @@ class Check:
         return out
 
     def mpi_run(self, mpi, e, prog, lib, n):
+        if self.spent():
+            e["runs"].append({"ranks": n, "rows": [],
+                              "error": "not run: time budget spent"})
+            return
         cfg = self.a.cfg
         sizes = ",".join(str(b) for b in cfg["sizes"])
         argv = ["env", f"LD_PRELOAD={lib}", "MC_TUNING=none", prog,
@@ -524,6 +555,8 @@ class Check:
         for coll in COLLS:
             sizes = [0] if coll == "barrier" else self.a.cfg["sizes"]
             for b in sizes:
+                if self.spent():
+                    continue
                 spec, s = self.sel_spec.get((n, coll, b), (None, None))
                 if not s:
                     self.fail("predict", f"{coll} {size_label(b)}: no "
@@ -555,6 +588,8 @@ class Check:
             if s["p50_us"] > 0 else None})
 
     def model_case(self, pred, n, mcoll, coll, algo, slope):
+        if self.spent():
+            return
         cmd = [self.mc, "model", "optimize", "--profile", self.profile,
                "--coll", mcoll, "--ranks", str(n), "--json"]
         note = None
