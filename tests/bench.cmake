@@ -22,3 +22,16 @@ add_test(NAME bench_mpi_compare
                  ${mc_mpiexec} ${mc_mpi_compare})
 set_tests_properties(bench_mpi_compare PROPERTIES SKIP_RETURN_CODE 77
                      TIMEOUT 120)
+
+# bench/device_check.sh --quick (issue 44): the whole device check at 2
+# ranks with tiny sizes; a rank count above the CPUs must be skipped with
+# a line. Checks the reports' sections and keys and that every table has
+# rows (an installed MPI without rows fails; one not installed must be
+# reported so). Never looks at timings.
+add_test(NAME bench_device_check_quick
+         COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/device_check_verify.py
+                 ${CMAKE_SOURCE_DIR}/bench/device_check.sh ${CMAKE_BINARY_DIR}
+                 ${CMAKE_CURRENT_BINARY_DIR}/device_check_quick
+                 --ranks 2,4096)
+set_tests_properties(bench_device_check_quick PROPERTIES PROCESSORS 2
+                     TIMEOUT 180)
