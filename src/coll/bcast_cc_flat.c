@@ -84,7 +84,5 @@ static int resolve(const mc_team_t *t, mc_params_t *p)
 }
 
 const mc_algo_impl_t mc_bcast_cc_flat_algo = {
-    .fn = mc_bcast_cc_flat,
-    .params = params,
-    .resolve = resolve,
+    .fn = mc_bcast_cc_flat, .params = params, .resolve = resolve,
 };

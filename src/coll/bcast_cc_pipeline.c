@@ -164,7 +164,5 @@ static int resolve(const mc_team_t *t, mc_params_t *p)
 }
 
 const mc_algo_impl_t mc_bcast_cc_pipeline_algo = {
-    .fn = mc_bcast_cc_pipeline,
-    .params = params,
-    .resolve = resolve,
+    .fn = mc_bcast_cc_pipeline, .params = params, .resolve = resolve,
 };
