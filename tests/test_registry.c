@@ -26,15 +26,7 @@
 #include "select/registry.h"
 #include "select/select.h"
 
-static int fails;
-#define CHECK(c, ...)                                                        \
-    do {                                                                     \
-        if (!(c)) {                                                          \
-            fprintf(stderr, "FAIL: " __VA_ARGS__);                           \
-            fputc('\n', stderr);                                             \
-            fails++;                                                         \
-        }                                                                    \
-    } while (0)
+#include "check.h"
 
 static int nop(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
 {
@@ -358,9 +350,7 @@ int main(void)
     fallbacks();
     chains();
     builtin();
-    if (fails)
-        return 1;
-    printf("test_registry: the registry passes its check, bad tables are "
-           "rejected, fallbacks run with their own parameters\n");
-    return 0;
+    return check_done("test_registry", "the registry passes its check, bad "
+                      "tables are rejected, fallbacks run with their own "
+                      "parameters");
 }
