@@ -14,7 +14,8 @@
 #include "coll/coll.h"
 #include "coll/ring.h"
 
-enum { P_SYNC = MC_P2P_SYNC, P_TAIL }; /* mc_p2p_params_st */
+/* mc_p2p_params_st */
+enum { P_SYNC = MC_P2P_SYNC, P_TAIL };
 
 int mc_allgather_ring(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
 {

@@ -23,7 +23,8 @@
 #include "coll/coll.h"
 #include "coll/ring.h"
 
-enum { P_SYNC = MC_P2P_SYNC, P_BALANCE, P_TAIL, P_FUSED }; /* mc_p2p_params_ring */
+/* mc_p2p_params_ring */
+enum { P_SYNC = MC_P2P_SYNC, P_BALANCE, P_TAIL, P_FUSED };
 
 int mc_allreduce_ring(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
 {

@@ -21,7 +21,8 @@
 #include "coll/p2p.h"
 #include "sched/sched.h"
 
-enum { P_SYNC = MC_P2P_SYNC, P_TAIL }; /* mc_p2p_params_st2 */
+/* mc_p2p_params_st2 */
+enum { P_SYNC = MC_P2P_SYNC, P_TAIL };
 
 int mc_alltoall_pairwise(mc_team_t *c, const mc_args_t *a,
                          const mc_params_t *p)

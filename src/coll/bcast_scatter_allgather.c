@@ -28,7 +28,8 @@
 #include "coll/p2p.h"
 #include "sched/sched.h"
 
-enum { P_SYNC = MC_P2P_SYNC, P_BALANCE, P_TAIL }; /* mc_p2p_params_sbt */
+/* mc_p2p_params_sbt */
+enum { P_SYNC = MC_P2P_SYNC, P_BALANCE, P_TAIL };
 
 typedef struct sag {
     const mc_args_t *a;

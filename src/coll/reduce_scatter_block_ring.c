@@ -17,7 +17,8 @@
 #include "coll/coll.h"
 #include "coll/ring.h"
 
-enum { P_SYNC = MC_P2P_SYNC, P_TAIL, P_FUSED }; /* mc_p2p_params_stf */
+/* mc_p2p_params_stf */
+enum { P_SYNC = MC_P2P_SYNC, P_TAIL, P_FUSED };
 
 int mc_reduce_scatter_block_ring(mc_team_t *c, const mc_args_t *a,
                                  const mc_params_t *p)
