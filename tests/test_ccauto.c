@@ -13,15 +13,7 @@
 #include "plat/profile.h"
 #include "select/auto.h"
 
-static int fails;
-#define CHECK(c, ...)                                                        \
-    do {                                                                     \
-        if (!(c)) {                                                          \
-            fprintf(stderr, "FAIL: " __VA_ARGS__);                           \
-            fputc('\n', stderr);                                             \
-            fails++;                                                         \
-        }                                                                    \
-    } while (0)
+#include "check.h"
 
 static void same_model(void)
 {
@@ -74,9 +66,6 @@ int main(void)
     mc_params_t fixed = {{3}};
     mc_auto_barrier_m(9, &fixed);
     CHECK(fixed.v[0] == 3, "an explicit m is kept");
-    if (fails)
-        return 1;
-    printf("test_ccauto: built-in model = xeonphi60.json; automatic "
-           "parameters as the report\n");
-    return 0;
+    return check_done("test_ccauto", "built-in model = xeonphi60.json; "
+                                     "automatic parameters as the report");
 }

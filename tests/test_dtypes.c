@@ -22,17 +22,7 @@
 #include "ops/half.h"
 #include "ops/ops.h"
 
-static int fails;
-#define CHECK(cond, ...)                                                     \
-    do {                                                                     \
-        if (!(cond)) {                                                       \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);             \
-            fprintf(stderr, __VA_ARGS__);                                    \
-            fputc('\n', stderr);                                             \
-            if (++fails > 20)                                                \
-                exit(1);                                                     \
-        }                                                                    \
-    } while (0)
+#include "check.h"
 
 static uint64_t rng = 88172645463325252ULL;
 static uint64_t next(void)
@@ -303,10 +293,6 @@ int main(void)
     test_complex();
     test_pairs();
     test_validity();
-    if (fails) {
-        fprintf(stderr, "%d failures\n", fails);
-        return 1;
-    }
-    printf("dtypes: conversions, bounds, complex, pairs all pass\n");
-    return 0;
+    return check_done("dtypes", "conversions, bounds, complex, pairs all "
+                                "pass");
 }

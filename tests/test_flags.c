@@ -23,15 +23,7 @@
 #include "coll/flags.h"
 #include "coll/team.h"
 
-static int fails;
-#define CHECK(c, ...)                                                        \
-    do {                                                                     \
-        if (!(c)) {                                                          \
-            fprintf(stderr, "FAIL: " __VA_ARGS__);                           \
-            fputc('\n', stderr);                                             \
-            fails++;                                                         \
-        }                                                                    \
-    } while (0)
+#include "check.h"
 
 static const mc_tp_ops_t fake_ops = {.name = "fake"};
 
@@ -189,9 +181,6 @@ int main(void)
     table();
     every_rank_count();
     mpb();
-    if (fails)
-        return 1;
-    printf("test_flags: the allocated flag map passes its checks and fits "
-           "at 1-4096 ranks; overlaps are rejected\n");
-    return 0;
+    return check_done("test_flags", "the allocated flag map passes its "
+                      "checks and fits at 1-4096 ranks; overlaps are rejected");
 }

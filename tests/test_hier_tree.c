@@ -22,17 +22,7 @@
 #include "sched/hier.h"
 #include "tp/hwtopo.h"
 
-static int fails;
-#define CHECK(cond, ...)                                                     \
-    do {                                                                     \
-        if (!(cond)) {                                                       \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);             \
-            fprintf(stderr, __VA_ARGS__);                                    \
-            fputc('\n', stderr);                                             \
-            if (++fails > 20)                                                \
-                exit(1);                                                     \
-        }                                                                    \
-    } while (0)
+#include "check.h"
 
 #define MAXN 512
 #define D MC_HWTOPO_LEVELS
@@ -148,7 +138,5 @@ int main(int argc, char **argv)
         machine(m[i].name, m[i].synth, 1, MAXN, show);  /* every PU */
         machine(m[i].name, m[i].synth, 3, 50, show);    /* some of them */
     }
-    printf("test_hier: %s\n", fails ? "FAILED" : "every tree keeps to the "
-                                                 "hierarchy");
-    return fails ? 1 : 0;
+    return check_done("test_hier", "every tree keeps to the hierarchy");
 }

@@ -12,19 +12,9 @@
 
 #include "sched/ktree.h"
 
-#define MAXN 1100
+#include "check.h"
 
-static int fails;
-#define CHECK(cond, ...)                                                     \
-    do {                                                                     \
-        if (!(cond)) {                                                       \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);             \
-            fprintf(stderr, __VA_ARGS__);                                    \
-            fputc('\n', stderr);                                             \
-            if (++fails > 20)                                                \
-                exit(1);                                                     \
-        }                                                                    \
-    } while (0)
+#define MAXN 1100
 
 typedef struct ref {
     int n, nodes;
@@ -172,8 +162,6 @@ int main(void)
                                  {4, 4, 4, 4, 3}};
     for (size_t i = 0; i < sizeof big / sizeof *big; i++)
         compare(1024, big[i][0], big[i] + 1);
-    if (fails)
-        return 1;
-    printf("test_ktree: all trees agree with the reference construction\n");
-    return 0;
+    return check_done("test_ktree",
+                      "all trees agree with the reference construction");
 }

@@ -24,17 +24,7 @@
 #include "sched/mesh.h"
 #include "sched/sched.h"
 
-static int fails;
-#define CHECK(cond, ...)                                                     \
-    do {                                                                     \
-        if (!(cond)) {                                                       \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);             \
-            fprintf(stderr, __VA_ARGS__);                                    \
-            fputc('\n', stderr);                                             \
-            if (++fails > 20)                                                \
-                exit(1);                                                     \
-        }                                                                    \
-    } while (0)
+#include "check.h"
 
 #define MAXG 16
 #define MAXP (MAXG * MAXG)
@@ -328,6 +318,5 @@ int main(int argc, char **argv)
                    g, g, c, g * g - 1, b, rd, ds,
                    mc_a2a_nrounds(g, g, MC_A2A_COMPACT));
     }
-    printf("test_mesh: %s\n", fails ? "FAILED" : "all schedule invariants hold");
-    return fails ? 1 : 0;
+    return check_done("test_mesh", "all schedule invariants hold");
 }

@@ -12,16 +12,7 @@
 #include "job/sim_job.h"
 #include "sim/grid.h"
 
-static int fails;
-#define CHECK(cond, ...)                                                     \
-    do {                                                                     \
-        if (!(cond)) {                                                       \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);             \
-            fprintf(stderr, __VA_ARGS__);                                    \
-            fputc('\n', stderr);                                             \
-            fails++;                                                         \
-        }                                                                    \
-    } while (0)
+#include "check.h"
 
 static void expect(const mc_comm_t *c, int kind, int w, int h, int cpt,
                    int x0, int y0, const char *what)
@@ -104,7 +95,6 @@ int main(void)
     run("tilepro64", "1x1@6,6", 0);
     run("scc48", "3x2@2,1", 0);
     run("tilepro64", NULL, 3);
-    printf("test_mesh_topo: %s\n", fails ? "FAILED" : "grids and sub-grids seen "
-                                                      "as they are");
-    return fails ? 1 : 0;
+    return check_done("test_mesh_topo", "grids and sub-grids seen as they "
+                                        "are");
 }

@@ -5,7 +5,8 @@
  *   - a commutative-only algorithm without a fallback, a fallback that is
  *     not an algorithm of the collective, a circle of fallbacks, two
  *     algorithms of one name, a default outside its range, a shared
- *     resolver whose parameter is not where its family puts it are
+ *     resolver whose parameter is not where its family puts it, a
+ *     two-sided table out of the order sync, balance, tail, fused are
  *     rejected with a message naming the row;
  *   - on a team without single copy, or of one rank, a single-copy
  *     algorithm runs its fallback with the fallback's own parameters (its
@@ -25,15 +26,7 @@
 #include "select/registry.h"
 #include "select/select.h"
 
-static int fails;
-#define CHECK(c, ...)                                                        \
-    do {                                                                     \
-        if (!(c)) {                                                          \
-            fprintf(stderr, "FAIL: " __VA_ARGS__);                           \
-            fputc('\n', stderr);                                             \
-            fails++;                                                         \
-        }                                                                    \
-    } while (0)
+#include "check.h"
 
 static int nop(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
 {
@@ -65,6 +58,12 @@ static const mc_param_desc_t tail_first[] = {MC_P2P_PARAM_TAIL,
                                              {.name = NULL}};
 static const mc_algo_impl_t misplaced = {.fn = nop, .params = tail_first,
                                          .resolve = mc_p2p_resolve};
+static const mc_param_desc_t fused_first[] = {MC_P2P_PARAM_SYNC(3),
+                                              MC_P2P_PARAM_FUSED,
+                                              MC_P2P_PARAM_TAIL,
+                                              {.name = NULL}};
+static const mc_algo_impl_t disordered = {.fn = nop, .params = fused_first,
+                                          .resolve = mc_p2p_resolve};
 
 /* the check on a table of two rows; expect an error naming `name` */
 static void rejects(const char *what, mc_algo_t a, mc_algo_t b,
@@ -108,6 +107,9 @@ static void check(void)
     rejects("sync not where mc_p2p_resolve sets it", ok,
             (mc_algo_t){.coll = ar, .name = "p2", .impl = &misplaced},
             "not 'sync'");
+    rejects("two-sided parameters out of their order", ok,
+            (mc_algo_t){.coll = ar, .name = "p3", .impl = &disordered},
+            "in that order");
 }
 
 static const mc_tp_ops_t fake_ops = {.name = "fake"};
@@ -348,9 +350,7 @@ int main(void)
     fallbacks();
     chains();
     builtin();
-    if (fails)
-        return 1;
-    printf("test_registry: the registry passes its check, bad tables are "
-           "rejected, fallbacks run with their own parameters\n");
-    return 0;
+    return check_done("test_registry", "the registry passes its check, bad "
+                      "tables are rejected, fallbacks run with their own "
+                      "parameters");
 }

@@ -19,16 +19,7 @@
 #include "coll/team.h"
 #include "select/rules.h"
 
-static int fails;
-#define CHECK(c, ...)                                                        \
-    do {                                                                     \
-        if (!(c)) {                                                          \
-            fprintf(stderr, "FAIL line %d: ", __LINE__);                     \
-            fprintf(stderr, __VA_ARGS__);                                    \
-            fputc('\n', stderr);                                             \
-            fails++;                                                         \
-        }                                                                    \
-    } while (0)
+#include "check.h"
 
 static const mc_tp_ops_t fake_ops = {.name = "fake"};
 
@@ -178,9 +169,6 @@ int main(void)
     keys();
     sets();
     idle();
-    if (fails)
-        return 1;
-    printf("test_rules: one rule set per key, computed once, changes "
-           "shared, idle ones kept and flushed\n");
-    return 0;
+    return check_done("test_rules", "one rule set per key, computed once, "
+                      "changes shared, idle ones kept and flushed");
 }

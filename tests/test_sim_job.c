@@ -30,16 +30,7 @@
 #include "job/sim_job.h"
 #include "util/error.h"
 
-static int fails;
-#define CHECK(cond, ...)                                                     \
-    do {                                                                     \
-        if (!(cond)) {                                                       \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);             \
-            fprintf(stderr, __VA_ARGS__);                                    \
-            fputc('\n', stderr);                                             \
-            fails++;                                                         \
-        }                                                                    \
-    } while (0)
+#include "check.h"
 
 /* ---- api ---- */
 
@@ -305,6 +296,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: test_sim_job api|oom\n");
         return 2;
     }
-    printf("test_sim_job %s: %s\n", what, fails ? "FAILED" : "all right");
-    return fails ? 1 : 0;
+    char name[64];
+    snprintf(name, sizeof name, "test_sim_job %s", what);
+    return check_done(name, "all right");
 }

@@ -37,7 +37,6 @@ int mc_allgather_direct(mc_team_t *c, const mc_args_t *a,
 
 const mc_algo_impl_t mc_allgather_direct_algo = {
     .fn = mc_allgather_direct,
-    .needs = MC_ALGO_SINGLE_COPY,
-    .usable = mc_direct_usable,
+    .needs = MC_ALGO_SINGLE_COPY, .usable = mc_direct_usable,
     .fallback = "ring",
 };

@@ -33,6 +33,4 @@ int mc_allgather_flat(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
     return MC_OK;
 }
 
-const mc_algo_impl_t mc_allgather_flat_algo = {
-    .fn = mc_allgather_flat,
-};
+const mc_algo_impl_t mc_allgather_flat_algo = {.fn = mc_allgather_flat};

@@ -14,6 +14,7 @@
 #include "coll/coll.h"
 #include "coll/ring.h"
 
+/* mc_p2p_params_st */
 enum { P_SYNC = MC_P2P_SYNC, P_TAIL };
 
 int mc_allgather_ring(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
@@ -28,14 +29,7 @@ int mc_allgather_ring(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
     return mc_ring_allgather(c, &g, out);
 }
 
-static const mc_param_desc_t params[] = {
-    [P_SYNC] = MC_P2P_PARAM_SYNC(3),
-    [P_TAIL] = MC_P2P_PARAM_TAIL,
-    {NULL, 0, 0, 0, NULL},
-};
-
 const mc_algo_impl_t mc_allgather_ring_algo = {
-    .fn = mc_allgather_ring,
-    .params = params,
+    .fn = mc_allgather_ring, .params = mc_p2p_params_st,
     .resolve = mc_p2p_resolve,
 };

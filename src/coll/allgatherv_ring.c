@@ -34,6 +34,4 @@ int mc_allgatherv_ring(mc_team_t *c, const mc_args_t *a,
     return MC_OK;
 }
 
-const mc_algo_impl_t mc_allgatherv_ring_algo = {
-    .fn = mc_allgatherv_ring,
-};
+const mc_algo_impl_t mc_allgatherv_ring_algo = {.fn = mc_allgatherv_ring};

@@ -34,16 +34,8 @@ int mc_allreduce_mesh(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
     return mc_bcast_mesh_run(c, &b, p, mc_reduce_mesh_steps(c, a->bytes, p));
 }
 
-static const mc_param_desc_t params[] = {
-    [MC_MESH_CHUNK] = MC_MESH_CHUNK_PARAM,
-    [MC_MESH_SN] = MC_MESH_SN_PARAM,
-    {NULL, 0, 0, 0, NULL},
-};
-
 const mc_algo_impl_t mc_allreduce_mesh_algo = {
-    .fn = mc_allreduce_mesh,
-    .params = params,
-    .needs = MC_ALGO_GRID | MC_ALGO_COMMUTATIVE,
-    .usable = mc_mesh_usable,
+    .fn = mc_allreduce_mesh, .params = mc_mesh_params_chunk_sn,
+    .needs = MC_ALGO_GRID | MC_ALGO_COMMUTATIVE, .usable = mc_mesh_usable,
     .fallback = "reduce-bcast",
 };

@@ -58,5 +58,4 @@ int mc_allreduce_recursive_doubling(mc_team_t *c, const mc_args_t *a,
 }
 
 const mc_algo_impl_t mc_allreduce_recursive_doubling_algo = {
-    .fn = mc_allreduce_recursive_doubling,
-};
+    .fn = mc_allreduce_recursive_doubling};

@@ -25,5 +25,4 @@ int mc_allreduce_reduce_bcast(mc_team_t *c, const mc_args_t *a,
 }
 
 const mc_algo_impl_t mc_allreduce_reduce_bcast_algo = {
-    .fn = mc_allreduce_reduce_bcast,
-};
+    .fn = mc_allreduce_reduce_bcast};

@@ -180,6 +180,5 @@ int mc_allreduce_ring_mpb(mc_team_t *c, const mc_args_t *a,
 
 const mc_algo_impl_t mc_allreduce_ring_mpb_algo = {
     .fn = mc_allreduce_ring_mpb,
-    .needs = MC_ALGO_COMMUTATIVE,
-    .fallback = "reduce-bcast", /* rank order */
+    .needs = MC_ALGO_COMMUTATIVE, .fallback = "reduce-bcast", /* rank order */
 };

@@ -208,10 +208,7 @@ static int usable(const mc_team_t *t, const mc_params_t *p, const char **why)
 }
 
 const mc_algo_impl_t mc_allreduce_rsag_algo = {
-    .fn = mc_allreduce_rsag,
-    .params = params,
-    .resolve = resolve,
-    .usable = usable,
+    .fn = mc_allreduce_rsag, .params = params, .resolve = resolve,
+    .usable = usable, .fallback = "reduce-bcast",
     .declines = "the call's element is larger than the chunk",
-    .fallback = "reduce-bcast",
 };

@@ -38,7 +38,6 @@ int mc_alltoall_direct(mc_team_t *c, const mc_args_t *a,
 
 const mc_algo_impl_t mc_alltoall_direct_algo = {
     .fn = mc_alltoall_direct,
-    .needs = MC_ALGO_SINGLE_COPY,
-    .usable = mc_direct_usable,
+    .needs = MC_ALGO_SINGLE_COPY, .usable = mc_direct_usable,
     .fallback = "pairwise",
 };

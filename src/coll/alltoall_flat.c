@@ -92,6 +92,5 @@ int mc_alltoall_flat(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
 
 const mc_algo_impl_t mc_alltoall_flat_algo = {
     .fn = mc_alltoall_flat,
-    .usable = mc_fast_usable,
-    .fallback = "pairwise",
+    .usable = mc_fast_usable, .fallback = "pairwise",
 };

@@ -182,9 +182,6 @@ static int usable(const mc_team_t *t, const mc_params_t *p, const char **why)
 }
 
 const mc_algo_impl_t mc_alltoall_mesh_rounds_algo = {
-    .fn = mc_alltoall_mesh_rounds,
-    .params = params,
-    .needs = MC_ALGO_GRID,
-    .usable = usable,
-    .fallback = "pairwise",
+    .fn = mc_alltoall_mesh_rounds, .params = params,
+    .needs = MC_ALGO_GRID, .usable = usable, .fallback = "pairwise",
 };

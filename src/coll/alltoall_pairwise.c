@@ -21,6 +21,7 @@
 #include "coll/p2p.h"
 #include "sched/sched.h"
 
+/* mc_p2p_params_st2 */
 enum { P_SYNC = MC_P2P_SYNC, P_TAIL };
 
 int mc_alltoall_pairwise(mc_team_t *c, const mc_args_t *a,
@@ -41,14 +42,7 @@ int mc_alltoall_pairwise(mc_team_t *c, const mc_args_t *a,
     return MC_OK;
 }
 
-static const mc_param_desc_t params[] = {
-    [P_SYNC] = MC_P2P_PARAM_SYNC(2),
-    [P_TAIL] = MC_P2P_PARAM_TAIL,
-    {NULL, 0, 0, 0, NULL},
-};
-
 const mc_algo_impl_t mc_alltoall_pairwise_algo = {
-    .fn = mc_alltoall_pairwise,
-    .params = params,
+    .fn = mc_alltoall_pairwise, .params = mc_p2p_params_st2,
     .resolve = mc_p2p_resolve,
 };

@@ -51,6 +51,4 @@ int mc_alltoallv_pairwise(mc_team_t *c, const mc_args_t *a,
     return MC_OK;
 }
 
-const mc_algo_impl_t mc_alltoallv_pairwise_algo = {
-    .fn = mc_alltoallv_pairwise,
-};
+const mc_algo_impl_t mc_alltoallv_pairwise_algo = {.fn = mc_alltoallv_pairwise};

@@ -61,5 +61,4 @@ int mc_barrier_dissemination(mc_team_t *c, const mc_args_t *a,
 }
 
 const mc_algo_impl_t mc_barrier_dissemination_algo = {
-    .fn = mc_barrier_dissemination,
-};
+    .fn = mc_barrier_dissemination};

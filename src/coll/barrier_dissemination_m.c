@@ -64,7 +64,6 @@ static const mc_param_desc_t params[P_COUNT + 1] = {
 };
 
 const mc_algo_impl_t mc_barrier_dissemination_m_algo = {
-    .fn = mc_barrier_dissemination_m,
-    .params = params,
+    .fn = mc_barrier_dissemination_m, .params = params,
     .model = MC_MODEL_BARRIER_M,
 };

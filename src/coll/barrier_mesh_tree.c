@@ -44,9 +44,7 @@ static const mc_param_desc_t params[] = {
 };
 
 const mc_algo_impl_t mc_barrier_mesh_tree_algo = {
-    .fn = mc_barrier_mesh_tree,
-    .params = params,
-    .needs = MC_ALGO_GRID,
-    .usable = mc_mesh_usable,
+    .fn = mc_barrier_mesh_tree, .params = params,
+    .needs = MC_ALGO_GRID, .usable = mc_mesh_usable,
     .fallback = "dissemination",
 };

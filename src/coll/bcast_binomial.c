@@ -34,6 +34,4 @@ int mc_bcast_binomial(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
     return mc_binomial_bcast(c, a);
 }
 
-const mc_algo_impl_t mc_bcast_binomial_algo = {
-    .fn = mc_bcast_binomial,
-};
+const mc_algo_impl_t mc_bcast_binomial_algo = {.fn = mc_bcast_binomial};

@@ -26,7 +26,7 @@
 #include "coll/cc.h"
 #include "sched/sched.h"
 
-enum { P_CHUNK = 0, P_COUNT };
+enum { P_CHUNK = MC_CC_HALF, P_COUNT };
 
 static int wait_acks(mc_team_t *c, const mc_cc_fl_t *f, int root,
                      uint64_t v)
@@ -77,14 +77,6 @@ static const mc_param_desc_t params[P_COUNT + 1] = {
                  "bytes per double-buffered chunk; 0 = half the MPB"},
 };
 
-static int resolve(const mc_team_t *t, mc_params_t *p)
-{
-    p->v[P_CHUNK] = (int64_t)mc_cc_half_chunk(t, p->v[P_CHUNK]);
-    return MC_OK;
-}
-
 const mc_algo_impl_t mc_bcast_cc_flat_algo = {
-    .fn = mc_bcast_cc_flat,
-    .params = params,
-    .resolve = resolve,
+    .fn = mc_bcast_cc_flat, .params = params, .resolve = mc_cc_resolve_half,
 };

@@ -36,7 +36,7 @@
 #include "coll/cc.h"
 #include "sched/sched.h"
 
-enum { P_BLOCK = 0, P_COUNT };
+enum { P_BLOCK = MC_CC_HALF, P_COUNT };
 
 typedef struct pipe {
     mc_team_t *c;
@@ -157,14 +157,6 @@ static const mc_param_desc_t params[P_COUNT + 1] = {
                  "bytes per double-buffered block; 0 = half the MPB"},
 };
 
-static int resolve(const mc_team_t *t, mc_params_t *p)
-{
-    p->v[P_BLOCK] = (int64_t)mc_cc_half_chunk(t, p->v[P_BLOCK]);
-    return MC_OK;
-}
-
 const mc_algo_impl_t mc_bcast_cc_pipeline_algo = {
-    .fn = mc_bcast_cc_pipeline,
-    .params = params,
-    .resolve = resolve,
+    .fn = mc_bcast_cc_pipeline, .params = params, .resolve = mc_cc_resolve_half,
 };

@@ -165,8 +165,6 @@ static int resolve(const mc_team_t *t, mc_params_t *p)
 }
 
 const mc_algo_impl_t mc_bcast_cc_tree_algo = {
-    .fn = mc_bcast_cc_tree,
-    .params = params,
-    .resolve = resolve,
+    .fn = mc_bcast_cc_tree, .params = params, .resolve = resolve,
     .model = MC_MODEL_BCAST_TREE,
 };

@@ -32,6 +32,4 @@ int mc_bcast_flat(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
     return MC_OK;
 }
 
-const mc_algo_impl_t mc_bcast_flat_algo = {
-    .fn = mc_bcast_flat,
-};
+const mc_algo_impl_t mc_bcast_flat_algo = {.fn = mc_bcast_flat};

@@ -56,15 +56,7 @@ int mc_bcast_hier(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
     return mc_push_bcast(c, a, parent, nc, child, (size_t)p->v[P_CHUNK], 0);
 }
 
-static const mc_param_desc_t params[] = {
-    [P_CHUNK] = MC_MESH_CHUNK_PARAM,
-    {NULL, 0, 0, 0, NULL},
-};
-
 const mc_algo_impl_t mc_bcast_hier_algo = {
-    .fn = mc_bcast_hier,
-    .params = params,
-    .needs = MC_ALGO_HIER,
-    .usable = mc_hier_usable,
-    .fallback = "binomial",
+    .fn = mc_bcast_hier, .params = mc_mesh_params_chunk,
+    .needs = MC_ALGO_HIER, .usable = mc_hier_usable, .fallback = "binomial",
 };

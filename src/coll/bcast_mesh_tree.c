@@ -50,16 +50,7 @@ int mc_bcast_mesh_tree(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
     return mc_bcast_mesh_run(c, a, p, 0);
 }
 
-static const mc_param_desc_t params[] = {
-    [P_CHUNK] = MC_MESH_CHUNK_PARAM,
-    [P_SN] = MC_MESH_SN_PARAM,
-    {NULL, 0, 0, 0, NULL},
-};
-
 const mc_algo_impl_t mc_bcast_mesh_tree_algo = {
-    .fn = mc_bcast_mesh_tree,
-    .params = params,
-    .needs = MC_ALGO_GRID,
-    .usable = mc_mesh_usable,
-    .fallback = "binomial",
+    .fn = mc_bcast_mesh_tree, .params = mc_mesh_params_chunk_sn,
+    .needs = MC_ALGO_GRID, .usable = mc_mesh_usable, .fallback = "binomial",
 };

@@ -192,7 +192,5 @@ int mc_bcast_ocbcast(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
 }
 
 const mc_algo_impl_t mc_bcast_ocbcast_algo = {
-    .fn = mc_bcast_ocbcast,
-    .params = params,
-    .resolve = resolve,
+    .fn = mc_bcast_ocbcast, .params = params, .resolve = resolve,
 };

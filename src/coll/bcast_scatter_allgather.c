@@ -28,6 +28,7 @@
 #include "coll/p2p.h"
 #include "sched/sched.h"
 
+/* mc_p2p_params_sbt */
 enum { P_SYNC = MC_P2P_SYNC, P_BALANCE, P_TAIL };
 
 typedef struct sag {
@@ -75,15 +76,7 @@ int mc_bcast_scatter_allgather(mc_team_t *c, const mc_args_t *a,
     return MC_OK;
 }
 
-static const mc_param_desc_t params[] = {
-    [P_SYNC] = MC_P2P_PARAM_SYNC(3),
-    [P_BALANCE] = MC_P2P_PARAM_BALANCE,
-    [P_TAIL] = MC_P2P_PARAM_TAIL,
-    {NULL, 0, 0, 0, NULL},
-};
-
 const mc_algo_impl_t mc_bcast_scatter_allgather_algo = {
-    .fn = mc_bcast_scatter_allgather,
-    .params = params,
+    .fn = mc_bcast_scatter_allgather, .params = mc_p2p_params_sbt,
     .resolve = mc_p2p_resolve,
 };

@@ -120,5 +120,9 @@ int mc_cc_tree(const mc_params_t *p, int n, mc_ktree_t *t);
  * (0 or more than half the MPB: half the MPB), whole lines, at least one.
  * Their resolvers store it, so reports show the value that runs. */
 size_t mc_cc_half_chunk(const mc_team_t *c, int64_t want);
+/* the resolver of the large broadcasts whose first parameter is such a
+ * size (cc-flat's chunk, cc-pipeline's block): the size that runs */
+enum { MC_CC_HALF = 0 };
+int mc_cc_resolve_half(const mc_team_t *t, mc_params_t *p);
 
 #endif

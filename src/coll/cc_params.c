@@ -14,6 +14,12 @@ size_t mc_cc_half_chunk(const mc_team_t *c, int64_t want)
     return chunk < line ? line : chunk / line * line;
 }
 
+int mc_cc_resolve_half(const mc_team_t *t, mc_params_t *p)
+{
+    p->v[MC_CC_HALF] = (int64_t)mc_cc_half_chunk(t, p->v[MC_CC_HALF]);
+    return MC_OK;
+}
+
 int mc_cc_tree(const mc_params_t *p, int n, mc_ktree_t *t)
 {
     int k[MC_CC_KMAX], d = 0;

@@ -16,6 +16,13 @@ int mc_direct_usable(const mc_team_t *t, const mc_params_t *p,
     return *why == NULL;
 }
 
+const mc_param_desc_t mc_direct_params[] = {
+    [MC_DIRECT_CHUNK] = {"chunk", 0, 0, 1LL << 30,
+                         "bytes combined per step through a scratch buffer; "
+                         "0 = 64K"},
+    {NULL, 0, 0, 0, NULL},
+};
+
 int mc_direct_require(const mc_team_t *c)
 {
     if (c->size > 1 && c->tp->single_copy)

@@ -102,14 +102,12 @@ int mc_direct_reduce_end(mc_team_t *c, mc_direct_t *d, size_t off,
 size_t mc_direct_chunk(const mc_args_t *a, int64_t chunk);
 
 /* the chunk: the first parameter of the direct algorithms that combine
- * (MC_DIRECT_CHUNK_PARAM below; the registry check holds every algorithm
+ * (mc_direct_params below; the registry check holds every algorithm
  * whose resolver is mc_direct_resolve to it) */
 enum { MC_DIRECT_CHUNK = 0 };
 /* their resolver: chunk 0 becomes the 64K that runs */
 int mc_direct_resolve(const mc_team_t *t, mc_params_t *p);
-/* ... the chunk's entry in their parameter tables */
-#define MC_DIRECT_CHUNK_PARAM                                                \
-    {"chunk", 0, 0, 1LL << 30,                                               \
-     "bytes combined per step through a scratch buffer; 0 = 64K"}
+/* ... and their parameter table (direct.c): the chunk alone */
+extern const mc_param_desc_t mc_direct_params[];
 
 #endif

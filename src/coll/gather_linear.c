@@ -24,6 +24,4 @@ int mc_gather_linear(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
     return MC_OK;
 }
 
-const mc_algo_impl_t mc_gather_linear_algo = {
-    .fn = mc_gather_linear,
-};
+const mc_algo_impl_t mc_gather_linear_algo = {.fn = mc_gather_linear};

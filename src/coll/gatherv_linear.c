@@ -29,6 +29,4 @@ int mc_gatherv_linear(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
     return MC_OK;
 }
 
-const mc_algo_impl_t mc_gatherv_linear_algo = {
-    .fn = mc_gatherv_linear,
-};
+const mc_algo_impl_t mc_gatherv_linear_algo = {.fn = mc_gatherv_linear};

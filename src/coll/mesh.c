@@ -21,6 +21,17 @@ int mc_mview(const mc_team_t *c, mc_mview_t *v)
     return 1;
 }
 
+const mc_param_desc_t mc_mesh_params_chunk[] = {
+    [MC_MESH_CHUNK] = MC_MESH_CHUNK_PARAM,
+    {NULL, 0, 0, 0, NULL},
+};
+
+const mc_param_desc_t mc_mesh_params_chunk_sn[] = {
+    [MC_MESH_CHUNK] = MC_MESH_CHUNK_PARAM,
+    [MC_MESH_SN] = MC_MESH_SN_PARAM,
+    {NULL, 0, 0, 0, NULL},
+};
+
 int mc_mesh_usable(const mc_team_t *t, const mc_params_t *p,
                    const char **why)
 {

@@ -47,6 +47,10 @@ enum { MC_MESH_CHUNK = 0, MC_MESH_SN = 1 };
     {"sn", 1, 0, 1,                                                          \
      "1: broadcast on the static network where the chip has one "            \
      "(simulated tilepro64); 0: the cores forward"}
+/* the tables of those that take these alone (mesh.c): the chunk (the
+ * reductions, bcast hier), the chunk and sn (the mesh broadcasts) */
+extern const mc_param_desc_t mc_mesh_params_chunk[];
+extern const mc_param_desc_t mc_mesh_params_chunk_sn[];
 
 #define MC_MESH_MAX_CPT 8
 

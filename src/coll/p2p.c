@@ -6,6 +6,21 @@
 #include "coll/flags.h"
 #include "util/config.h"
 
+/* the defaults: sync 3 (automatic), but 2 for pairwise (st2) */
+#define END {NULL, 0, 0, 0, NULL}
+const mc_param_desc_t mc_p2p_params_ring[] = {
+    MC_P2P_PARAM_SYNC(3), MC_P2P_PARAM_BALANCE, MC_P2P_PARAM_TAIL,
+    MC_P2P_PARAM_FUSED, END};
+const mc_param_desc_t mc_p2p_params_sbt[] = {
+    MC_P2P_PARAM_SYNC(3), MC_P2P_PARAM_BALANCE, MC_P2P_PARAM_TAIL, END};
+const mc_param_desc_t mc_p2p_params_stf[] = {
+    MC_P2P_PARAM_SYNC(3), MC_P2P_PARAM_TAIL, MC_P2P_PARAM_FUSED, END};
+const mc_param_desc_t mc_p2p_params_st[] = {
+    MC_P2P_PARAM_SYNC(3), MC_P2P_PARAM_TAIL, END};
+const mc_param_desc_t mc_p2p_params_st2[] = {
+    MC_P2P_PARAM_SYNC(2), MC_P2P_PARAM_TAIL, END};
+#undef END
+
 static const mc_p2p_mode_t blocking = {MC_SYNC_BLOCKING, 0};
 
 static inline int sent_flag(int from) { return from; }

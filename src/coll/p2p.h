@@ -173,6 +173,19 @@ enum { MC_P2P_SYNC = 0 };
      "1: combine straight from the sender's MPB; 0: receive into scratch, " \
      "then reduce (RCCE_comm)"}
 
+/* The tables of the two-sided algorithms (p2p.c), built of the entries
+ * above: sync, then balance, tail and fused where they are, in that
+ * order (the registry check holds them to it). */
+extern const mc_param_desc_t mc_p2p_params_ring[];   /* sync, balance,
+                                                        tail, fused */
+extern const mc_param_desc_t mc_p2p_params_sbt[];    /* sync, balance,
+                                                        tail */
+extern const mc_param_desc_t mc_p2p_params_stf[];    /* sync, tail,
+                                                        fused */
+extern const mc_param_desc_t mc_p2p_params_st[];     /* sync, tail */
+extern const mc_param_desc_t mc_p2p_params_st2[];    /* sync (default 2:
+                                                        lightweight), tail */
+
 /* the synchronisation `sync` stands for on c (resolves MC_SYNC_AUTO) */
 static inline int mc_p2p_sync(const mc_team_t *c, int64_t sync)
 {

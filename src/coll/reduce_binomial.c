@@ -65,6 +65,4 @@ int mc_reduce_binomial(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
     return mc_binomial_reduce(c, a);
 }
 
-const mc_algo_impl_t mc_reduce_binomial_algo = {
-    .fn = mc_reduce_binomial,
-};
+const mc_algo_impl_t mc_reduce_binomial_algo = {.fn = mc_reduce_binomial};

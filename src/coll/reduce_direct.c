@@ -26,7 +26,7 @@
 #include "coll/direct.h"
 #include "sched/sched.h"
 
-enum { P_CHUNK = MC_DIRECT_CHUNK, P_COUNT };
+enum { P_CHUNK = MC_DIRECT_CHUNK }; /* mc_direct_params */
 
 int mc_reduce_direct(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
 {
@@ -58,14 +58,8 @@ int mc_reduce_direct(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
     return mc_direct_end(c, done);
 }
 
-static const mc_param_desc_t params[P_COUNT + 1] = {
-    [P_CHUNK] = MC_DIRECT_CHUNK_PARAM,
-};
-
 const mc_algo_impl_t mc_reduce_direct_algo = {
-    .fn = mc_reduce_direct,
-    .params = params,
-    .needs = MC_ALGO_SINGLE_COPY,
-    .usable = mc_direct_usable,
+    .fn = mc_reduce_direct, .params = mc_direct_params,
+    .needs = MC_ALGO_SINGLE_COPY, .usable = mc_direct_usable,
     .fallback = "flat",
 };

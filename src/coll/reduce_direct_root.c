@@ -78,10 +78,7 @@ static const mc_param_desc_t params[P_COUNT + 1] = {
 };
 
 const mc_algo_impl_t mc_reduce_direct_root_algo = {
-    .fn = mc_reduce_direct_root,
-    .params = params,
-    .resolve = resolve,
-    .needs = MC_ALGO_SINGLE_COPY,
-    .usable = mc_direct_usable,
+    .fn = mc_reduce_direct_root, .params = params, .resolve = resolve,
+    .needs = MC_ALGO_SINGLE_COPY, .usable = mc_direct_usable,
     .fallback = "flat",
 };

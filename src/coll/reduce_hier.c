@@ -71,15 +71,8 @@ int mc_reduce_hier(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
                             side_at(t, c->size, a->root, parent, me), acc);
 }
 
-static const mc_param_desc_t params[] = {
-    [P_CHUNK] = MC_MESH_CHUNK_PARAM,
-    {NULL, 0, 0, 0, NULL},
-};
-
 const mc_algo_impl_t mc_reduce_hier_algo = {
-    .fn = mc_reduce_hier,
-    .params = params,
-    .needs = MC_ALGO_HIER | MC_ALGO_COMMUTATIVE,
-    .usable = mc_hier_usable,
+    .fn = mc_reduce_hier, .params = mc_mesh_params_chunk,
+    .needs = MC_ALGO_HIER | MC_ALGO_COMMUTATIVE, .usable = mc_hier_usable,
     .fallback = "binomial",
 };

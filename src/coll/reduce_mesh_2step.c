@@ -120,15 +120,8 @@ int mc_reduce_mesh_2step(mc_team_t *c, const mc_args_t *a,
     return mc_reduce_mesh_run(c, a, p, 0);
 }
 
-static const mc_param_desc_t params[] = {
-    [P_CHUNK] = MC_MESH_CHUNK_PARAM,
-    {NULL, 0, 0, 0, NULL},
-};
-
 const mc_algo_impl_t mc_reduce_mesh_2step_algo = {
-    .fn = mc_reduce_mesh_2step,
-    .params = params,
-    .needs = MC_ALGO_GRID | MC_ALGO_COMMUTATIVE,
-    .usable = mc_mesh_usable,
+    .fn = mc_reduce_mesh_2step, .params = mc_mesh_params_chunk,
+    .needs = MC_ALGO_GRID | MC_ALGO_COMMUTATIVE, .usable = mc_mesh_usable,
     .fallback = "binomial",
 };

@@ -17,6 +17,7 @@
 #include "coll/coll.h"
 #include "coll/ring.h"
 
+/* mc_p2p_params_ring */
 enum { P_SYNC = MC_P2P_SYNC, P_BALANCE, P_TAIL, P_FUSED };
 
 int mc_reduce_rs_gather(mc_team_t *c, const mc_args_t *a,
@@ -48,18 +49,8 @@ int mc_reduce_rs_gather(mc_team_t *c, const mc_args_t *a,
     return MC_OK;
 }
 
-static const mc_param_desc_t params[] = {
-    [P_SYNC] = MC_P2P_PARAM_SYNC(3),
-    [P_BALANCE] = MC_P2P_PARAM_BALANCE,
-    [P_TAIL] = MC_P2P_PARAM_TAIL,
-    [P_FUSED] = MC_P2P_PARAM_FUSED,
-    {NULL, 0, 0, 0, NULL},
-};
-
 const mc_algo_impl_t mc_reduce_rs_gather_algo = {
-    .fn = mc_reduce_rs_gather,
-    .params = params,
+    .fn = mc_reduce_rs_gather, .params = mc_p2p_params_ring,
     .resolve = mc_p2p_resolve,
-    .needs = MC_ALGO_COMMUTATIVE,
-    .fallback = "binomial", /* rank order */
+    .needs = MC_ALGO_COMMUTATIVE, .fallback = "binomial", /* rank order */
 };

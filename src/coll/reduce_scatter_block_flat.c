@@ -64,7 +64,6 @@ int mc_reduce_scatter_block_flat(mc_team_t *c, const mc_args_t *a,
 
 const mc_algo_impl_t mc_reduce_scatter_block_flat_algo = {
     .fn = mc_reduce_scatter_block_flat,
-    .usable = mc_fast_usable,
+    .usable = mc_fast_usable, .fallback = "reduce-scatter",
     .declines = "the call's P elements do not fit a slot",
-    .fallback = "reduce-scatter",
 };

@@ -33,5 +33,4 @@ int mc_reduce_scatter_block_reduce_scatter(mc_team_t *c, const mc_args_t *a,
 }
 
 const mc_algo_impl_t mc_reduce_scatter_block_reduce_scatter_algo = {
-    .fn = mc_reduce_scatter_block_reduce_scatter,
-};
+    .fn = mc_reduce_scatter_block_reduce_scatter};

@@ -17,6 +17,7 @@
 #include "coll/coll.h"
 #include "coll/ring.h"
 
+/* mc_p2p_params_stf */
 enum { P_SYNC = MC_P2P_SYNC, P_TAIL, P_FUSED };
 
 int mc_reduce_scatter_block_ring(mc_team_t *c, const mc_args_t *a,
@@ -37,16 +38,8 @@ int mc_reduce_scatter_block_ring(mc_team_t *c, const mc_args_t *a,
     return tp_copy(c->tp, a->rbuf, acc + (size_t)r * b, b);
 }
 
-static const mc_param_desc_t params[] = {
-    [P_SYNC] = MC_P2P_PARAM_SYNC(3),
-    [P_TAIL] = MC_P2P_PARAM_TAIL,
-    [P_FUSED] = MC_P2P_PARAM_FUSED,
-    {NULL, 0, 0, 0, NULL},
-};
-
 const mc_algo_impl_t mc_reduce_scatter_block_ring_algo = {
-    .fn = mc_reduce_scatter_block_ring,
-    .params = params,
+    .fn = mc_reduce_scatter_block_ring, .params = mc_p2p_params_stf,
     .resolve = mc_p2p_resolve,
     .needs = MC_ALGO_COMMUTATIVE,
     .fallback = "reduce-scatter", /* rank order */

@@ -21,7 +21,7 @@
 #include "coll/coll.h"
 #include "coll/direct.h"
 
-enum { P_CHUNK = MC_DIRECT_CHUNK, P_COUNT };
+enum { P_CHUNK = MC_DIRECT_CHUNK }; /* mc_direct_params */
 
 int mc_reduce_scatter_direct(mc_team_t *c, const mc_args_t *a,
                              const mc_params_t *p)
@@ -45,15 +45,9 @@ int mc_reduce_scatter_direct(mc_team_t *c, const mc_args_t *a,
                                 mc_direct_chunk(a, p->v[P_CHUNK]));
 }
 
-static const mc_param_desc_t params[P_COUNT + 1] = {
-    [P_CHUNK] = MC_DIRECT_CHUNK_PARAM,
-};
-
 const mc_algo_impl_t mc_reduce_scatter_direct_algo = {
-    .fn = mc_reduce_scatter_direct,
-    .params = params,
+    .fn = mc_reduce_scatter_direct, .params = mc_direct_params,
     .resolve = mc_direct_resolve,
-    .needs = MC_ALGO_SINGLE_COPY,
-    .usable = mc_direct_usable,
+    .needs = MC_ALGO_SINGLE_COPY, .usable = mc_direct_usable,
     .fallback = "flat",
 };

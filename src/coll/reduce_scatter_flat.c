@@ -70,6 +70,6 @@ int mc_reduce_scatter_flat(mc_team_t *c, const mc_args_t *a,
 
 const mc_algo_impl_t mc_reduce_scatter_flat_algo = {
     .fn = mc_reduce_scatter_flat,
-    .declines = "the call's element does not fit a slot",
     .fallback = "reduce-scatterv",
+    .declines = "the call's element does not fit a slot",
 };

@@ -37,5 +37,4 @@ int mc_reduce_scatter_reduce(mc_team_t *c, const mc_args_t *a,
 }
 
 const mc_algo_impl_t mc_reduce_scatter_reduce_algo = {
-    .fn = mc_reduce_scatter_reduce,
-};
+    .fn = mc_reduce_scatter_reduce};

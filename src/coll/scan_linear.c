@@ -42,6 +42,4 @@ int mc_scan_linear(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
     return mc_p2p_send(c, r + 1, own, a->bytes);
 }
 
-const mc_algo_impl_t mc_scan_linear_algo = {
-    .fn = mc_scan_linear,
-};
+const mc_algo_impl_t mc_scan_linear_algo = {.fn = mc_scan_linear};

@@ -40,7 +40,6 @@ int mc_scatter_direct(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
 
 const mc_algo_impl_t mc_scatter_direct_algo = {
     .fn = mc_scatter_direct,
-    .needs = MC_ALGO_SINGLE_COPY,
-    .usable = mc_direct_usable,
+    .needs = MC_ALGO_SINGLE_COPY, .usable = mc_direct_usable,
     .fallback = "linear",
 };

@@ -43,6 +43,4 @@ int mc_scatter_flat(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
     return MC_OK;
 }
 
-const mc_algo_impl_t mc_scatter_flat_algo = {
-    .fn = mc_scatter_flat,
-};
+const mc_algo_impl_t mc_scatter_flat_algo = {.fn = mc_scatter_flat};

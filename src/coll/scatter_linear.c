@@ -29,6 +29,4 @@ int mc_scatter_linear(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
     return mc_linear_scatter(c, a);
 }
 
-const mc_algo_impl_t mc_scatter_linear_algo = {
-    .fn = mc_scatter_linear,
-};
+const mc_algo_impl_t mc_scatter_linear_algo = {.fn = mc_scatter_linear};

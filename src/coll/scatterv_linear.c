@@ -42,6 +42,4 @@ int mc_scatterv_linear(mc_team_t *c, const mc_args_t *a,
                               a->dsize, a->rbuf, a->bytes, a->in_place);
 }
 
-const mc_algo_impl_t mc_scatterv_linear_algo = {
-    .fn = mc_scatterv_linear,
-};
+const mc_algo_impl_t mc_scatterv_linear_algo = {.fn = mc_scatterv_linear};

@@ -59,12 +59,7 @@ static int p_reduce_scatter_block(void *g, const void *sbuf, void *rbuf,
 
 const mc_hier_provider_t mc_hier_provider_manycoll = {
     .name = "manycoll",
-    .barrier = p_barrier,
-    .bcast = p_bcast,
-    .reduce = p_reduce,
-    .allreduce = p_allreduce,
-    .allgather = p_allgather,
-    .gather = p_gather,
-    .scatter = p_scatter,
-    .reduce_scatter_block = p_reduce_scatter_block,
+    .barrier = p_barrier, .bcast = p_bcast, .reduce = p_reduce,
+    .allreduce = p_allreduce, .allgather = p_allgather, .gather = p_gather,
+    .scatter = p_scatter, .reduce_scatter_block = p_reduce_scatter_block,
 };

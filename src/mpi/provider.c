@@ -248,15 +248,8 @@ static int p_wait(void *g, int slot)
 
 const mc_hier_provider_t mcm_provider = {
     .name = "MPI",
-    .barrier = p_barrier,
-    .bcast = p_bcast,
-    .reduce = p_reduce,
-    .allreduce = p_allreduce,
-    .allgather = p_allgather,
-    .gather = p_gather,
-    .scatter = p_scatter,
-    .reduce_scatter_block = p_reduce_scatter_block,
-    .iallreduce = p_iallreduce,
-    .ibcast = p_ibcast,
-    .wait = p_wait,
+    .barrier = p_barrier, .bcast = p_bcast, .reduce = p_reduce,
+    .allreduce = p_allreduce, .allgather = p_allgather, .gather = p_gather,
+    .scatter = p_scatter, .reduce_scatter_block = p_reduce_scatter_block,
+    .iallreduce = p_iallreduce, .ibcast = p_ibcast, .wait = p_wait,
 };

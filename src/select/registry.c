@@ -501,6 +501,26 @@ static int check_places(const mc_algo_t *a)
     return MC_OK;
 }
 
+/* The two-sided algorithms share tables (coll/p2p.h) and name the places
+ * in their own enums by one rule: sync, then balance, tail and fused
+ * where the table has them, in that order. */
+static int check_p2p_order(const mc_algo_t *a)
+{
+    static const char *const order[] = {"sync", "balance", "tail", "fused"};
+    const mc_param_desc_t *d = mc_algo_params(a);
+    size_t k = 0;
+    if (a->impl->resolve != mc_p2p_resolve)
+        return MC_OK;
+    for (int i = 0; d[i].name; i++) {
+        while (k < sizeof order / sizeof *order && strcmp(d[i].name, order[k]))
+            k++;
+        if (k++ >= sizeof order / sizeof *order)
+            return bad(a, "its two-sided parameters are not sync, balance, "
+                          "tail, fused (those it has, in that order)");
+    }
+    return MC_OK;
+}
+
 /* whether an algorithm may not serve: then it needs a fallback */
 static int conditional(const mc_algo_impl_t *im)
 {
@@ -543,6 +563,7 @@ int mc_registry_check(const mc_algo_t *table)
             return bad(a, "no implementation (entry point)");
         MC_CHECK(check_params(a));
         MC_CHECK(check_places(a));
+        MC_CHECK(check_p2p_order(a));
     }
     for (const mc_algo_t *a = table; a->name; a++)
         MC_CHECK(check_fallbacks(table, a));

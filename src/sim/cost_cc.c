@@ -190,11 +190,7 @@ static int cc_wanted(const mc_cost_t *c)
 
 const mc_sim_model_t mc_model_cc = {
     .name = "coherence",
-    .wanted = cc_wanted,
-    .op = cc_op,
-    .line = cc_line,
-    .flag = cc_flag,
-    .poll = cc_poll,
-    .domain_init = cc_domain_init,
+    .wanted = cc_wanted, .op = cc_op, .line = cc_line, .flag = cc_flag,
+    .poll = cc_poll, .domain_init = cc_domain_init,
     .domain_fini = cc_domain_fini,
 };

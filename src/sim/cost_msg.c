@@ -244,11 +244,6 @@ static mc_ps_t msg_poll(mc_cost_t *c, int core, int owner, uint64_t *addr,
 
 const mc_sim_model_t mc_model_msg = {
     .name = "message network",
-    .wanted = msg_wanted,
-    .init = msg_init,
-    .fini = msg_fini,
-    .op = msg_op,
-    .line = msg_line,
-    .flag = msg_flag,
-    .poll = msg_poll,
+    .wanted = msg_wanted, .init = msg_init, .fini = msg_fini, .op = msg_op,
+    .line = msg_line, .flag = msg_flag, .poll = msg_poll,
 };
