@@ -306,11 +306,7 @@ def main():
                     help="the suite's -n (comma-separated counts)")
     ap.add_argument("--all-known", action="store_true",
                     help="keep what fails with the MPI alone (KNOWN)")
-    ap.add_argument("--timeout", type=int, default=120)
-    ap.add_argument("--build", default="/tmp/manycoll-hlrs-tests")
-    ap.add_argument("--lib-dir", default=os.path.join(mpilib.ROOT, "build",
-                                                      "src", "mpi"))
-    ap.add_argument("--md", help="also write the tables to this file")
+    mpilib.suite_args(ap, "/tmp/manycoll-hlrs-tests", 120)
     a = ap.parse_args()
     a.np = [int(x) for x in a.np.split(",") if x]
     a.nodes = [int(x) for x in a.nodes.split(",") if x]
@@ -335,17 +331,9 @@ def main():
         print(text, flush=True)
         sums.append(f"- {label}: {summary}")
         bad += [f"{label}: {f}" for f in fails]
-    summary = ("## Summary\n\n" + "\n".join(sums)
-               + f"\n\ntotal {(time.monotonic() - t0) / 60:.1f} min\n\n"
-               + "passes alone, fails with the library: "
-               + (str(len(bad)) if bad else "none") + "\n\n"
-               + "".join(f"- {b}\n" for b in bad))
-    print(summary)
-    if a.md:
-        with open(a.md, "w") as f:
-            f.write("\n".join(md) + "\n" + summary)
-    sys.exit(1 if bad else 0)
-
+    mpilib.suite_end(md, bad, a.md, "## Summary\n\n" + "\n".join(sums)
+                     + f"\n\ntotal {(time.monotonic() - t0) / 60:.1f} min"
+                     "\n\n")
 
 if __name__ == "__main__":
     main()

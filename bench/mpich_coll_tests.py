@@ -243,13 +243,9 @@ def main():
     ap.add_argument("--nodes", default="4,6",
                     help="rank counts run as 2-rank 'nodes'")
     ap.add_argument("--tests", default=".", help="regex on test names")
-    ap.add_argument("--timeout", type=int, default=60)
-    ap.add_argument("--build", default="/tmp/manycoll-mpich-tests")
-    ap.add_argument("--lib-dir", default=os.path.join(mpilib.ROOT, "build",
-                                                      "src", "mpi"))
+    mpilib.suite_args(ap, "/tmp/manycoll-mpich-tests", 60)
     ap.add_argument("--wheels", help="also the wheel MPIs under this "
                     "directory (tools/mpi_wheels.sh)")
-    ap.add_argument("--md", help="also write the tables to this file")
     a = ap.parse_args()
     a.np = [int(x) for x in a.np.split(",") if x]
     a.nodes = [int(x) for x in a.nodes.split(",") if x]
@@ -272,15 +268,7 @@ def main():
         md.append(table(entry["label"], modes, rows))
         print(md[-1], flush=True)
         bad += [f"{entry['label']}: {f}" for f in fails]
-    summary = ("passes alone, fails with the library: "
-               + (str(len(bad)) if bad else "none") + "\n"
-               + "".join(f"- {b}\n" for b in bad))
-    print(summary)
-    if a.md:
-        with open(a.md, "w") as f:
-            f.write("\n".join(md) + "\n" + summary)
-    sys.exit(1 if bad else 0)
-
+    mpilib.suite_end(md, bad, a.md)
 
 if __name__ == "__main__":
     main()

@@ -321,3 +321,28 @@ def versions():
         except OSError:
             v[name] = "not installed"
     return v
+
+
+def suite_args(ap, build, timeout):
+    """The options of the peer-suite scripts (hlrs_tests.py,
+    mpich_coll_tests.py): where the builds go, the library, a time limit
+    per run and a markdown copy of the tables."""
+    ap.add_argument("--timeout", type=int, default=timeout)
+    ap.add_argument("--build", default=build)
+    ap.add_argument("--lib-dir", default=os.path.join(ROOT, "build", "src",
+                                                      "mpi"))
+    ap.add_argument("--md", help="also write the tables to this file")
+
+
+def suite_end(md, bad, md_path, head=""):
+    """Prints the verdict of a peer suite (head, then each test that passes
+    alone and fails with the library), writes the tables and it to
+    md_path if given, and exits: 1 if any such test."""
+    summary = (head + "passes alone, fails with the library: "
+               + (str(len(bad)) if bad else "none") + "\n"
+               + "".join(f"- {b}\n" for b in bad))
+    print(summary)
+    if md_path:
+        with open(md_path, "w") as f:
+            f.write("\n".join(md) + "\n" + summary)
+    sys.exit(1 if bad else 0)
