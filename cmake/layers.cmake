@@ -23,6 +23,13 @@
 #   hier      hierarchical collectives over a provider (the public API of
 #             each node, the MPI library between nodes): sees only
 #             include/, like a program
+#
+# Support layers sit above the library and are not part of libmanycoll:
+#
+#   oracle    the test oracle (inputs, a scalar reference, verification,
+#             the barrier's arrival record, the hierarchy's cases): the
+#             static library mc_oracle, linked by the command, the tests
+#             and Python, never by libmanycoll.so
 
 set(MC_LAYER_SEES_util "")
 set(MC_LAYER_SEES_ops util)
@@ -37,6 +44,8 @@ set(MC_LAYER_SEES_api util ops coll tp select)
 set(MC_LAYER_SEES_job util plat sim tp coll select api)
 set(MC_LAYER_SEES_hier "")
 set(MC_LAYERS util ops plat sched sim model tp coll select api job hier)
+set(MC_LAYER_SEES_oracle util ops sched tp coll hier)
+set(MC_SUPPORT_LAYERS oracle)
 
 # mc_include_view(TARGET LAYER...): TARGET sees include/ and these layers
 function(mc_include_view target)

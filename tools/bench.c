@@ -33,7 +33,7 @@
 #include <unistd.h>
 
 #include "api/api.h"
-#include "check.h"
+#include "oracle/check.h"
 #include "select/select.h"
 #include "bench.h"
 #include "tools.h"
