@@ -5,7 +5,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
-int mc_launch(int n, char **argv, double timeout);
+/* runs argv as n ranks (src/tp/launch.h) and prints how the job ended;
+ * returns its exit code */
+int mc_run_job(int n, char **argv, double timeout);
 /* the options of `manycoll run`: 0 and the index of PROG, or 2 */
 int mc_run_parse(int argc, char **argv, int *n, double *timeout, int *prog);
 
