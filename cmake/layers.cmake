@@ -30,6 +30,9 @@
 #             the barrier's arrival record, the hierarchy's cases): the
 #             static library mc_oracle, linked by the command, the tests
 #             and Python, never by libmanycoll.so
+#   app       application proxies on the communicator (GCMC, Kohler et
+#             al.): on shared memory (`manycoll gcmc`) and on every core
+#             of a simulated chip (`manycoll sim --app`, through job)
 
 set(MC_LAYER_SEES_util "")
 set(MC_LAYER_SEES_ops util)
@@ -45,7 +48,8 @@ set(MC_LAYER_SEES_job util plat sim tp coll select api)
 set(MC_LAYER_SEES_hier "")
 set(MC_LAYERS util ops plat sched sim model tp coll select api job hier)
 set(MC_LAYER_SEES_oracle util ops sched tp coll hier)
-set(MC_SUPPORT_LAYERS oracle)
+set(MC_LAYER_SEES_app util ops plat sched sim tp coll select api job)
+set(MC_SUPPORT_LAYERS oracle app)
 
 # mc_include_view(TARGET LAYER...): TARGET sees include/ and these layers
 function(mc_include_view target)

@@ -31,6 +31,13 @@ int cmd_tune(int argc, char **argv);
 /* the options of `manycoll bench`, checked only: 0, or 2 */
 int mc_bench_parse(int argc, char **argv);
 int cmd_gcmc(int argc, char **argv);
+/* the GCMC proxy's result (src/app/gcmc.h) as one JSON line: rank 0's,
+ * on `ranks` ranks of machine `where` (gcmc_cmd.c) */
+struct mc_gcmc_opts;
+struct mc_gcmc_result;
+void mc_gcmc_print(const struct mc_gcmc_opts *o,
+                   const struct mc_gcmc_result *r, int ranks,
+                   const char *where);
 /* manycoll info --tuning (info_tuning.c) */
 int info_tuning(int argc, char **argv);
 /* manycoll info --comm-bytes (info_comm.c) */
