@@ -193,7 +193,8 @@ static int open_job(job_state_t *js)
 /* the rank to name: the first found dead or gone by a peer that failed
  * itself (a signal or a non-zero status), else the first found gone (it
  * exited 0 before its peers were done), else the first failed one
- * reaped; its exit code, 0 if none failed. A rank that finished and left
+ * reaped, into *end with its exit code (1 for one that exited 0; none,
+ * rank -1, if no rank failed). A rank that finished and left
  * may be noted before a killed one is: the killed one is the cause */
 static void report(job_state_t *js, mc_launch_end_t *end)
 {
