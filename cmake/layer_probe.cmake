@@ -18,6 +18,8 @@ set(face_select select/select.h)
 set(face_api api/comm.h)
 set(face_job job/sim_job.h)
 set(face_hier hier/hier.h)
+set(face_oracle oracle/check.h)
+set(face_app app/gcmc.h)
 
 string(REPLACE "," ";" LAYERS "${LAYERS}")
 list(LENGTH LAYERS nlayers)

@@ -23,6 +23,16 @@
 #   hier      hierarchical collectives over a provider (the public API of
 #             each node, the MPI library between nodes): sees only
 #             include/, like a program
+#
+# Support layers sit above the library and are not part of libmanycoll:
+#
+#   oracle    the test oracle (inputs, a scalar reference, verification,
+#             the barrier's arrival record, the hierarchy's cases): the
+#             static library mc_oracle, linked by the command, the tests
+#             and Python, never by libmanycoll.so
+#   app       application proxies on the communicator (GCMC, Kohler et
+#             al.): on shared memory (`manycoll gcmc`) and on every core
+#             of a simulated chip (`manycoll sim --app`, through job)
 
 set(MC_LAYER_SEES_util "")
 set(MC_LAYER_SEES_ops util)
@@ -37,6 +47,9 @@ set(MC_LAYER_SEES_api util ops coll tp select)
 set(MC_LAYER_SEES_job util plat sim tp coll select api)
 set(MC_LAYER_SEES_hier "")
 set(MC_LAYERS util ops plat sched sim model tp coll select api job hier)
+set(MC_LAYER_SEES_oracle util ops sched tp coll hier)
+set(MC_LAYER_SEES_app util ops plat sched sim tp coll select api job)
+set(MC_SUPPORT_LAYERS oracle app)
 
 # mc_include_view(TARGET LAYER...): TARGET sees include/ and these layers
 function(mc_include_view target)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The GCMC application proxy (tools/gcmc.c) on both backends: as ranks of
+"""The GCMC application proxy (src/app/gcmc.c) on both backends: as ranks of
 `manycoll run` and on simulated cores (`manycoll sim --app gcmc`), with
 different allreduce stacks and rank counts. The physics does not depend on
 any of them, so every run must end with the same accepted moves and the

@@ -105,7 +105,6 @@ endif()
 
 # one rank of a fault-injection run (make chaos; a short run here)
 add_executable(chaos_rank ${MC_H}/chaos_rank.c)
-target_include_directories(chaos_rank PRIVATE ${CMAKE_SOURCE_DIR}/tools)
 target_link_libraries(chaos_rank PRIVATE mc_oracle manycoll_static)
 mc_include_view(chaos_rank ${MC_TOOLS_LAYERS})
 add_test(NAME harden_chaos_short

@@ -2,7 +2,6 @@
 # (no MPI needed), on "nodes" made of consecutive ranks, uneven nodes and
 # round-robin placement.
 add_executable(test_hier test_hier.c)
-target_include_directories(test_hier PRIVATE ${CMAKE_SOURCE_DIR}/tools)
 target_link_libraries(test_hier PRIVATE mc_oracle manycoll_static)
 mc_include_view(test_hier ${MC_TOOLS_LAYERS})
 foreach(shape "4;--node-size;2" "6;--node-size;3" "6;--node-size;2"

@@ -1,7 +1,6 @@
 # Kohler et al. (docs/papers/kohler.md): the two-sided flavours at the
 # sizes where they differ, on the simulator (with jitter) and on shm.
 add_executable(test_flavours test_flavours.c)
-target_include_directories(test_flavours PRIVATE ${CMAKE_SOURCE_DIR}/tools)
 target_link_libraries(test_flavours PRIVATE mc_oracle manycoll_static)
 mc_include_view(test_flavours ${MC_TOOLS_LAYERS})
 add_test(NAME flavours_sim_n13 COMMAND test_flavours --sim scc48 --ranks 13

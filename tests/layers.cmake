@@ -5,9 +5,11 @@ set(mc_probe_args -DCC=${CMAKE_C_COMPILER} -DSRC=${CMAKE_SOURCE_DIR}
     -DVIEWS=${CMAKE_BINARY_DIR}/views
     -DOUT=${CMAKE_CURRENT_BINARY_DIR}/layer_probes)
 # lists go as "a,b,c": a ';' would split the command's arguments
-string(REPLACE ";" "," mc_l "${MC_LAYERS}")
+# the library's layers and the support layers above them (src/oracle)
+set(mc_all ${MC_LAYERS} ${MC_SUPPORT_LAYERS})
+string(REPLACE ";" "," mc_l "${mc_all}")
 list(APPEND mc_probe_args -DLAYERS=${mc_l})
-foreach(l ${MC_LAYERS})
+foreach(l ${mc_all})
   string(REPLACE ";" "," mc_l "${MC_LAYER_SEES_${l}}")
   list(APPEND mc_probe_args -DSEES_${l}=${mc_l})
 endforeach()

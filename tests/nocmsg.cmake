@@ -32,7 +32,6 @@ add_test(NAME sim_walk_grid7x7_jitter COMMAND test_sim tilepro64-udn
 add_test(NAME sim_walk_udn_grid3x3_jitter COMMAND test_sim tilepro64-udn
          --grid 3x3@2,2 --level ${mesh_medium} --jitter 21)
 add_executable(test_mesh_seq test_mesh_seq.c)
-target_include_directories(test_mesh_seq PRIVATE ${CMAKE_SOURCE_DIR}/tools)
 target_link_libraries(test_mesh_seq PRIVATE mc_oracle manycoll_static)
 mc_include_view(test_mesh_seq ${MC_TOOLS_LAYERS})
 foreach(seed 1 2 3)

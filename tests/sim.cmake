@@ -1,9 +1,8 @@
 # The simulator: the generated walk on simulated chips (with jitter), the
 # cost formulas, the contention experiment, golden outputs.
 add_executable(test_sim test_sim.c walk.c)
-target_include_directories(test_sim PRIVATE ${CMAKE_SOURCE_DIR}/tools)
 target_link_libraries(test_sim PRIVATE mc_oracle manycoll_static)
-mc_include_view(test_sim util plat sim tp coll select api job)
+mc_include_view(test_sim util plat sim tp coll select api job oracle)
 
 add_test(NAME sim_walk_scc48 COMMAND test_sim scc48 --level medium --contention none)
 # 64 cores: the light walk (scc48 walks the medium one); the medium one

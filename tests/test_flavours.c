@@ -7,7 +7,7 @@
  * (balance=0). Here every combination of sync, tail, balance and fused
  * runs at counts below, at and around one line, a few lines, P blocks and
  * a few more (blocks that are lines and a part), in doubles and int32,
- * checked against the scalar reference (tools/check.c).
+ * checked against the scalar reference (src/oracle/check.c).
  *
  *   test_flavours --sim PLATFORM [--ranks N] [--jitter SEED]
  *   manycoll run -n N test_flavours
@@ -18,7 +18,7 @@
 
 #include "api/api.h"
 #include "api/comm.h"
-#include "check.h"
+#include "oracle/check.h"
 #include "job/sim_job.h"
 
 typedef struct kalgo {

@@ -5,7 +5,7 @@
  * not divide P), `--nodes N` puts rank r on node r % N (round robin). Node
  * communicators and provider groups come from mc_comm_split. Every
  * collective the shape supports runs through the generated cases of
- * tools/check.c (counts around the segment and chunk boundaries, every
+ * src/oracle/check.c (counts around the segment and chunk boundaries, every
  * datatype, builtin and user ops, every root, in place and not) and is
  * checked against its scalar reference; a collective the shape does not
  * support must be reported unsupported on every rank alike.
@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hier_case.h"
+#include "oracle/hier_case.h"
 
 #define TRYV(expr)                                                           \
     do {                                                                     \
@@ -37,7 +37,7 @@ static int local_of(const shape_t *s, int r)
     return s->k ? r % s->k : r / s->nnodes_rr;
 }
 
-/* Builds h for this rank (tools/hier_case.c); the tables are always
+/* Builds h for this rank (src/oracle/hier_case.c); the tables are always
  * filled (the hierarchy only reads them when the shape is not uniform
  * blocks). */
 static int build(mc_comm_t *w, const shape_t *s, mc_hier_t *h, int *tabs)
@@ -59,7 +59,7 @@ static int build(mc_comm_t *w, const shape_t *s, mc_hier_t *h, int *tabs)
 }
 
 /* the barrier's meaning: an arrival record outside the library
- * (tools/arrivals.c), entered after a random pause */
+ * (src/oracle/arrivals.c), entered after a random pause */
 static mc_arrivals_t arrivals;
 
 static int run(mc_hier_t *h, const mc_case_t *k, mc_case_bufs_t *b)

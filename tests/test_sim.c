@@ -20,7 +20,7 @@ typedef struct rank_walk {
     mc_arrivals_t arr;
 } rank_walk_t;
 
-/* the barrier's arrival record in virtual time (tools/arrivals.c) */
+/* the barrier's arrival record in virtual time (src/oracle/arrivals.c) */
 static int64_t sim_clock(void)
 {
     mc_ps_t t = 0;

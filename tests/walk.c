@@ -7,11 +7,11 @@
  * P-1, in place and not (the full walk; lighter walks for big simulated
  * chips drop some of these, see walk.h); barriers many times back to back
  * with jitter. Cases call the blocking, the non-blocking and the
- * persistent form in turn (tools/check.h: mc_form_t), so every algorithm
+ * persistent form in turn (src/oracle/check.h: mc_form_t), so every algorithm
  * also runs in a non-blocking call's coroutine. Every result is checked
  * against a scalar reference, every send buffer is checked unchanged, and
  * every barrier against an arrival record of the test's own
- * (tools/check.c, check_verify.c, arrivals.c). A new algorithm is tested
+ * (src/oracle: check.c, check_verify.c, arrivals.c). A new algorithm is tested
  * by adding its registry row; nothing here names one.
  */
 #include <stdio.h>

@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 
-#include "check.h"
+#include "oracle/check.h"
 
 enum {
     MC_WALK_TINY = -1,  /* count 7 only, root P-1, no in-place (for chips

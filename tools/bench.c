@@ -33,7 +33,7 @@
 #include <unistd.h>
 
 #include "api/api.h"
-#include "check.h"
+#include "oracle/check.h"
 #include "select/select.h"
 #include "bench.h"
 #include "tools.h"
@@ -139,7 +139,7 @@ int cmd_bench(int argc, char **argv)
     args[1] = "bench-rank";
     for (int i = 1; i < argc; i++)
         args[i + 1] = argv[i];
-    rc = mc_launch(o.n, args, 0);
+    rc = mc_run_job(o.n, args, 0);
     free(args);
     return rc;
 }

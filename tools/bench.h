@@ -5,7 +5,7 @@
 #ifndef MC_TOOLS_BENCH_H
 #define MC_TOOLS_BENCH_H
 
-#include "check.h"
+#include "oracle/check.h"
 #include "select/select.h"
 
 enum {

@@ -19,66 +19,24 @@
  *                  it, which credits L1 for the forwarded slices (the
  *                  step-by-step model, like the simulator, has no caches)
  * A last row models a ring whose steps overlap their send and receive
- * (scatter-allgather:overlap=1, model only; see the document).
+ * (scatter-allgather:overlap=1, model only; see the document). The rows
+ * are computed in src/model/ocbpaper.c.
  */
 #include <stdio.h>
 
 #include "model_cmd.h"
 #include "util/error.h"
 
-static const struct {
-    const char *name;
-    int k;    /* 0: scatter-allgather */
-    int overlap; /* scatter-allgather, overlapped ring (model only) */
-    double paper;
-} table2[] = {{"ocbcast:k=2", 2, 0, 35.22},
-              {"ocbcast:k=7", 7, 0, 34.30},
-              {"ocbcast:k=47", 47, 0, 35.88},
-              {"scatter-allgather", 0, 0, 13.38},
-              {"scatter-allgather:overlap=1", 0, 1, 13.38}};
-#define T2_ROWS ((int)(sizeof table2 / sizeof *table2))
-#define T2_SAG 3
-
-typedef struct t2row {
-    double lines, exact, model_d1, model_layout, ours;
-} t2row_t;
-
-static int t2_model(const mc_platform_t *p, int ranks, int i,
-                    mc_ocb_mode_t mode, size_t msg, double *out)
+/* row r of Table 2 */
+static void t2_print(const mc_platform_t *p, int ranks, int json,
+                     const mc_ocb_t2row_t *r)
 {
-    int k = table2[i].k;
-    mc_ocb_cfg_t c = {.alg = k ? MC_OCB_OCBCAST : MC_OCB_SAG, .mode = mode,
-                      .ranks = ranks, .k = k, .sag_overlap = table2[i].overlap};
-    if (k)
-        return mc_ocb_ocbcast_peak(p, &c, out, NULL);
-    mc_ocb_result_t r;
-    MC_CHECK(mc_ocb_bcast(p, &c, msg, &r));
-    *out = r.bw_MBps;
-    return MC_OK;
-}
-
-static int t2_row(const mc_platform_t *p, int ranks, long M, int i,
-                  t2row_t *r)
-{
-    size_t msg = (size_t)ranks * (size_t)M * (size_t)p->line;
-    int k = table2[i].k;
-    r->lines = k ? mc_ocb_f15_lines(p) : mc_ocb_f16_lines(p);
-    r->exact = k ? mc_ocb_f15(p, M) : mc_ocb_f16(p, ranks, M);
-    MC_CHECK(t2_model(p, ranks, i, MC_OCB_PAPER, msg, &r->model_d1));
-    MC_CHECK(t2_model(p, ranks, i, MC_OCB_LAYOUT, msg, &r->model_layout));
-    r->ours = k || table2[i].overlap ? r->model_d1 : r->exact;
-    return MC_OK;
-}
-
-static void t2_print(const mc_platform_t *p, int ranks, int json, int i,
-                     const t2row_t *r)
-{
-    double paper = table2[i].paper, diff = 100 * (r->ours / paper - 1);
+    double paper = r->paper, diff = 100 * (r->ours / paper - 1);
     if (json) {
         printf("{\"table\":\"2\",\"platform\":\"%s\",\"ranks\":%d,"
                "\"algo\":\"%s\",\"paper_MBps\":%.2f,", p->name, ranks,
-               table2[i].name, paper);
-        if (!table2[i].overlap)
+               r->name, paper);
+        if (!r->overlap)
             printf("\"f_lines_MBps\":%.4f,\"f_exact_MBps\":%.4f,",
                    r->lines, r->exact);
         printf("\"model_paper_MBps\":%.4f,\"model_layout_MBps\":%.4f,"
@@ -86,15 +44,16 @@ static void t2_print(const mc_platform_t *p, int ranks, int json, int i,
                r->model_d1, r->model_layout, r->ours, diff);
         return;
     }
-    if (table2[i].overlap)
-        printf("%-28s %7.2f %9s %9s", table2[i].name, paper, "-", "-");
+    if (r->overlap)
+        printf("%-28s %7.2f %9s %9s", r->name, paper, "-", "-");
     else
-        printf("%-28s %7.2f %9.2f %9.2f", table2[i].name, paper, r->lines,
+        printf("%-28s %7.2f %9.2f %9.2f", r->name, paper, r->lines,
                r->exact);
     printf(" %9.2f %9.2f %9.2f %+6.1f%%\n", r->model_d1, r->model_layout,
            r->ours, diff);
 }
 
+/* a ratio to scatter-allgather, the paper's and ours */
 static void t2_ratio(const mc_platform_t *p, int json, const char *name,
                      double paper, double ours)
 {
@@ -116,27 +75,26 @@ int model_table2(const mc_platform_t *p, int ranks, int json)
                 ranks < 2 ? "Table 2 needs 2 ranks or more" : mc_last_error());
         return 2;
     }
-    long M = (long)(c.chunk / (size_t)p->line);
-    t2row_t r[T2_ROWS];
-    for (int i = 0; i < T2_ROWS; i++)
-        if (t2_row(p, ranks, M, i, &r[i]) != MC_OK) {
-            fprintf(stderr, "manycoll model: %s\n", mc_last_error());
-            return 1;
-        }
+    long M;
+    mc_ocb_t2row_t r[MC_OCB_T2_ROWS];
+    if (mc_ocb_table2(p, ranks, r, &M) != MC_OK) {
+        fprintf(stderr, "manycoll model: %s\n", mc_last_error());
+        return 1;
+    }
     if (!json)
         printf("# Table 2 of Petrovic et al. on %s: P = %d, M_oc = %ld "
                "lines, MB/s = 10^6 bytes/s\n%-28s %7s %9s %9s %9s %9s %9s "
                "%7s\n",
                p->name, ranks, M, "algorithm", "paper", "per line", "exact",
                "model d=1", "layout", "ours", "diff");
-    for (int i = 0; i < T2_ROWS; i++)
-        t2_print(p, ranks, json, i, &r[i]);
+    for (int i = 0; i < MC_OCB_T2_ROWS; i++)
+        t2_print(p, ranks, json, &r[i]);
     if (!json)
         printf("# OC-Bcast / scatter-allgather (paper vs ours)\n");
-    for (int i = 0; i < T2_SAG; i++)
-        t2_ratio(p, json, table2[i].name,
-                 table2[i].paper / table2[T2_SAG].paper,
-                 r[i].ours / r[T2_SAG].ours);
+    const mc_ocb_t2row_t *sag = &r[MC_OCB_T2_SAG];
+    for (int i = 0; i < MC_OCB_T2_SAG; i++)
+        t2_ratio(p, json, r[i].name, r[i].paper / sag->paper,
+                 r[i].ours / sag->ours);
     return 0;
 }
 

@@ -1,7 +1,9 @@
 /* manycoll run -n N [--timeout S] PROG [ARGS] */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "tp/launch.h"
 #include "tp/tp.h"
 #include "tools.h"
 
@@ -40,6 +42,32 @@ int mc_run_parse(int argc, char **argv, int *n, double *timeout, int *prog)
     return 0;
 }
 
+/* the launcher's timeout, said when it happens */
+static void timed_out(double timeout)
+{
+    fprintf(stderr, "manycoll run: job timed out after %.0f s\n", timeout);
+}
+
+int mc_run_job(int n, char **argv, double timeout)
+{
+    mc_launch_opts_t o = {.timeout = timeout, .who = "manycoll run",
+                          .on_timeout = timed_out};
+    mc_launch_end_t end;
+    if (mc_launch(n, argv, &o, &end) != MC_OK) {
+        fprintf(stderr, "manycoll run: %s\n", mc_last_error());
+        if (end.named)
+            fprintf(stderr, "manycoll run: cannot start %d ranks\n", n);
+        return 1;
+    }
+    if (end.fork_errno)
+        fprintf(stderr, "manycoll run: fork: %s\n", strerror(end.fork_errno));
+    if (end.rank >= 0)
+        fprintf(stderr, "manycoll run: rank %d (pid %d) %s%s\n", end.rank,
+                end.pid, end.why,
+                end.early ? ", before its peers were done with it" : "");
+    return end.code;
+}
+
 int cmd_run(int argc, char **argv)
 {
     int n, prog;
@@ -47,5 +75,5 @@ int cmd_run(int argc, char **argv)
     int rc = mc_run_parse(argc, argv, &n, &timeout, &prog);
     if (rc)
         return rc;
-    return mc_launch(n, argv + prog, timeout);
+    return mc_run_job(n, argv + prog, timeout);
 }

@@ -28,8 +28,8 @@
 #include <unistd.h>
 
 #include "api/api.h"
-#include "check.h"
-#include "hier_case.h"
+#include "oracle/check.h"
+#include "oracle/hier_case.h"
 #include "job/sim_job.h"
 #include "select/select.h"
 #include "sim/grid.h"
@@ -90,7 +90,7 @@ static int nb_call(mc_comm_t *c, const mc_case_t *k, mc_case_bufs_t *b,
     return rc;
 }
 
-/* --hier: the hierarchy of chips (tools/hier_case.c); *hp = h if the
+/* --hier: the hierarchy of chips (src/oracle/hier_case.c); *hp = h if the
  * collective runs hierarchically here, NULL for the flat one. Rank 0 says
  * which in the algorithm column. */
 static int hier_open(sim_job_t *j, int rank, mc_comm_t *c, mc_hier_t *h,

@@ -2,8 +2,8 @@
 #ifndef MC_SIM_CMD_H
 #define MC_SIM_CMD_H
 
-#include "check.h"
 #include "data.h"
+#include "oracle/check.h"
 #include "job/sim_job.h"
 
 typedef struct sim_opts {

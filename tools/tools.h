@@ -5,7 +5,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
-int mc_launch(int n, char **argv, double timeout);
+/* runs argv as n ranks (src/tp/launch.h) and prints how the job ended;
+ * returns its exit code */
+int mc_run_job(int n, char **argv, double timeout);
 /* the options of `manycoll run`: 0 and the index of PROG, or 2 */
 int mc_run_parse(int argc, char **argv, int *n, double *timeout, int *prog);
 
@@ -23,6 +25,13 @@ int cmd_tune(int argc, char **argv);
 /* the options of `manycoll bench`, checked only: 0, or 2 */
 int mc_bench_parse(int argc, char **argv);
 int cmd_gcmc(int argc, char **argv);
+/* the GCMC proxy's result (src/app/gcmc.h) as one JSON line: rank 0's,
+ * on `ranks` ranks of machine `where` (gcmc_cmd.c) */
+struct mc_gcmc_opts;
+struct mc_gcmc_result;
+void mc_gcmc_print(const struct mc_gcmc_opts *o,
+                   const struct mc_gcmc_result *r, int ranks,
+                   const char *where);
 /* manycoll info --tuning (info_tuning.c) */
 int info_tuning(int argc, char **argv);
 /* manycoll info --comm-bytes (info_comm.c) */

@@ -142,6 +142,26 @@ int mc_ocb_bcast(const mc_platform_t *p, const mc_ocb_cfg_t *c,
 int mc_ocb_ocbcast_peak(const mc_platform_t *p, const mc_ocb_cfg_t *c,
                         double *MBps, int *who);
 
+/* ---- Table 2 of the paper (ocbpaper.c) ---- */
+#define MC_OCB_T2_ROWS 5 /* ocbcast k=2, 7, 47; scatter-allgather; its
+                            overlapped ring (model only) */
+#define MC_OCB_T2_SAG 3  /* the row of scatter-allgather */
+typedef struct mc_ocb_t2row {
+    const char *name;  /* the algorithm, as --algo writes it */
+    double paper;      /* the paper's peak, MB/s */
+    int overlap;       /* the model-only row: no formula */
+    double lines;      /* formula (15) / (16), right-hand sides */
+    double exact;      /* formula (15) / (16), left-hand sides */
+    double model_d1;   /* our model, paper mode (d = 1) */
+    double model_layout; /* our model with the platform's distances */
+    double ours;       /* what we set against the paper */
+} mc_ocb_t2row_t;
+/* The rows of Table 2 for `ranks` ranks of p (2 or more), and in *M the
+ * chunk M_oc in lines. */
+int mc_ocb_table2(const mc_platform_t *p, int ranks,
+                  mc_ocb_t2row_t rows[MC_OCB_T2_ROWS], long *M);
+
+/* picoseconds to microseconds */
 static inline double mc_ocb_us(mc_ps_t t)
 {
     return (double)t / MC_PS_PER_US;

@@ -5,7 +5,7 @@
  *
  * Every rank creates the world and makes CALLS calls, cycling through
  * every collective and mc_comm_split (+ a barrier on the split), checking
- * every result that comes back MC_OK (tools/check.c). One rank, the
+ * every result that comes back MC_OK (src/oracle/check.c). One rank, the
  * victim, injects a fault set by the environment:
  *
  *   CHAOS_VICTIM   its rank
@@ -31,7 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "check.h"
+#include "oracle/check.h"
 #include "manycoll.h"
 
 static volatile sig_atomic_t exit_asked;

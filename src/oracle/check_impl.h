@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "check.h"
+#include "oracle/check.h"
 
 #define GUARD 64          /* bytes after each buffer ... */
 #define GUARD_BYTE 0xA5   /* ... holding this */

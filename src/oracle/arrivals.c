@@ -20,7 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "check.h"
+#include "oracle/check.h"
 
 static uint64_t next_rng(uint64_t *s)
 {

@@ -5,7 +5,7 @@
 #ifndef MC_HIER_CASE_H
 #define MC_HIER_CASE_H
 
-#include "check.h"
+#include "oracle/check.h"
 #include "hier/hier.h"
 
 /* h for rank mc_comm_rank(w) of w, where rank r is on node node_of[r] as

@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
-#include "check_impl.h"
+#include "oracle/check.h"
+#include "oracle/check_impl.h"
 
 typedef struct { float v; int i; } pair_fi;
 typedef struct { double v; int i; } pair_di;

@@ -26,11 +26,10 @@
  * short-message algorithms would run them.
  */
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "gcmc.h"
+#include "app/gcmc.h"
 #include "util/config.h"
 
 #define BETA 0.02
@@ -263,20 +262,4 @@ int mc_gcmc_run(mc_comm_t *c, const mc_gcmc_opts_t *o,
     free(g.fk);
     free(g.saved);
     return rc;
-}
-
-void mc_gcmc_print(const mc_gcmc_opts_t *o, const mc_gcmc_result_t *r,
-                   int ranks, const char *where)
-{
-    double t = r->total_s > 0 ? r->total_s : 1;
-    printf("{\"app\":\"gcmc\",\"on\":\"%s\",\"ranks\":%d,\"algo\":\"%s\","
-           "\"cycles\":%d,\"particles\":%d,\"atoms\":%d,\"kmax\":%d,"
-           "\"kvecs\":%d,\"total_us\":%.3f,\"cycle_us\":%.3f,"
-           "\"longen_share\":%.4f,\"comm_share\":%.4f,\"accepted\":%d,"
-           "\"energy\":%.9g}\n",
-           where, ranks, o->algo ? o->algo : "default", o->cycles,
-           o->particles, o->atoms, o->kmax, o->kvecs, r->total_s * 1e6,
-           r->total_s * 1e6 / o->cycles, r->longen_s / t, r->comm_s / t,
-           r->accepted, r->energy);
-    fflush(stdout);
 }

@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
-#include "check_impl.h"
+#include "oracle/check.h"
+#include "oracle/check_impl.h"
 
 static const char *const uop_names[MC_UOP_COUNT] = {"", "user-first",
                                                     "user-last", "user-sum"};

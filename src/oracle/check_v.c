@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
-#include "check_impl.h"
+#include "oracle/check.h"
+#include "oracle/check_impl.h"
 
 int chk_is_v(mc_coll_t coll)
 {

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hier_case.h"
+#include "oracle/hier_case.h"
 
 int mc_hier_case_setup(mc_comm_t *w, const int *node_of, const int *local_of,
                        mc_hier_t *h)

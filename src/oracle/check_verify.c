@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "check.h"
-#include "check_impl.h"
+#include "oracle/check.h"
+#include "oracle/check_impl.h"
 
 /* compares n elements of p (from element `at`) with want(i) */
 typedef chk_num_t (*want_fn)(const mc_case_t *k, int rank, int size,

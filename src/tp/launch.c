@@ -1,7 +1,8 @@
 /*
- * The launcher behind `manycoll run` (and `manycoll bench`): starts N
- * ranks of a program on this machine, forwards SIGINT/SIGTERM, reports the
- * rank that failed first, and removes what the job left in /dev/shm.
+ * The launcher of shared-memory jobs (launch.h), behind `manycoll run` and
+ * `manycoll bench`: starts N ranks of a program on this machine, forwards
+ * SIGINT/SIGTERM, finds the rank that failed first, and removes what the
+ * job left in /dev/shm. The command prints what it finds.
  *
  * The job's shared memory is an unnamed file the launcher creates and the
  * ranks inherit (MC_JOB_FD): it has no name in /dev/shm at any time, so
@@ -34,18 +35,21 @@
 #include <unistd.h>
 
 #include "manycoll.h"
-#include "tools.h"
+#include "tp/launch.h"
 #include "tp/shm.h"
+#include "util/error.h"
 
 #define GRACE_S 5.0
 
 static volatile sig_atomic_t got_signal;
 
+/* records a forwarded signal (SIGINT, SIGTERM) */
 static void on_signal(int sig)
 {
     got_signal = sig;
 }
 
+/* monotonic seconds */
 static double now_s(void)
 {
     struct timespec ts;
@@ -53,8 +57,10 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* the launcher's view of a running job */
 typedef struct job_state {
     const char *job;
+    const char *who;
     pid_t *pids;
     int *alive, *status;
     int n, running;
@@ -66,6 +72,7 @@ typedef struct job_state {
     int stopping;         /* the launcher has begun signalling ranks */
 } job_state_t;
 
+/* forks rank `rank` and execs argv in it with the job's environment */
 static pid_t spawn(job_state_t *js, char **argv, int rank)
 {
     pid_t pid = fork();
@@ -84,11 +91,12 @@ static pid_t spawn(job_state_t *js, char **argv, int rank)
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
     execvp(argv[0], argv);
-    fprintf(stderr, "manycoll run: cannot start %s: %s\n", argv[0],
+    fprintf(stderr, "%s: cannot start %s: %s\n", js->who, argv[0],
             strerror(errno));
     _exit(127);
 }
 
+/* sends sig to every rank still running */
 static void kill_all(job_state_t *js, int sig)
 {
     js->stopping = 1;
@@ -110,6 +118,7 @@ static int describe(int status, char *buf, size_t len)
     return code;
 }
 
+/* collects the ranks that ended, and which of them failed */
 static void reap(job_state_t *js)
 {
     int status;
@@ -127,6 +136,7 @@ static void reap(job_state_t *js)
     }
 }
 
+/* records that a peer found the rank of `pid` dead or gone */
 static void note_rank(job_state_t *js, int pid)
 {
     for (int r = 0; r < js->n; r++) {
@@ -162,33 +172,31 @@ static void read_notes(job_state_t *js)
     }
 }
 
+/* the job's shared memory and the pipe of the ranks' notes */
 static int open_job(job_state_t *js)
 {
     int p[2];
     js->job_fd = mc_shm_job_fd();
-    if (js->job_fd < 0) {
-        fprintf(stderr, "manycoll run: %s\n", mc_last_error());
-        return -1;
-    }
-    if (pipe(p) != 0) {
-        fprintf(stderr, "manycoll run: pipe: %s\n", strerror(errno));
-        return -1;
-    }
+    if (js->job_fd < 0)
+        return MC_ERR_SYS;
+    if (pipe(p) != 0)
+        return mc_error(MC_ERR_SYS, "pipe: %s", strerror(errno));
     js->note_rd = p[0];
     js->note_wr = p[1];
     /* the ranks never block on a note; the launcher never waits on one */
     fcntl(p[0], F_SETFD, FD_CLOEXEC);
     fcntl(p[0], F_SETFL, O_NONBLOCK);
     fcntl(p[1], F_SETFL, O_NONBLOCK);
-    return 0;
+    return MC_OK;
 }
 
 /* the rank to name: the first found dead or gone by a peer that failed
  * itself (a signal or a non-zero status), else the first found gone (it
  * exited 0 before its peers were done), else the first failed one
- * reaped; its exit code, 0 if none failed. A rank that finished and left
+ * reaped, into *end with its exit code (1 for one that exited 0; none,
+ * rank -1, if no rank failed). A rank that finished and left
  * may be noted before a killed one is: the killed one is the cause */
-static int report(job_state_t *js)
+static void report(job_state_t *js, mc_launch_end_t *end)
 {
     int r = js->nnoted ? js->noted[0] : js->nfailed ? js->failed[0] : -1;
     for (int i = js->nnoted - 1; i >= 0; i--) {
@@ -196,17 +204,19 @@ static int report(job_state_t *js)
         if (!(WIFEXITED(st) && WEXITSTATUS(st) == 0))
             r = js->noted[i];
     }
+    end->rank = r;
     if (r < 0)
-        return 0;
-    char why[128];
-    int code = describe(js->status[r], why, sizeof why);
-    fprintf(stderr, "manycoll run: rank %d (pid %d) %s%s\n", r,
-            (int)js->pids[r], why,
-            code == 0 ? ", before its peers were done with it" : "");
-    return code ? code : 1;
+        return;
+    int code = describe(js->status[r], end->why, sizeof end->why);
+    end->pid = (int)js->pids[r];
+    end->early = code == 0;
+    end->code = code ? code : 1;
 }
 
-static void supervise(job_state_t *js, double timeout, int *timed_out)
+/* waits for every rank: forwards signals, stops the job on a timeout and
+ * the others a grace period after a rank failed */
+static void supervise(job_state_t *js, const mc_launch_opts_t *o,
+                      int *timed_out)
 {
     double start = now_s(), fail_at = 0, term_at = 0;
     int forwarded = 0;
@@ -223,10 +233,10 @@ static void supervise(job_state_t *js, double timeout, int *timed_out)
         }
         if ((js->nfailed || js->nnoted) && fail_at == 0)
             fail_at = t;
-        if (timeout > 0 && t - start > timeout && !*timed_out) {
+        if (o->timeout > 0 && t - start > o->timeout && !*timed_out) {
             *timed_out = 1;
-            fprintf(stderr, "manycoll run: job timed out after %.0f s\n",
-                    timeout);
+            if (o->on_timeout)
+                o->on_timeout(o->timeout);
             kill_all(js, SIGTERM);
             term_at = t;
         }
@@ -240,53 +250,75 @@ static void supervise(job_state_t *js, double timeout, int *timed_out)
     read_notes(js);
 }
 
-int mc_launch(int n, char **argv, double timeout)
+/* frees what start_job allocated, and closes the notes' pipe */
+static void close_job(job_state_t *js)
+{
+    if (js->note_rd >= 0)
+        close(js->note_rd);
+    free(js->pids);
+    free(js->alive);
+    free(js->status);
+    free(js->failed);
+    free(js->noted);
+}
+
+/* the job's tables and its shared memory: MC_OK, or an error */
+static int start_job(job_state_t *js, int n)
+{
+    js->pids = calloc((size_t)n, sizeof(pid_t));
+    js->alive = calloc((size_t)n, sizeof(int));
+    js->status = calloc((size_t)n, sizeof(int));
+    js->failed = calloc((size_t)n, sizeof(int));
+    js->noted = calloc((size_t)n, sizeof(int));
+    if (!js->pids || !js->alive || !js->status || !js->failed || !js->noted)
+        return mc_error(MC_ERR_NOMEM, "out of memory for %d ranks", n);
+    return open_job(js);
+}
+
+/* forks the ranks; on a failed fork, stops those started (the job then
+ * has the ranks started so far) and records why in *end */
+static void spawn_all(job_state_t *js, char **argv, mc_launch_end_t *end)
+{
+    for (int r = 0; r < js->n; r++) {
+        js->pids[r] = spawn(js, argv, r);
+        if (js->pids[r] < 0) {
+            end->fork_errno = errno;
+            kill_all(js, SIGKILL);
+            js->n = r;
+            return;
+        }
+        js->alive[r] = 1;
+        js->running++;
+    }
+}
+
+int mc_launch(int n, char **argv, const mc_launch_opts_t *o,
+              mc_launch_end_t *end)
 {
     char job[MC_JOB_NAME_MAX];
-    if (mc_job_name(job, sizeof job) != MC_OK) {
-        fprintf(stderr, "manycoll run: %s\n", mc_last_error());
-        return 1;
-    }
-    job_state_t js = {.job = job, .n = n};
-    js.pids = calloc((size_t)n, sizeof(pid_t));
-    js.alive = calloc((size_t)n, sizeof(int));
-    js.status = calloc((size_t)n, sizeof(int));
-    js.failed = calloc((size_t)n, sizeof(int));
-    js.noted = calloc((size_t)n, sizeof(int));
-    if (!js.pids || !js.alive || !js.status || !js.failed || !js.noted ||
-        open_job(&js) != 0) {
-        fprintf(stderr, "manycoll run: cannot start %d ranks\n", n);
-        return 1;
+    *end = (mc_launch_end_t){.rank = -1};
+    MC_CHECK(mc_job_name(job, sizeof job));
+    end->named = 1;
+    job_state_t js = {.job = job, .who = o->who, .n = n, .note_rd = -1};
+    int rc = start_job(&js, n);
+    if (rc != MC_OK) {
+        close_job(&js);
+        return rc;
     }
     struct sigaction sa = {.sa_handler = on_signal};
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
-    for (int r = 0; r < n; r++) {
-        js.pids[r] = spawn(&js, argv, r);
-        if (js.pids[r] < 0) {
-            fprintf(stderr, "manycoll run: fork: %s\n", strerror(errno));
-            kill_all(&js, SIGKILL);
-            n = js.n = r;
-            break;
-        }
-        js.alive[r] = 1;
-        js.running++;
-    }
-    close(js.job_fd);   /* the ranks have it */
+    spawn_all(&js, argv, end);
+    close(js.job_fd); /* the ranks have it */
     close(js.note_wr);
     int timed_out = 0;
-    supervise(&js, timeout, &timed_out);
+    supervise(&js, o, &timed_out);
     mc_shm_cleanup_job(job);
-    int rc = report(&js);
-    if (!rc && timed_out)
-        rc = 124;
-    else if (!rc && got_signal)
-        rc = 128 + got_signal;
-    close(js.note_rd);
-    free(js.pids);
-    free(js.alive);
-    free(js.status);
-    free(js.failed);
-    free(js.noted);
-    return rc;
+    report(&js, end);
+    if (!end->code && timed_out)
+        end->code = 124;
+    else if (!end->code && got_signal)
+        end->code = 128 + got_signal;
+    close_job(&js);
+    return MC_OK;
 }

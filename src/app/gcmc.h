@@ -3,16 +3,18 @@
  * (section V-B, Algorithms 1 and 2): its loop, its local work and its
  * collectives, with the physics reduced to what costs the same. It runs
  * as a rank of `manycoll run` (`manycoll gcmc`) and on every core of a
- * simulated chip (`manycoll sim --app gcmc`), where its local work is
- * charged as simulated compute (o_flop per floating-point operation).
+ * simulated chip (`manycoll sim --app gcmc`, mc_gcmc_sim), where its local
+ * work is charged as simulated compute (o_flop per floating-point
+ * operation). The command prints the result (tools/gcmc_cmd.c).
  */
-#ifndef MC_GCMC_H
-#define MC_GCMC_H
+#ifndef MC_APP_GCMC_H
+#define MC_APP_GCMC_H
 
 #include <stdint.h>
 
 #include "api/api.h"
 #include "api/comm.h"
+#include "job/sim_job.h"
 
 typedef struct mc_gcmc_opts {
     int cycles;     /* GCMC moves */
@@ -42,8 +44,10 @@ int mc_gcmc_parse(const char *kv, mc_gcmc_opts_t *o);
  * simulated time on a simulated chip) */
 int mc_gcmc_run(mc_comm_t *c, const mc_gcmc_opts_t *o,
                 double (*now)(void *), void *now_arg, mc_gcmc_result_t *r);
-/* one JSON line (rank 0's result; `where` names the machine) */
-void mc_gcmc_print(const mc_gcmc_opts_t *o, const mc_gcmc_result_t *r,
-                   int ranks, const char *where);
+/* the proxy on every rank of simulated job *job (its rank_fn and arg are
+ * set here, its clock is the simulated time): mc_sim_job_run's status and
+ * *st, and rank 0's result in *r0 */
+int mc_gcmc_sim(mc_sim_job_t *job, const mc_gcmc_opts_t *o,
+                mc_sim_job_stats_t *st, mc_gcmc_result_t *r0);
 
 #endif

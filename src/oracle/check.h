@@ -57,7 +57,7 @@ typedef struct mc_case {
  * max entry <= min exit. Jitter: in most barriers one rank, the same on
  * every rank, arrives late by four times what a barrier takes, and some
  * others pause a little, so ranks arrive in different orders and far
- * apart. tools/arrivals.c.
+ * apart. src/oracle/arrivals.c.
  */
 typedef struct mc_arrival_slot {
     _Atomic uint64_t entered; /* barriers this rank has entered */
