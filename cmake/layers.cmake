@@ -21,8 +21,8 @@
 #             the API's communicator, whose headers show the team and the
 #             selection (coll, select)
 #   hier      hierarchical collectives over a provider (the public API of
-#             each node, the MPI library between nodes): sees only
-#             include/, like a program
+#             each node, the MPI library between nodes): sees include/,
+#             like a program, and ops for the 16-bit float conversions
 #
 # Support layers sit above the library and are not part of libmanycoll:
 #
@@ -45,7 +45,7 @@ set(MC_LAYER_SEES_coll util ops tp sched)
 set(MC_LAYER_SEES_select util ops coll tp sched model plat)
 set(MC_LAYER_SEES_api util ops coll tp select)
 set(MC_LAYER_SEES_job util plat sim tp coll select api)
-set(MC_LAYER_SEES_hier "")
+set(MC_LAYER_SEES_hier ops)
 set(MC_LAYERS util ops plat sched sim model tp coll select api job hier)
 set(MC_LAYER_SEES_oracle util ops sched tp coll hier)
 set(MC_LAYER_SEES_app util ops plat sched sim tp coll select api job)

@@ -87,12 +87,16 @@ MC_API int mc_version(void);
 /* Datatypes. Integers are two's complement and wrap on overflow.
  *
  * MC_FLOAT16 (IEEE 754 binary16) and MC_BFLOAT16 (the upper half of a
- * binary32) are stored as uint16_t. Each combining of two operands converts
- * them to float32, computes there and rounds once to 16 bits (to nearest,
- * ties to even), so a reduction over p ranks rounds p - 1 times: the result
- * of a SUM differs from the exact sum by at most (p - 1) * u * sum(|x_i|),
- * u = 2^-11 for float16 and 2^-8 for bfloat16 (a PROD's relative error is
- * at most (1 + u)^(p - 1) - 1; MIN and MAX are exact).
+ * binary32) are stored as uint16_t. A SUM or PROD of them keeps its
+ * partial results in float32 (every collective that reduces, in every
+ * form) and rounds once to 16 bits at the end (to nearest, ties to even):
+ * a SUM over p ranks is within u * sum(|x_i|) of the exact sum, plus
+ * float32's own (p - 1) * 2^-24 * sum(|x_i|), u = 2^-11 for float16 and
+ * 2^-8 for bfloat16 (the once-rounded exact sum whenever float32 holds the
+ * partial sums exactly, as for 256 + 1 + 1 = 258 in bfloat16). A PROD's
+ * relative error is at most u plus float32's (1 + 2^-24)^(p - 1) - 1; MIN
+ * and MAX are exact. The same holds through the hierarchy across chips
+ * (src/hier); user ops see 16-bit elements.
  * MC_COMPLEX64 and MC_COMPLEX128 are C's float complex and double complex
  * ({re, im}); they take SUM and PROD, the product by the textbook formula
  * (no special handling of infinities, as Fortran's).

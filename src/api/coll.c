@@ -3,13 +3,16 @@
  * (mc_prep_*), pick the algorithm, run it (mc_run_call). A blocking call
  * runs after the communicator's non-blocking ones (api/nbc.c), which run
  * the same two steps in a coroutine. Nothing here allocates or calls the
- * kernel, except the copy made for an in-place alltoall.
+ * kernel, except the copy made for an in-place alltoall and the float32
+ * copies of a 16-bit float SUM or PROD (run_wide).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "api/coll_check.h"
 #include "api/coll_prep.h"
 #include "api/comm.h"
+#include "ops/half.h"
 #include "ops/ops.h"
 #include "util/error.h"
 #include "util/names.h"
@@ -37,8 +40,8 @@ not_ok(mc_comm_t *c, const mc_args_t *a, const mc_sel_t *given, int rc)
     return rc < 0 ? failed(c, rc) : rc;
 }
 
-STEP int mc_run_call(mc_comm_t *c, const mc_args_t *a,
-                     const mc_sel_t *given)
+static STEP int run_call(mc_comm_t *c, const mc_args_t *a,
+                         const mc_sel_t *given)
 {
     c->team.seq++;
     mc_args_t copy_args;
@@ -60,6 +63,86 @@ STEP int mc_run_call(mc_comm_t *c, const mc_args_t *a,
     if (rc != MC_OK)
         return not_ok(c, a, given, rc);
     return MC_OK;
+}
+
+/* ---- 16-bit floats: partial results in float32, one rounding ----
+ * A SUM or PROD of MC_FLOAT16 or MC_BFLOAT16 runs as the float32 call on
+ * copies of its vectors, widened exactly, and the result is rounded once
+ * into the caller's buffer: every algorithm, every form (blocking,
+ * non-blocking, persistent) and every transport (shm, the simulator)
+ * combine partial results in float32 and never round them to 16 bits.
+ * MIN and MAX are exact in 16 bits and stay there; a user op sees the
+ * caller's 16-bit elements. Every rank takes this path alike (same dtype
+ * and op), so the float32 call matches across ranks; its algorithm is
+ * the rules' choice for float32 (a persistent request's 16-bit selection
+ * is not reused). The copies live in c->wide: c's calls run one at a
+ * time, and a persistent request runs on a context of its own. */
+
+/* the reductions: a bit per mc_coll_t */
+#define REDUCING                                                             \
+    (1u << MC_COLL_REDUCE | 1u << MC_COLL_ALLREDUCE |                        \
+     1u << MC_COLL_REDUCE_SCATTER_BLOCK | 1u << MC_COLL_REDUCE_SCATTER |     \
+     1u << MC_COLL_SCAN | 1u << MC_COLL_EXSCAN)
+_Static_assert((MC_FLOAT16 | 1) == MC_BFLOAT16 && MC_FLOAT16 % 2 == 0,
+               "one compare finds both 16-bit floats");
+
+static __attribute__((noinline, cold)) int
+run_wide(mc_comm_t *c, const mc_args_t *a, const mc_sel_t *given)
+{
+    if (a->op != MC_SUM && a->op != MC_PROD)
+        return run_call(c, a, given);
+    int p = c->team.size, me = c->team.rank;
+    size_t nin = a->count, nout = a->count; /* elements */
+    if (a->coll == MC_COLL_REDUCE_SCATTER_BLOCK) {
+        nin = a->count * (size_t)p;
+    } else if (a->coll == MC_COLL_REDUCE_SCATTER) {
+        nin = 0;
+        for (int q = 0; q < p; q++)
+            nin += a->rcounts[q];
+        nout = a->rcounts[me];
+    }
+    /* not written: a reduce's rbuf off the root, an exscan's on rank 0 */
+    if (!a->rbuf || (a->coll == MC_COLL_EXSCAN && me == 0))
+        nout = 0;
+    size_t need = (nin + (a->in_place ? 0 : nout)) * sizeof(float);
+    if (need > c->wide_len) {
+        void *w = malloc(need);
+        if (!w) {
+            c->team.seq++; /* fails as the call it stands for */
+            return failed(c, mc_error(MC_ERR_NOMEM, "out of memory: %zu "
+                                      "bytes of float32 copies for a "
+                                      "16-bit float %s", need,
+                                      mc_coll_name(a->coll)));
+        }
+        free(c->wide);
+        c->wide = w;
+        c->wide_len = need;
+    }
+    float *in = c->wide, *out = a->in_place ? in : in + nin;
+    mc_half_widen(a->dt, a->sbuf, in, nin);
+    mc_args_t w = *a;
+    w.dt = MC_FLOAT32;
+    w.dsize = sizeof(float);
+    w.bytes = a->bytes / a->dsize * sizeof(float);
+    w.sel_bytes = a->sel_bytes / a->dsize * sizeof(float);
+    w.sbuf = in;
+    w.rbuf = a->rbuf ? out : NULL;
+    (void)given;
+    int rc = run_call(c, &w, NULL);
+    if (rc == MC_OK && nout)
+        mc_half_narrow(a->dt, out, a->rbuf, nout);
+    return rc;
+}
+
+STEP int mc_run_call(mc_comm_t *c, const mc_args_t *a,
+                     const mc_sel_t *given)
+{
+    /* one compare for the other dtypes (the coll's bit folds away in the
+     * blocking calls, where it is a constant) */
+    if (__builtin_expect((REDUCING >> a->coll & 1) &&
+                         (a->dt | 1) == MC_BFLOAT16, 0))
+        return run_wide(c, a, given);
+    return run_call(c, a, given);
 }
 
 /* a blocking call: after the communicator's non-blocking ones */

@@ -25,6 +25,7 @@ void mc_comm_destroy(mc_comm_t *c)
     mc_nb_ctx_free_all(c);
     mc_comm_rules_release(c);
     mc_team_fini(&c->team);
+    free(c->wide);
     free(c);
 }
 

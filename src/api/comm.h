@@ -43,6 +43,10 @@ struct mc_comm {
      * written on that rare path only, never by a call that runs */
     uint64_t declined_seq;
     const mc_sel_t *declined_to;
+    /* float32 copies of a 16-bit float SUM or PROD's vectors (api/coll.c:
+     * run_wide), grown on demand; the calls of c run one at a time */
+    void *wide;
+    size_t wide_len;
 };
 
 /* calls that a blocking call on c completes first: c's non-blocking

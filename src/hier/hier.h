@@ -1,7 +1,8 @@
 /*
  * Hierarchical collectives: manycoll inside a node, a provider between
- * nodes. Written once, above the public API (it includes only manycoll.h),
- * so the same code serves two worlds:
+ * nodes. Written once, above the public API (it includes manycoll.h, and
+ * ops/half.h for 16-bit float conversions: hier_half.c), so the same code
+ * serves two worlds:
  *
  *   - MPI programs (src/mpi): the node is the ranks of one machine, a
  *     manycoll shm communicator; the provider is the MPI library (PMPI_*

@@ -122,6 +122,8 @@ int mc_hier_allreduce(mc_hier_t *h, const void *sbuf, void *rbuf,
 {
     if (count == 0)
         return MC_OK;
+    if (hier_is_wide(dt, op))
+        return hier_wide(h, MC_COLL_ALLREDUCE, sbuf, rbuf, count, dt, op, 0);
     const char *in = sbuf == MC_IN_PLACE ? rbuf : sbuf;
     char *out = rbuf;
     size_t ds = mc_dtype_size(dt), L = (size_t)h->ppn;

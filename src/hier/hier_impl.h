@@ -21,6 +21,12 @@ static inline int hier_local_of(const mc_hier_t *h, int r)
     return h->local_of ? h->local_of[r] : r % h->ppn;
 }
 
+/* A 16-bit float SUM or PROD (hier_half.c): hier_wide runs reduce,
+ * allreduce or reduce_scatter_block in float32 and rounds once. */
+int hier_is_wide(mc_dtype_t dt, mc_op_t op);
+int hier_wide(mc_hier_t *h, mc_coll_t coll, const void *sbuf, void *rbuf,
+              size_t count, mc_dtype_t dt, mc_op_t op, int root);
+
 /* Private scratch of at least n bytes (grown, never shrunk). */
 int hier_scratch(mc_hier_t *h, size_t n, void **out);
 

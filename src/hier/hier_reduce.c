@@ -99,6 +99,8 @@ int mc_hier_reduce(mc_hier_t *h, const void *sbuf, void *rbuf, size_t count,
 {
     if (count == 0)
         return MC_OK;
+    if (hier_is_wide(dt, op))
+        return hier_wide(h, MC_COLL_REDUCE, sbuf, rbuf, count, dt, op, root);
     red_t a = {.dt = dt, .op = op, .n_r = hier_node_of(h, root),
                .l_r = hier_local_of(h, root)};
     a.rbuf = h->rank == root ? rbuf : NULL;

@@ -22,6 +22,9 @@ int mc_hier_reduce_scatter_block(mc_hier_t *h, const void *sbuf, void *rbuf,
     size_t b = count * mc_dtype_size(dt);
     if (b == 0)
         return MC_OK;
+    if (hier_is_wide(dt, op))
+        return hier_wide(h, MC_COLL_REDUCE_SCATTER_BLOCK, sbuf, rbuf, count,
+                         dt, op, 0);
     size_t N = (size_t)h->nnodes, L = (size_t)h->ppn;
     const char *in = sbuf == MC_IN_PLACE ? rbuf : sbuf;
     /* with one node or one rank per node, slice order is rank order */

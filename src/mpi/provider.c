@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "mpi/mcmpi.h"
+#include "ops/ops.h"
 
 static MPI_Comm slice(void *g)
 {
@@ -65,70 +66,54 @@ static MPI_Datatype rdt(mc_dtype_t dt)
 
 /* ---- ops the MPI libraries get wrong ----
  * Measured (tests/mpi): Open MPI 4.1.4 takes MPI_MIN/MPI_MAX of
- * MPI_UNSIGNED_LONG as signed and saturates unsigned char and short sums
- * from 32 elements (its vectorised op component); Debian's MPICH 4.0.2
- * takes MPI_MIN/MPI_MAX of 16, 32 and 64-bit unsigned types as signed.
- * The inter-node phase must give what manycoll gives inside the node (C
- * semantics), so these go through an MPI user op of ours. */
+ * MPI_UNSIGNED_LONG as signed, and its vectorised op component (op/avx)
+ * saturates 8- and 16-bit integer sums from 32 elements, signed and
+ * unsigned (int8 31 + 32 + 33 + 34 gives 127, not -126); Debian's MPICH
+ * 4.0.2 takes MPI_MIN/MPI_MAX of 16, 32 and 64-bit unsigned types as
+ * signed. The inter-node phase must give what manycoll gives inside the
+ * node (C semantics: integers wrap), so these go through an MPI user op
+ * that runs manycoll's own kernel (mc_reduce_into) on the type the call
+ * names: 8- and 16-bit integer SUM and PROD (products share the sums'
+ * code paths there), and unsigned MIN and MAX. Every other reduction
+ * stays the MPI's own. The ops are commutative, as the built-in ones. */
 
-#define UMINMAX(T)                                                           \
-    do {                                                                     \
-        const T *a = in;                                                     \
-        T *b = inout;                                                        \
-        for (int i = 0; i < n; i++)                                          \
-            if (mx ? a[i] > b[i] : a[i] < b[i])                              \
-                b[i] = a[i];                                                 \
-    } while (0)
-
-#define USUM(T)                                                              \
-    do {                                                                     \
-        const T *a = in;                                                     \
-        T *b = inout;                                                        \
-        for (int i = 0; i < n; i++)                                          \
-            b[i] = (T)(a[i] + b[i]);                                         \
-    } while (0)
-
-static void unsigned_op(void *in, void *inout, int *len, MPI_Datatype *dt,
-                        int op)
+static void mc_kernel(void *in, void *inout, int *len, MPI_Datatype *dt,
+                      mc_op_t op)
 {
     const mcm_type_t *t = mcm_type(*dt);
-    int n = *len, mx = op == MC_MAX;
-    if (!t)
-        return;
-    switch (op == MC_SUM ? -(int)t->size : (int)t->size) {
-    case 1: UMINMAX(uint8_t); break;
-    case 2: UMINMAX(uint16_t); break;
-    case 4: UMINMAX(uint32_t); break;
-    case 8: UMINMAX(uint64_t); break;
-    case -1: USUM(uint8_t); break;
-    case -2: USUM(uint16_t); break;
-    default: break;
-    }
+    if (t && t->mc >= 0 && *len > 0)
+        mc_reduce_into(inout, in, (size_t)*len, (mc_dtype_t)t->mc, op, 1);
 }
 
-static void op_umin(void *a, void *b, int *n, MPI_Datatype *dt)
+static void op_sum(void *a, void *b, int *n, MPI_Datatype *dt)
 {
-    unsigned_op(a, b, n, dt, MC_MIN);
+    mc_kernel(a, b, n, dt, MC_SUM);
 }
 
-static void op_umax(void *a, void *b, int *n, MPI_Datatype *dt)
+static void op_prod(void *a, void *b, int *n, MPI_Datatype *dt)
 {
-    unsigned_op(a, b, n, dt, MC_MAX);
+    mc_kernel(a, b, n, dt, MC_PROD);
 }
 
-static void op_usum(void *a, void *b, int *n, MPI_Datatype *dt)
+static void op_min(void *a, void *b, int *n, MPI_Datatype *dt)
 {
-    unsigned_op(a, b, n, dt, MC_SUM);
+    mc_kernel(a, b, n, dt, MC_MIN);
 }
 
-static MPI_Op fixed[3];
+static void op_max(void *a, void *b, int *n, MPI_Datatype *dt)
+{
+    mc_kernel(a, b, n, dt, MC_MAX);
+}
+
+static MPI_Op fixed[4]; /* by mc_op_t: SUM, PROD, MIN, MAX */
 static pthread_once_t fixed_once = PTHREAD_ONCE_INIT;
 
 static void make_fixed(void)
 {
-    PMPI_Op_create(op_umin, 1, &fixed[0]);
-    PMPI_Op_create(op_umax, 1, &fixed[1]);
-    PMPI_Op_create(op_usum, 1, &fixed[2]);
+    PMPI_Op_create(op_sum, 1, &fixed[MC_SUM]);
+    PMPI_Op_create(op_prod, 1, &fixed[MC_PROD]);
+    PMPI_Op_create(op_min, 1, &fixed[MC_MIN]);
+    PMPI_Op_create(op_max, 1, &fixed[MC_MAX]);
 }
 
 /* the MPI op for a reduction between nodes */
@@ -136,11 +121,13 @@ static MPI_Op rop(mc_dtype_t dt, mc_op_t op)
 {
     int u = dt == MC_UINT8 || dt == MC_UINT16 || dt == MC_UINT32 ||
             dt == MC_UINT64;
-    int narrow = dt == MC_UINT8 || dt == MC_UINT16;
-    if (!u || !(op == MC_MIN || op == MC_MAX || (op == MC_SUM && narrow)))
+    int narrow = dt == MC_INT8 || dt == MC_UINT8 || dt == MC_INT16 ||
+                 dt == MC_UINT16;
+    int arith = op == MC_SUM || op == MC_PROD;
+    if (!(narrow && arith) && !(u && (op == MC_MIN || op == MC_MAX)))
         return mcm_ctx.op;
     pthread_once(&fixed_once, make_fixed);
-    return fixed[op == MC_MIN ? 0 : op == MC_MAX ? 1 : 2];
+    return fixed[op];
 }
 
 static int p_barrier(void *g)

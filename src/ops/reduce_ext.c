@@ -178,7 +178,7 @@ int mc_f16_unblock(const float *f, uint16_t *h, size_t n, int native)
 
 #define HALF_BLOCK 256
 
-static void widen(mc_dtype_t dt, const uint16_t *h, float *f, size_t n)
+void mc_half_widen(mc_dtype_t dt, const uint16_t *h, float *f, size_t n)
 {
     if (dt == MC_FLOAT16)
         mc_f16_block(h, f, n, -1);
@@ -187,7 +187,7 @@ static void widen(mc_dtype_t dt, const uint16_t *h, float *f, size_t n)
             f[i] = mc_bf16_to_f32(h[i]);
 }
 
-static void narrow(mc_dtype_t dt, const float *f, uint16_t *h, size_t n)
+void mc_half_narrow(mc_dtype_t dt, const float *f, uint16_t *h, size_t n)
 {
     if (dt == MC_FLOAT16)
         mc_f16_unblock(f, h, n, -1);
@@ -218,10 +218,10 @@ void mc_reduce_half(void *inout, const void *in, size_t n, mc_dtype_t dt,
     const uint16_t *x = in;
     for (size_t done = 0; done < n; done += HALF_BLOCK) {
         size_t m = n - done < HALF_BLOCK ? n - done : HALF_BLOCK;
-        widen(dt, x + done, a, m);
-        widen(dt, io + done, b, m);
+        mc_half_widen(dt, x + done, a, m);
+        mc_half_widen(dt, io + done, b, m);
         combine_f32(a, b, m, op);
-        narrow(dt, b, io + done, m);
+        mc_half_narrow(dt, b, io + done, m);
     }
 }
 

@@ -5,14 +5,19 @@
  * the library: the 16-bit formats are decoded with ldexp and encoded from
  * frexp, the pair layouts come from the C structs MPI defines.
  *
- * The wider types' inputs are exact by construction, so that every result
- * is exact in any order of combining and the reference, accumulated in
- * fp64 and rounded once to the type, equals the library's bit for bit:
- * 16-bit sums add integers in [-4, 4] (at most 64 contributors stay
- * within bfloat16's 8-bit significand), products multiply +-1 and, from
- * the first eight contributors only, 2 and 0.5; min and max see integers
- * of up to 8 significant bits times powers of two. The rounding itself
- * (and the error bound of inexact sums) is tested by test_dtypes.
+ * The reference accumulates in fp64 and rounds once to the type (to
+ * nearest, ties to even), and the library must equal it bit for bit.
+ * 16-bit floats: the library keeps partial results in float32 and rounds
+ * once (api/coll.c: run_wide), so the inputs are chosen exact in float32
+ * in any order of combining but not in 16 bits, where rounding at every
+ * combining would differ: sums add integers of the type's full
+ * significand (bfloat16 [-255, 255], binary16 [-2047, 2047]; float32 holds
+ * their sum exactly up to 8,000 contributors), products multiply +-1 and,
+ * from the first eight contributors only, 2, 0.5 and 3 (3^8 has 13
+ * significant bits). Complex sums add integers in [-4, 4] and products
+ * multiply +-1, +-i, 2 and 0.5, exact in any order; min and max see
+ * integers of up to 8 significant bits times powers of two. The error
+ * bound of sums that are not exact in float32 is tested by test_dtypes.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -54,27 +59,31 @@ static double half_value(mc_dtype_t dt, uint16_t h)
     return s * (e ? ldexp(1024 + m, e - 25) : ldexp(m, -24));
 }
 
-/* x must be exact in the type (the inputs are built so) */
+/* x rounded once to the type, to nearest, ties to even (nearbyint in
+ * the default rounding mode); x must be exact in float32 (the inputs are
+ * built so) */
 static uint16_t half_bits(mc_dtype_t dt, double x)
 {
-    if (dt == MC_BFLOAT16) {
-        float f = (float)x;
-        uint32_t u;
-        memcpy(&u, &f, sizeof u);
-        return (uint16_t)(u >> 16);
-    }
     uint16_t sign = signbit(x) ? 0x8000 : 0;
     double a = fabs(x);
     if (a == 0)
         return sign;
-    if (isinf(a))
-        return sign | 0x7c00;
     int e;
     double m = frexp(a, &e); /* a = m 2^e, m in [0.5, 1) */
-    if (e - 1 < -14)         /* subnormal: a multiple of 2^-24 */
-        return sign | (uint16_t)ldexp(a, 24);
-    return sign | (uint16_t)((e - 1 + 15) << 10) |
-           (uint16_t)(ldexp(m, 11) - 1024);
+    if (dt == MC_BFLOAT16) { /* 8 significant bits, float32's exponents */
+        if (isinf(a))
+            return sign | 0x7f80;
+        double r = nearbyint(ldexp(m, 8)); /* in [128, 256] */
+        /* r == 256 carries into the exponent, as the bits add */
+        return sign | (uint16_t)(((e - 1 + 127) << 7) + (int)r - 128);
+    }
+    if (isinf(a))
+        return sign | 0x7c00;
+    if (e - 1 < -14) /* subnormal: a multiple of 2^-24 (1024: the least
+                        normal, as the bits add) */
+        return sign | (uint16_t)nearbyint(ldexp(a, 24));
+    int bits = ((e - 1 + 15) << 10) + (int)nearbyint(ldexp(m, 11)) - 1024;
+    return sign | (uint16_t)(bits >= 0x7c00 ? 0x7c00 : bits);
 }
 
 /* ---- load and store (integers and floats: check_impl.h) ---- */
@@ -145,7 +154,20 @@ chk_num_t chk_gen_wide(const mc_case_t *k, uint64_t who, uint64_t h,
     chk_num_t v = {.u = 0};
     uint64_t h2 = h * 0x9e3779b97f4a7c15ULL ^ h >> 29;
     switch (chk_kind(k->dt)) {
-    case CHK_HALF: case CHK_COMPLEX:
+    case CHK_HALF:
+        if (cls == MC_SUM) {
+            int m = k->dt == MC_BFLOAT16 ? 255 : 2047;
+            v.f = (double)((int)(h % (uint64_t)(2 * m + 1)) - m);
+            return v;
+        }
+        if (cls == MC_PROD) {
+            static const double re[5] = {1, -1, 2, 0.5, 3};
+            v.f = re[h % (who < 8 ? 5 : 2)];
+            return v;
+        }
+        /* min and max: as complex */
+        /* fall through */
+    case CHK_COMPLEX:
         if (cls == MC_SUM) {
             v.f = (double)(int)(h % 9) - 4;
             v.im = (double)(int)(h2 % 9) - 4;
@@ -153,12 +175,9 @@ chk_num_t chk_gen_wide(const mc_case_t *k, uint64_t who, uint64_t h,
             /* +-1, +-i, and 2 or 0.5 from the first eight contributors */
             static const double re[6] = {1, -1, 0, 0, 2, 0.5},
                                 im[6] = {0, 0, 1, -1, 0, 0};
-            int cplx = chk_kind(k->dt) == CHK_COMPLEX;
             unsigned pick = (unsigned)(h % (who < 8 ? 6 : 4));
-            if (!cplx && pick >= 2 && pick < 4)
-                pick -= 2;
             v.f = re[pick];
-            v.im = cplx ? im[pick] : 0;
+            v.im = im[pick];
         } else {
             v.f = (double)((int)(h % 511) - 255) * small_pow2(h >> 20);
             v.im = (double)((int)(h2 % 511) - 255) * small_pow2(h2 >> 20);
@@ -210,6 +229,7 @@ int chk_same(mc_dtype_t dt, chk_num_t got, chk_num_t want)
         return got.f == want.f ||
                fabs(got.f - want.f) <= 1e-6 * fabs(want.f);
     case CHK_PAIR: return got.f == want.f && got.loc == want.loc;
-    default: return got.f == want.f && got.im == want.im; /* exact inputs */
+    default: /* 16-bit floats, complex: bit for bit (see the top) */
+        return got.f == want.f && got.im == want.im;
     }
 }

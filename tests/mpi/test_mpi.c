@@ -196,6 +196,7 @@ static void on_comm(MPI_Comm c, const char *name, int full)
     size_t big = quick ? 300 : 2500; /* past MC_MPI_SEGMENT=1K in tests */
     reductions(c, 7, full);
     user_ops(c, 7);
+    narrow_overflow(c);
     size_t counts[] = {0, 1, big};
     for (int i = 0; i < 3 && full; i++) {
         reductions(c, counts[i], 0);

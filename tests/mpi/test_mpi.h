@@ -43,6 +43,8 @@ int valid(const tinfo_t *t, int oi);
 /* test_mpi_cases.c: every case on one communicator */
 void reductions(MPI_Comm c, size_t count, int all_ops);
 void user_ops(MPI_Comm c, size_t count);
+/* 8- and 16-bit integer sums and products that wrap, against C */
+void narrow_overflow(MPI_Comm c);
 void movement(MPI_Comm c, size_t count, int all_roots);
 void derived(MPI_Comm c);
 /* test_mpi_v.c: the v-variants, n units per block and more */

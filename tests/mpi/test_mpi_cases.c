@@ -499,3 +499,69 @@ void derived(MPI_Comm c)
     free(x);
     free(y);
 }
+
+/* ---- 8- and 16-bit integer sums and products that overflow ----
+ * C's wrap-around, computed here: Open MPI 4.1.4's op/avx saturates these
+ * sums (int8 31 + 32 + 33 + 34 gives 127, not -126), and across nodes the
+ * library's inter-node phase is the MPI's reduction, so it must use
+ * manycoll's kernel there (src/mpi/provider.c). Blocking and in place,
+ * 7 elements and past Open MPI's vector width and MC_MPI_SEGMENT. */
+
+/* element i of rank r */
+static uint64_t narrow_in(int size, int prod, int r, size_t i)
+{
+    unsigned k = (unsigned)((i + (size_t)r) % 8);
+    if (prod)
+        return size == 1 ? 7 + k : 181 + k;
+    return size == 1 ? 31 + k : 16001 + 13 * k;
+}
+
+void narrow_overflow(MPI_Comm c)
+{
+    static const size_t counts[] = {7, 100, 1500};
+    int P = csize(c), me = crank(c);
+    for (int ti = 0; ti < ntypes; ti++) {
+        const tinfo_t *t = &types[ti];
+        if ((t->kind != K_SINT && t->kind != K_UINT) || t->size > 2)
+            continue;
+        size_t sz = (size_t)t->size;
+        for (int prod = 0; prod < 2; prod++)
+            for (size_t ci = 0; ci < 3; ci++) {
+                size_t n = counts[ci], b = n * sz;
+                unsigned char *in = xalloc(b), *x = xalloc(b),
+                              *want = xalloc(b);
+                for (size_t i = 0; i < n; i++) {
+                    uint64_t v = narrow_in(t->size, prod, me, i), acc = 0;
+                    memcpy(in + i * sz, &v, sz); /* little endian */
+                    for (int r = 0; r < P; r++) {
+                        uint64_t w = narrow_in(t->size, prod, r, i);
+                        acc = r == 0 ? w : prod ? acc * w : acc + w;
+                    }
+                    memcpy(want + i * sz, &acc, sz); /* wrapped */
+                }
+                MPI_Op op = prod ? MPI_PROD : MPI_SUM;
+                const char *on = prod ? "prod (wraps)" : "sum (wraps)";
+                for (int ip = 0; ip < 2; ip++) {
+                    memcpy(x, in, b);
+                    MPI_Allreduce(ip ? MPI_IN_PLACE : in, x, (int)n, t->dt,
+                                  op, c);
+                    same(x, want, b, ip ? "allreduce in-place" : "allreduce",
+                         t->name, on, n, -1);
+                    for (int k = 0; k < (P > 1 ? 2 : 1); k++) {
+                        int root = k ? P - 1 : 0;
+                        memcpy(x, in, b);
+                        int at = ip && me == root;
+                        MPI_Reduce(at ? MPI_IN_PLACE : in, x, (int)n, t->dt,
+                                   op, root, c);
+                        if (me == root)
+                            same(x, want, b,
+                                 ip ? "reduce in-place" : "reduce", t->name,
+                                 on, n, root);
+                    }
+                }
+                free(in);
+                free(x);
+                free(want);
+            }
+    }
+}
