@@ -20,7 +20,6 @@ reports "defects"). Then, per MPI and rank count:
 
 More ranks than CPUs run oversubscribed (Open MPI --oversubscribe).
 """
-import argparse
 import os
 import re
 import shutil
@@ -100,12 +99,10 @@ def defects(out):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--imb-src", required=True)
+    ap = mpilib.outside_parser(__doc__, "imb-src", "/tmp/manycoll-imb")
     ap.add_argument("--mpis", default="openmpi,mpich")
     ap.add_argument("--ranks", default="2,8")
     ap.add_argument("--reps", type=int, default=3)
-    ap.add_argument("--build", default="/tmp/manycoll-imb")
     ap.add_argument("--lib-dir", default="build/src/mpi")
     a = ap.parse_args()
     for mpi in a.mpis.split(","):

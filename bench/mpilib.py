@@ -3,6 +3,7 @@ manycoll and bench/mpi_compare once per MPI, and starting jobs with mpirun.
 
 Progress goes to stderr; results are returned to the caller.
 """
+import argparse
 import os
 import shlex
 import shutil
@@ -346,3 +347,13 @@ def suite_end(md, bad, md_path, head=""):
         with open(md_path, "w") as f:
             f.write("\n".join(md) + "\n" + summary)
     sys.exit(1 if bad else 0)
+
+
+def outside_parser(doc, src, build):
+    """The parser of a script that builds a checkout of another project
+    outside this tree: the checkout (--SRC, required) and where it is
+    built (--build)."""
+    ap = argparse.ArgumentParser(description=doc.split("\n")[0])
+    ap.add_argument(f"--{src}", required=True)
+    ap.add_argument("--build", default=build)
+    return ap

@@ -26,7 +26,6 @@ mpich5 and impi: the benchmarks are built with the wheel's own mpicc
 (Intel MPI's runtime has none: MPICH 5.0's), and the library is the
 variant of the MPI's ABI family.
 """
-import argparse
 import os
 import re
 import statistics
@@ -111,13 +110,11 @@ def parse(out):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--osu-src", required=True)
+    ap = mpilib.outside_parser(__doc__, "osu-src", "/tmp/manycoll-osu")
     ap.add_argument("--mpis", default="openmpi,mpich")
     ap.add_argument("--ranks", default="2,4")
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--max", type=int, default=65536)
-    ap.add_argument("--build", default="/tmp/manycoll-osu")
     ap.add_argument("--lib-dir", default=os.path.join(mpilib.ROOT, "build",
                                                       "src", "mpi"))
     ap.add_argument("--wheels", help="the wheel MPIs under this directory "

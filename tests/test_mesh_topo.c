@@ -76,12 +76,8 @@ static void run(const char *plat, const char *grid, int nscatter)
             cores[i] = (i * (p->used_x + 1)) * p->cores_per_tile;
     }
     mc_sim_job_t job;
-    mc_sim_job_defaults(&job);
-    job.plat = p;
-    job.ranks = n;
+    mc_sim_job_set(&job, p, NULL, n, topo_rank, &g);
     job.cores = cores;
-    job.rank_fn = topo_rank;
-    job.arg = &g;
     mc_sim_job_stats_t st;
     CHECK(mc_sim_job_run(&job, &st) == MC_OK, "run: %s", mc_last_error());
     free(cores);

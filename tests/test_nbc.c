@@ -320,10 +320,7 @@ static int sim_rank(mc_comm_t *c, int rank, void *arg)
 static int on_sim(const char *platform, int n)
 {
     mc_sim_job_t job;
-    mc_sim_job_defaults(&job);
-    job.platform = platform;
-    job.ranks = n;
-    job.rank_fn = sim_rank;
+    mc_sim_job_set(&job, NULL, platform, n, sim_rank, NULL);
     mc_sim_job_stats_t st;
     int rc = mc_sim_job_run(&job, &st);
     if (!st.ran) {

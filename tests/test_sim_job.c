@@ -61,12 +61,8 @@ static int run_bcast(const char *platform, int ranks, const int *cores,
     memset(ran, 0, sizeof ran);
     bcast_arg_t a = {fail_rank, ran};
     mc_sim_job_t job;
-    mc_sim_job_defaults(&job);
-    job.platform = platform;
-    job.ranks = ranks;
+    mc_sim_job_set(&job, NULL, platform, ranks, bcast_rank, &a);
     job.cores = cores;
-    job.rank_fn = bcast_rank;
-    job.arg = &a;
     job.want = want;
     return mc_sim_job_run(&job, st);
 }
@@ -210,10 +206,7 @@ static int bcast_any(mc_comm_t *c, int rank, void *arg)
 static int job_outcome(const char *platform, int ranks, mc_sim_rank_fn fn)
 {
     mc_sim_job_t job;
-    mc_sim_job_defaults(&job);
-    job.platform = platform;
-    job.ranks = ranks;
-    job.rank_fn = fn;
+    mc_sim_job_set(&job, NULL, platform, ranks, fn, NULL);
     job.sim.stack_size = 16384;
     mc_sim_job_stats_t st;
     int rc = mc_sim_job_run(&job, &st);

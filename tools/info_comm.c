@@ -111,11 +111,7 @@ static int sim_cores(mc_platform_t *p, int n, fp_t *m)
     if (!f)
         return mc_error(MC_ERR_NOMEM, "out of memory for %d cores", n) != 0;
     mc_sim_job_t job;
-    mc_sim_job_defaults(&job);
-    job.plat = p;
-    job.ranks = n;
-    job.rank_fn = sim_rank;
-    job.arg = f;
+    mc_sim_job_set(&job, p, NULL, n, sim_rank, f);
     mc_sim_job_stats_t st;
     int rc = mc_sim_job_run(&job, &st);
     for (int i = 0; rc == MC_OK && i < n; i++)

@@ -46,6 +46,19 @@ int mc_sim_job_defaults(mc_sim_job_t *job)
     return MC_OK;
 }
 
+int mc_sim_job_set(mc_sim_job_t *job, const mc_platform_t *plat,
+                   const char *platform, int ranks, mc_sim_rank_fn fn,
+                   void *arg)
+{
+    MC_CHECK(mc_sim_job_defaults(job));
+    job->plat = plat;
+    job->platform = platform;
+    job->ranks = ranks;
+    job->rank_fn = fn;
+    job->arg = arg;
+    return MC_OK;
+}
+
 /* the message of the failure is the one of this moment: the next core
  * to run may make errors of its own */
 static void note_failure(job_run_t *r, int rank, int status)

@@ -114,6 +114,13 @@ typedef struct mc_sim_job_stats {
  * no jitter, the engine's stack size */
 int mc_sim_job_defaults(mc_sim_job_t *job);
 
+/* mc_sim_job_defaults, then the common fields: the platform (plat, or
+ * if NULL the one named `platform`), the ranks and the rank function
+ * with its argument */
+int mc_sim_job_set(mc_sim_job_t *job, const mc_platform_t *plat,
+                   const char *platform, int ranks, mc_sim_rank_fn fn,
+                   void *arg);
+
 /* Makes the simulated job, runs it, fills *st (see Errors above). */
 int mc_sim_job_run(const mc_sim_job_t *job, mc_sim_job_stats_t *st);
 

@@ -25,10 +25,8 @@ static int fuzz_rank(mc_comm_t *c, int rank, void *arg)
 static void simulate(const mc_platform_t *p)
 {
     mc_sim_job_t job;
-    mc_sim_job_defaults(&job);
-    job.plat = p;
-    job.ranks = p->ncores < 4 ? p->ncores : 4;
-    job.rank_fn = fuzz_rank;
+    mc_sim_job_set(&job, p, NULL, p->ncores < 4 ? p->ncores : 4, fuzz_rank,
+                   NULL);
     mc_sim_job_stats_t st;
     (void)mc_sim_job_run(&job, &st); /* failing cleanly is fine */
 }
