@@ -18,7 +18,7 @@
 
 #include "api/api.h"
 #include "api/comm.h"
-#include "check.h"
+#include "../tools/check.h" /* the oracle's, not tests/check.h */
 #include "job/sim_job.h"
 
 typedef struct kalgo {

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "api/api.h"
-#include "check.h"
+#include "../tools/check.h" /* the oracle's, not tests/check.h */
 #include "job/sim_job.h"
 #include "sim/grid.h"
 

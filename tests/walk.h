@@ -4,7 +4,9 @@
 
 #include <stdint.h>
 
-#include "check.h"
+/* the oracle's check.h (mc_arrivals_t), not tests/check.h beside this
+ * file, which a plain "check.h" finds first */
+#include "../tools/check.h"
 
 enum {
     MC_WALK_TINY = -1,  /* count 7 only, root P-1, no in-place (for chips
