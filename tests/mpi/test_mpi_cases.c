@@ -201,6 +201,14 @@ static void reduce3(MPI_Comm c, const tinfo_t *t, MPI_Op op, const char *on,
     unsigned char *ref = xalloc(pb);
     int minmax = op == MPI_MIN || op == MPI_MAX;
     fill(t, in, n * (size_t)P, me, minmax ? 101 : 1);
+    if (op == op_affine) /* fill's values are the same on every rank (and
+                          * x -> 0 x + b sees only the last operand): maps
+                          * x -> a x + b that differ by rank and element,
+                          * so that the order of the operands shows */
+        for (size_t i = 0; i < n * (size_t)P; i++) {
+            uint64_t a = 3 + 2 * (((size_t)me + i) % 5), o = (uint64_t)me + i;
+            memcpy(in + i * 8, &(uint64_t){a << 32 | o}, 8);
+        }
     int local = int_minmax(t, op, n, P, ref);
     for (int ip = 0; ip < 2; ip++) {
         memcpy(x, in, b);
