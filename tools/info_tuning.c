@@ -86,8 +86,9 @@ int info_tuning(int argc, char **argv)
                 return 2;
             n = (int)x;
         }
-        else if (strcmp(argv[i], "--tuning"))
-            return mc_usage_error("info", "unknown option '%s'", argv[i]);
+        else if (strcmp(argv[i], "--tuning")) /* -n last: no value */
+            return mc_opt_no_value("info", argv[i],
+                                   (const char *const[]){"-n", NULL});
     }
     if (n < 1)
         return mc_usage_error("info", "-n: expected a rank count >= 1");
