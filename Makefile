@@ -1,4 +1,6 @@
-# The two commands of the README:
+# `make deps` installs what the build needs with apt-get, dnf or brew
+# (tools/deps.sh: prints the packages and the command first; `make deps
+# DEPS=--print` prints only). The two commands of the README:
 #   make demo   builds, then runs the main job
 #   make test   builds with gcc and runs every test but the long ones;
 #               builds with clang, ASan and UBSan (clang's warnings as
@@ -30,10 +32,15 @@ FUZZ_RUNS ?= 10000
 CHAOS_FAULTS ?= 500
 FUZZ_CC ?= $(shell command -v clang-14 || command -v clang)
 
-.PHONY: all build build-asan build-clang demo test test-fast install clean \
+.PHONY: all deps build build-asan build-clang demo test test-fast install clean \
 	python-deps golden docs mutants fuzz tsan chaos repro
 
 all: build
+
+# the packages: tools/deps.sh [--print] [--yes] [build mpi python test]
+DEPS ?=
+deps:
+	@./tools/deps.sh $(DEPS)
 
 # warnings are errors here and in CI (MC_WERROR), not in a user's own
 # cmake build

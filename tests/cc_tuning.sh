@@ -47,7 +47,12 @@ has "$d/info" "allreduce +8  .*built-in default rule"
 MC_TUNING="$d/t.json" "$mc" info --tuning -n 8 > "$d/info8" || fail "info 8"
 has "$d/info8" "bcast +8  flat +built-in default rule"
 MC_TUNING=none "$mc" info --tuning -n 16 > "$d/none" || fail "info none"
-has "$d/none" "^tuning file: none \(MC_TUNING=none"
+has "$d/none" "^tuning file: none \(MC_TUNING=none\): the built-in rules apply"
+# no file at the default location: which file would be read, and that
+# none applies
+(unset MC_TUNING; XDG_CONFIG_HOME="$d/nowhere" "$mc" info --tuning -n 4) \
+    > "$d/nodef" || fail "info, no default file"
+has "$d/nodef" "^tuning file: none \(MC_TUNING is unset and $d/nowhere/manycoll/tuning.json, the default location, does not exist\): the built-in rules apply"
 has "$d/none" "bcast +8  .*built-in default rule"
 if grep -q "cc-tree" "$d/none"; then fail "cc-tree without a tuning"; fi
 

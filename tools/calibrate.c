@@ -66,7 +66,7 @@ int cmd_calibrate(int argc, char **argv)
 {
     opts_t o;
     int rc = parse(argc, argv, &o);
-    if (rc)
+    if (rc || mc_parse_only())
         return rc;
     mc_profile_t *p = malloc(sizeof *p);
     if (!p)

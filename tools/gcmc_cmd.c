@@ -60,6 +60,8 @@ int cmd_gcmc(int argc, char **argv)
         } else
             return mc_usage_error("gcmc", "unknown option '%s'", argv[i]);
     }
+    if (mc_parse_only())
+        return 0;
     mc_comm_t *c;
     if (mc_init(&c) != MC_OK)
         return mc_usage_error("gcmc", "%s (run it under manycoll run)",

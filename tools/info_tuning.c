@@ -50,9 +50,16 @@ static void source_line(const mc_tuning_t *t, int json)
     if (t)
         printf("tuning file: %s (%s; %d rules for transport %s)\n", t->path,
                src, t->n, t->transport);
+    else if (*env) /* =none (a path that cannot be read is an error) */
+        printf("tuning file: none (MC_TUNING=%s): the built-in rules "
+               "apply\n", env);
+    else if (*def)
+        printf("tuning file: none (MC_TUNING is unset and %s, the default "
+               "location, does not exist): the built-in rules apply\n", def);
     else
-        printf("tuning file: none (%s; the default location is %s)\n", src,
-               *def ? def : "unset");
+        printf("tuning file: none (MC_TUNING is unset, and neither "
+               "XDG_CONFIG_HOME nor HOME is set to give a default "
+               "location): the built-in rules apply\n");
 }
 
 static void row(int n, mc_coll_t coll, size_t bytes, const mc_explain_t *x,
@@ -86,8 +93,9 @@ int info_tuning(int argc, char **argv)
                 return 2;
             n = (int)x;
         }
-        else if (strcmp(argv[i], "--tuning"))
-            return mc_usage_error("info", "unknown option '%s'", argv[i]);
+        else if (strcmp(argv[i], "--tuning")) /* -n last: no value */
+            return mc_opt_no_value("info", argv[i],
+                                   (const char *const[]){"-n", NULL});
     }
     if (n < 1)
         return mc_usage_error("info", "-n: expected a rank count >= 1");

@@ -42,6 +42,12 @@ int mc_usage_error(const char *cmd, const char *fmt, ...)
     return 2;
 }
 
+int mc_parse_only(void)
+{
+    const char *v = getenv("MC_CMD_PARSE_ONLY");
+    return v && !strcmp(v, "1");
+}
+
 int mc_opt_no_value(const char *cmd, const char *a,
                     const char *const *valued)
 {

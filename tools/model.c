@@ -473,6 +473,11 @@ static int cc_models(int argc, char **argv)
     int rc = !o || !p ? mc_usage_error("model", "out of memory")
                       : parse(argc, argv, o);
     mc_ccm_t m;
+    if (rc == 0 && mc_parse_only()) {
+        free(o);
+        free(p);
+        return 0;
+    }
     if (rc == 0)
         rc = load(o, p, &m);
     if (rc == 0) {

@@ -422,7 +422,9 @@ int model_platform(int argc, char **argv)
     if (rc == 0 && parse_sizes(o, sz, p->line))
         rc = usage_err("--sizes: cannot parse '%s' (e.g. 32,1K,1M or "
                        "1L-192L)", sz);
-    if (rc == 0 && o->report == 2)
+    if (rc == 0 && mc_parse_only()) {
+        /* checked: nothing to compute */
+    } else if (rc == 0 && o->report == 2)
         rc = model_table2(p, o->ranks ? o->ranks : p->ncores, o->json);
     else if (rc == 0 && o->report == 7)
         rc = model_figure7(p, o->ranks ? o->ranks : p->ncores, o->sizes,

@@ -73,7 +73,7 @@ int cmd_run(int argc, char **argv)
     int n, prog;
     double timeout;
     int rc = mc_run_parse(argc, argv, &n, &timeout, &prog);
-    if (rc)
+    if (rc || mc_parse_only())
         return rc;
     return mc_run_job(n, argv + prog, timeout);
 }

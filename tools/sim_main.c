@@ -573,11 +573,12 @@ int cmd_sim(int argc, char **argv)
     int rc = mc_sim_parse(argc, argv, &o);
     if (rc)
         return rc;
-    if (o.plot && mc_sim_plot_check() != 0) /* before a long simulation */
-        return 1;
+    int parse_only = mc_parse_only(); /* no file written, nothing run */
+    if (!parse_only && o.plot && mc_sim_plot_check() != 0)
+        return 1; /* before a long simulation */
     const char *outs[3] = {o.trace, o.traffic, o.plot};
     static const char *const names[3] = {"--trace", "--traffic", "--plot"};
-    for (int i = 0; i < 3; i++) { /* fail now, not after the simulation */
+    for (int i = 0; i < 3 && !parse_only; i++) { /* fail now, not after */
         FILE *f = outs[i] ? fopen(outs[i], "w") : NULL;
         if (outs[i] && !f)
             return mc_usage_error("sim", "%s: cannot write %s: %s", names[i],
@@ -595,6 +596,11 @@ int cmd_sim(int argc, char **argv)
         mc_platform_free(p);
         free(o.cores);
         return rc;
+    }
+    if (parse_only) {
+        mc_platform_free(p);
+        free(o.cores);
+        return 0;
     }
     char desc[768];
     mc_platform_describe(p, desc, sizeof desc);

@@ -69,6 +69,12 @@ int mc_tool_platform(const char *cmd, const char *name, int lenient,
  * a is one of valued (NULL-terminated), else "unknown option"; returns 2 */
 int mc_opt_no_value(const char *cmd, const char *a,
                     const char *const *valued);
+/* 1 when MC_CMD_PARSE_ONLY=1: a subcommand returns 0 once its command
+ * line is parsed and checked (the platform loaded and the ranks placed,
+ * for sim and model), before it writes a file, starts ranks or
+ * simulates. Not for users (not in `manycoll info`): the test
+ * tests/doc_commands.py checks the docs' command lines with it. */
+int mc_parse_only(void);
 /* prints "manycoll <cmd>: <msg>" and where the usage is to stderr;
  * returns 2 */
 int mc_usage_error(const char *cmd, const char *fmt, ...)

@@ -138,7 +138,7 @@ int cmd_tune(int argc, char **argv)
 {
     topts_t o;
     int rc = parse(argc, argv, &o);
-    if (rc)
+    if (rc || mc_parse_only())
         return rc;
     char cmd[256] = "manycoll";
     for (int i = 0, len = 8; i < argc && len < (int)sizeof cmd; i++)

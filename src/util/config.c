@@ -104,7 +104,7 @@ const mc_envvar_t mc_envvars[] = {
  * those of manycoll's own build and tests */
 static const char *const foreign[] = {
     "MC_MPI_", "MC_MPI", "MC_REQUIRE_MPI4PY", "MC_PYTHON", "MC_BENCH_MPI",
-    "MC_MPI4PY_DIR", "MC_FUZZ_VERBOSE", NULL};
+    "MC_MPI4PY_DIR", "MC_FUZZ_VERBOSE", "MC_CMD_PARSE_ONLY", NULL};
 
 static int known_var(const char *name, size_t len)
 {
