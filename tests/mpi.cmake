@@ -196,6 +196,17 @@ if(TARGET manycoll_mpi_mpich AND TARGET test_mpi_plain_openmpi)
     ENVIRONMENT "MC_TUNING=none;OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
 endif()
 
+# every MPI_X the MPICH variant exports is a stub: one exported without
+# would run its C code, with cut handles, under Open MPI
+if(TARGET manycoll_mpi_mpich AND MC_MPI_mpich_STUBS)
+  add_test(NAME mpi_mpich_stubs
+           COMMAND sh -c "nm -D --defined-only \"$1\" | awk '$3 ~ /^MPI_/ {print $3}' | sort | diff - \"$2\""
+                   sh $<TARGET_FILE:manycoll_mpi_mpich> ${MC_MPI_mpich_STUBS})
+  add_test(NAME mpi_mpich_preload_into_shell
+           COMMAND sh -c "LD_PRELOAD=\"$1\" /bin/true"
+                   sh $<TARGET_FILE:manycoll_mpi_mpich>)
+endif()
+
 # Open MPI's predefined handles must stay weak references (src/mpi/abi.h):
 # a strong one stops mpirun and shells at load under LD_PRELOAD
 if(TARGET manycoll_mpi_openmpi)

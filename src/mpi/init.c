@@ -141,6 +141,25 @@ static int right_family(void)
     return 0;
 }
 
+#ifdef MCM_STUBS
+/* The exported MPI_X of this variant are stubs that jump through a slot
+ * (src/mpi/stubs.cmake): the slot holds this library's MPI_X, renamed
+ * mcm_impl_MPI_X. */
+void mcm_stub_missing(const char *name);
+
+/* where a slot goes when the program's MPI has no such function (Open
+ * MPI 4.1 has no MPI_Allreduce_init): only a program built against
+ * another MPI than the one it runs calls it */
+__attribute__((used, visibility("hidden"), noreturn)) void
+mcm_stub_missing(const char *name)
+{
+    fprintf(stderr, "manycoll_mpi: the program called %s, which its MPI "
+                    "does not have; stopping\n", name);
+    abort();
+}
+
+#endif
+
 /* A variant whose handles are ints (MPICH's ABI) preloaded into a
  * program of Open MPI, whose handles are pointers: every wrapper would
  * cut the program's handles to 32 bits and could not even pass them on
