@@ -7,7 +7,9 @@
 # into a program of Open MPI, whose handles are pointers the C wrappers
 # would cut to 32 bits, the library's constructor points every slot at
 # the MPI's own MPI_X instead (init.c, handles_fit), so each call reaches
-# the MPI with its registers and stack untouched. Writes
+# the MPI with its registers and stack untouched. Normally a call costs
+# one indirect jump more; the slots, read on every call and written only
+# at load, have cache lines of their own. Writes
 #   mcm_rename.h  #define MPI_X mcm_impl_MPI_X (force-included)
 #   mcm_stubs.S   the stubs, the slots, the names (x86-64 and aarch64)
 #   mcm_stubs.txt the names, one a line (test mpi_mpich_stubs)
@@ -110,12 +112,12 @@ set(s [=[
 ]=])
 string(APPEND s "${stubs}${miss}")
 string(APPEND s "
-	.data
-	.p2align 3
+	.section .data.mcm_stub_slots,\"aw\"
+	.p2align 6
 	.globl mcm_stub_slots
 	.hidden mcm_stub_slots
 mcm_stub_slots:
-${slots}
+${slots}	.p2align 6
 	.section .data.rel.ro,\"aw\"
 	.p2align 3
 	.globl mcm_stub_miss
