@@ -184,16 +184,37 @@ if(TARGET manycoll_mpi_openmpi AND TARGET test_mpi_plain_mpich)
                        ENVIRONMENT MC_TUNING=none)
 endif()
 
+# the MPICH variant under Open MPI: its exported functions are stubs that
+# jump to Open MPI's own (src/mpi/stubs.cmake); where there are none
+# (architectures other than x86-64 and aarch64), it stops with status 1
 if(TARGET manycoll_mpi_mpich AND TARGET test_mpi_plain_openmpi)
+  if(MC_MPI_mpich_STUBS)
+    set(want 0 "this is libmanycoll_mpi_mpich.so, for MPICH, but the program runs Open MPI.*preload libmanycoll_mpi_openmpi.so.*every MPI call goes to the MPI untouched")
+  else()
+    set(want 1 "this is libmanycoll_mpi_mpich.so, for MPICH, but the program runs Open MPI.*preload libmanycoll_mpi_openmpi.so.*stopping")
+  endif()
   add_test(NAME mpi_wrong_variant_mpich
-           COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/expect_run.sh 1
-                   "this is libmanycoll_mpi_mpich.so, for MPICH, but the program runs Open MPI.*preload libmanycoll_mpi_openmpi.so"
+           COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/expect_run.sh ${want}
                    -- ${MC_MPI_openmpi_RUN} --oversubscribe -n 2
                    -x LD_PRELOAD=$<TARGET_FILE:manycoll_mpi_mpich>
                    $<TARGET_FILE:test_mpi_plain_openmpi> --expect off --quick
                    --tiny)
   set_tests_properties(mpi_wrong_variant_mpich PROPERTIES TIMEOUT 120
     ENVIRONMENT "MC_TUNING=none;OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
+endif()
+
+# every MPI_X the MPICH variant exports is a stub: one exported without
+# would run its C code, with cut handles, under Open MPI
+if(TARGET manycoll_mpi_mpich AND MC_MPI_mpich_STUBS)
+  add_test(NAME mpi_mpich_stubs
+           COMMAND sh -c "nm -D --defined-only \"$1\" | awk '$3 ~ /^MPI_/ {print $3}' | sort | diff - \"$2\""
+                   sh $<TARGET_FILE:manycoll_mpi_mpich> ${MC_MPI_mpich_STUBS})
+  # an ASan build's library needs the ASan runtime loaded first
+  if(NOT MC_SANITIZE)
+    add_test(NAME mpi_mpich_preload_into_shell
+             COMMAND sh -c "LD_PRELOAD=\"$1\" /bin/true"
+                     sh $<TARGET_FILE:manycoll_mpi_mpich>)
+  endif()
 endif()
 
 # Open MPI's predefined handles must stay weak references (src/mpi/abi.h):

@@ -141,14 +141,52 @@ static int right_family(void)
     return 0;
 }
 
+#ifdef MCM_STUBS
+/* The exported MPI_X of this variant are stubs that jump through a slot
+ * (src/mpi/stubs.cmake): the slot holds this library's MPI_X, renamed
+ * mcm_impl_MPI_X, unless handles_fit points it at the MPI's own. */
+extern void *mcm_stub_slots[];
+extern void *const mcm_stub_miss[];
+extern const char *const mcm_stub_names[];
+extern const int mcm_stub_count;
+void mcm_stub_missing(const char *name);
+
+/* where a slot goes when the program's MPI has no such function (Open
+ * MPI 4.1 has no MPI_Allreduce_init): only a program built against
+ * another MPI than the one it runs calls it */
+__attribute__((used, visibility("hidden"), noreturn)) void
+mcm_stub_missing(const char *name)
+{
+    fprintf(stderr, "manycoll_mpi: the program called %s, which its MPI "
+                    "does not have; stopping\n", name);
+    abort();
+}
+
+/* the stubs' slots point at the MPI's own functions, all of them */
+static void pass_through(void)
+{
+    for (int i = 0; i < mcm_stub_count; i++) {
+        void *f = dlsym(RTLD_NEXT, mcm_stub_names[i]);
+        mcm_stub_slots[i] = f ? f : mcm_stub_miss[i];
+    }
+}
+#define PASS_NOTE "until then every MPI call goes to the MPI untouched"
+#else
+#define PASS_NOTE "stopping"
+#endif
+
 /* A variant whose handles are ints (MPICH's ABI) preloaded into a
  * program of Open MPI, whose handles are pointers: every wrapper would
  * cut the program's handles to 32 bits and could not even pass them on
- * to the MPI, so the program would crash in its first interposed call.
- * Found when the library is loaded (Open MPI's world communicator is a
- * symbol of the process), said in one line by the first rank, and the
- * process stops with status 1. (The other way round works: right_family
- * turns the interposition off, and pointers carry ints whole.) */
+ * to the MPI. Found when the library is loaded (Open MPI's world
+ * communicator is a symbol of the process) and said in one line by the
+ * first rank. Where the exported functions are stubs (x86-64, aarch64),
+ * they are pointed at the MPI's own, before main: no code of this
+ * library runs in an MPI call after that (MPI_Init's wrapper included,
+ * so nothing is set up, hooked or released at exit), and the program
+ * runs as without it. Elsewhere the process stops with status 1. (The
+ * other way round, right_family turns the interposition off: pointers
+ * carry ints whole.) */
 __attribute__((constructor)) static void handles_fit(void)
 {
     if (sizeof(MPI_Comm) >= sizeof(void *) ||
@@ -158,11 +196,16 @@ __attribute__((constructor)) static void handles_fit(void)
     if (!rank || !strcmp(rank, "0"))
         fprintf(stderr, "manycoll_mpi: this is %s, for %s, but the program "
                         "runs Open MPI, whose handles this library cannot "
-                        "take or pass on: preload "
-                        "libmanycoll_mpi_openmpi.so instead (`manycoll "
-                        "info` prints the line); stopping\n",
+                        "take: preload libmanycoll_mpi_openmpi.so instead "
+                        "(`manycoll info` prints the line); " PASS_NOTE
+                        "\n",
                 MY_LIB, MY_FAMILY);
+#ifdef MCM_STUBS
+    mcm_cfg.on = 0;
+    pass_through();
+#else
     _exit(1);
+#endif
 }
 
 void mcm_lazy_init(void)
