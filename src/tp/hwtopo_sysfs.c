@@ -364,7 +364,15 @@ static void bind(void *p, int pu)
         return;
     CPU_ZERO_S(sz, s);
     CPU_SET_S((size_t)map->os[pu], sz, s);
-    (void)sched_setaffinity(0, sz, s); /* this thread, and those it starts */
+    /* the whole process, as hwloc's HWLOC_CPUBIND_PROCESS: each thread
+     * (the threads it starts later inherit it) */
+    DIR *d = opendir("/proc/self/task");
+    for (struct dirent *e; d && (e = readdir(d));)
+        if (atoi(e->d_name) > 0)
+            (void)sched_setaffinity(atoi(e->d_name), sz, s);
+    if (d)
+        closedir(d);
+    (void)sched_setaffinity(0, sz, s); /* this thread, whatever /proc is */
     CPU_FREE(s);
 }
 
