@@ -5,7 +5,9 @@
 #
 #   tools/deps.sh [--print] [--yes] [GROUP...]
 #
-# GROUP: build (compiler, CMake, pkg-config, jansson, hwloc, python3),
+# GROUP: build (compiler, CMake, pkg-config, jansson, python3, and hwloc:
+# recommended, not required; without it the topology comes from Linux
+# sysfs and the tests on hwloc's synthetic machines are skipped),
 # mpi (Open MPI and MPICH, for the drop-in libmanycoll_mpi), python (the
 # Python package's headers, venv, matplotlib), test (what `make test`
 # adds: valgrind, clang); default: build mpi python. --print prints the
@@ -21,7 +23,7 @@ for a in "$@"; do
     --print) print=1 ;;
     --yes) yes=1 ;;
     build|mpi|python|test) groups="$groups $a" ;;
-    -h|--help) sed -n '2,17s/^# \{0,1\}//p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,19s/^# \{0,1\}//p' "$0"; exit 0 ;;
     *) echo "deps.sh: unknown argument '$a' (build, mpi, python, test," \
             "--print, --yes)" >&2; exit 2 ;;
     esac
@@ -34,7 +36,7 @@ elif command -v brew >/dev/null 2>&1; then pm=brew
 else
     echo "deps.sh: no apt-get, dnf or brew here; README.md says what" \
          "the build needs (a C11 compiler, CMake, pkg-config, jansson," \
-         "hwloc, python3)" >&2
+         "python3; hwloc recommended)" >&2
     exit 1
 fi
 

@@ -7,6 +7,7 @@
 
 #include "select/registry.h"
 #include "tools.h"
+#include "tp/hwtopo.h"
 #include "util/config.h"
 
 /* what an algorithm needs, as "a commutative op, single copy" */
@@ -125,6 +126,13 @@ static int print_json(void)
         free(txt);
         json_decref(o);
     }
+    /* where MC_BIND's places come from: hwloc, or sysfs without it */
+    json_t *o = json_pack("{s:s,s:b}", "topology", mc_hwtopo_source(),
+                          "hwloc", !strncmp(mc_hwtopo_source(), "hwloc", 5));
+    char *txt = json_dumps(o, JSON_COMPACT);
+    puts(txt);
+    free(txt);
+    json_decref(o);
     return 0;
 }
 
@@ -158,6 +166,7 @@ int cmd_info(int argc, char **argv)
         printf("  %-16s %-6s %s%s%s%s\n", e->name, *e->def ? e->def : "-",
                e->help, *range ? " (" : "", range, *range ? ")" : "");
     }
+    printf("\ntopology: %s\n", mc_hwtopo_source());
     info_mpi();
     return 0;
 }

@@ -1,9 +1,10 @@
 /*
- * Where the ranks of a job sit in the machine's hierarchy, from hwloc:
- * for each rank its package, NUMA node and L3 cache (the levels of
+ * Where the ranks of a job sit in the machine's hierarchy, from hwloc
+ * (or, in a build without it, from Linux's sysfs: hwtopo_src.h): for
+ * each rank its package, NUMA node and L3 cache (the levels of
  * sched/hier.h). HWLOC_SYNTHETIC and HWLOC_XMLFILE replace the machine
  * (hwloc's own variables), so trees for a 2-socket EPYC can be built and
- * tested on a laptop.
+ * tested on a laptop; a build without hwloc refuses them.
  */
 #ifndef MC_TP_HWTOPO_H
 #define MC_TP_HWTOPO_H
@@ -27,5 +28,9 @@ int mc_hwtopo_world(mc_tp_t *t);
  * parent's rank of t's rank i. */
 int mc_hwtopo_sub(mc_tp_t *t, const mc_tp_t *parent, const int *members);
 void mc_hwtopo_free(mc_tp_t *t);
+
+/* where the hierarchy comes from, for `manycoll info`: "hwloc 2.9.0" or
+ * "Linux sysfs (built without hwloc)" */
+const char *mc_hwtopo_source(void);
 
 #endif

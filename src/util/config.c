@@ -70,8 +70,9 @@ const mc_envvar_t mc_envvars[] = {
     {"MC_BIND", "0",
      "1: rank r runs on the r-th PU of the machine (round robin, bound to "
      "it) and the topology-aware algorithms (bcast:hier, reduce:hier) know "
-     "every rank's package, NUMA node and L3 cache (hwloc; HWLOC_SYNTHETIC "
-     "describes another machine for testing)",
+     "every rank's package, NUMA node and L3 cache (hwloc, or Linux sysfs "
+     "in a build without it: `manycoll info` says which; HWLOC_SYNTHETIC "
+     "describes another machine for testing, with hwloc)",
      MC_ENV_INT, 0, 1, 0},
     {"MC_CHECK_ARGS", "0",
      "1: every collective first checks that all ranks passed the same "
