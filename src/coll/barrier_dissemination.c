@@ -45,9 +45,9 @@ int mc_barrier_dissemination_at(mc_team_t *c, uint32_t step)
 {
     int n = c->size;
     int rounds = mc_sched_dissem_rounds(n, 1);
-    /* mc_flag_from(c, 0, w) = fl0 + w * per */
-    dissem_t x = {n, c->rank, mc_flag_from(c, 0, 0),
-                  mc_flag_from(c, 0, 1) - mc_flag_from(c, 0, 0),
+    /* mc_flag_from(c, 0, w) = fl0 + w * per (not written as
+     * mc_flag_from(c, 0, 1) - fl0: a team of one has no writer 1) */
+    dissem_t x = {n, c->rank, mc_flag_from(c, 0, 0), c->fl.per,
                   mc_flagval(c, step)};
     return tp_flag_rounds(c->tp, rounds, dissem_round, &x, sizeof x);
 }

@@ -25,7 +25,7 @@ int mc_scatterv_blocks(mc_team_t *c, int root, const void *sbuf,
         size_t bytes = counts[q] * dsize;
         at += counts[q];
         if (q == root) {
-            if (!in_place)
+            if (!in_place && bytes) /* no block: sbuf may be NULL */
                 MC_CHECK(tp_copy(c->tp, rbuf, in + off, bytes));
         } else if (bytes) {
             MC_CHECK(mc_p2p_send(c, q, in + off, bytes));
