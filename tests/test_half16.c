@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "job/sim_job.h"
 #include "manycoll.h"
+#include "sim_run.h"
 
 enum { N = 6 }; /* elements per block */
 
@@ -217,17 +217,9 @@ static int sim_rank(mc_comm_t *c, int rank, void *arg)
 
 static int on_sim(const char *platform, int n)
 {
-    mc_sim_job_t job;
-    mc_sim_job_set(&job, NULL, platform, n, sim_rank, NULL);
-    mc_sim_job_stats_t st;
-    int rc = mc_sim_job_run(&job, &st);
-    if (!st.ran) {
-        fprintf(stderr, "test_half16: %s\n", mc_last_error());
-        return 2;
-    }
-    printf("test_half16: %s, %d cores: %d failed\n", platform, n, st.failed);
+    int rc = sim_run("test_half16", platform, n, sim_rank);
     mc_finalize();
-    return rc != MC_OK || st.failed ? 1 : 0;
+    return rc;
 }
 
 int main(int argc, char **argv)

@@ -21,8 +21,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "job/sim_job.h"
 #include "manycoll.h"
+#include "sim_run.h"
 
 #define FAIL(...)                                                            \
     do {                                                                     \
@@ -319,21 +319,9 @@ static int sim_rank(mc_comm_t *c, int rank, void *arg)
 
 static int on_sim(const char *platform, int n)
 {
-    mc_sim_job_t job;
-    mc_sim_job_set(&job, NULL, platform, n, sim_rank, NULL);
-    mc_sim_job_stats_t st;
-    int rc = mc_sim_job_run(&job, &st);
-    if (!st.ran) {
-        fprintf(stderr, "test_nbc: %s\n", mc_last_error());
-        return 2;
-    }
-    for (int i = 0; i < st.nerrors; i++)
-        fprintf(stderr, "core %d: %s\n", st.errors[i].rank,
-                st.errors[i].msg);
-    printf("test_nbc: %s, %d cores: %d failed, %.3f us simulated\n",
-           platform, n, st.failed, (double)st.end_ps / 1e6);
+    int rc = sim_run("test_nbc", platform, n, sim_rank);
     mc_finalize(); /* the pooled requests */
-    return rc != MC_OK ? 1 : 0;
+    return rc;
 }
 
 int main(int argc, char **argv)
