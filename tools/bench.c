@@ -179,20 +179,6 @@ static double ratio_p50(const double *t, const double *base, int iters)
     return m;
 }
 
-/* ,"key":"s" with s escaped as JSON wants */
-static void json_pair(const char *key, const char *s)
-{
-    printf(",\"%s\":\"", key);
-    for (; *s; s++)
-        if (*s == '"' || *s == '\\')
-            printf("\\%c", *s);
-        else if ((unsigned char)*s < 0x20)
-            printf("\\u%04x", (unsigned char)*s);
-        else
-            putchar(*s);
-    putchar('"');
-}
-
 /* rank 0: statistics over all[rank * iters + it]; worst[it] receives the
  * slowest rank's time of each call; base (or NULL) is the first
  * algorithm's, for the ratio */
@@ -235,7 +221,7 @@ void mc_bench_report(const bench_opts_t *o, mc_comm_t *w, const char *algo,
                o->coll, algo, n, bytes, avg, mn, mx, p50, p90, p99, slowest,
                iters, o->cold ? "cold" : "warm", ratio);
         if (x) /* the rule's algorithm, and why `algo` runs */
-            json_pair("asked", x->asked), json_pair("why", x->why);
+            mc_json_pair("asked", x->asked), mc_json_pair("why", x->why);
         printf("}\n");
     } else {
         printf("%-10zu %10.2f %10.2f %10.2f %10.2f %10.2f %10.2f %8d %7.3f  "

@@ -92,6 +92,20 @@ int mc_opt_num(const char *cmd, const char *opt, const char *v, double lo,
     return 0;
 }
 
+/* ,"key":"s" with s escaped as JSON wants */
+void mc_json_pair(const char *key, const char *s)
+{
+    printf(",\"%s\":\"", key);
+    for (; *s; s++)
+        if (*s == '"' || *s == '\\')
+            printf("\\%c", *s);
+        else if ((unsigned char)*s < 0x20)
+            printf("\\u%04x", (unsigned char)*s);
+        else
+            putchar(*s);
+    putchar('"');
+}
+
 int mc_parse_size_list(const char *s, size_t *out, int max)
 {
     char buf[1024];

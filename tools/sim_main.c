@@ -224,20 +224,6 @@ int mc_sim_parse(int argc, char **argv, sim_opts_t *o)
     return 0;
 }
 
-/* ,"key":"s" with s escaped as JSON wants */
-static void json_text(const char *key, const char *s)
-{
-    printf(",\"%s\":\"", key);
-    for (; *s; s++)
-        if (*s == '"' || *s == '\\')
-            printf("\\%c", *s);
-        else if ((unsigned char)*s < 0x20)
-            printf("\\u%04x", (unsigned char)*s);
-        else
-            putchar(*s);
-    putchar('"');
-}
-
 void mc_sim_row_fill(const sim_opts_t *o, const mc_platform_t *p,
                      const sim_result_t *r, mc_sim_row_t *w)
 {
@@ -294,8 +280,8 @@ void mc_sim_row_fill(const sim_opts_t *o, const mc_platform_t *p,
  * (NoCMsg reproduction) */
 static void print_json_extra(const mc_sim_row_t *w, const sim_result_t *r)
 {
-    json_text("ran", w->ran);
-    json_text("why", w->why);
+    mc_json_pair("ran", w->ran);
+    mc_json_pair("why", w->why);
     printf(",\"link_waits\":%llu,\"link_wait_us\":%.4f,\"flag_link_waits\":%llu,"
            "\"flag_link_wait_us\":%.4f,\"port_wait_us\":%.4f",
            w->link_waits, w->link_wait_us, w->flag_link_waits,

@@ -80,4 +80,7 @@ int mc_parse_only(void);
 int mc_usage_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* prints ,"key":"s" with s escaped as JSON wants */
+void mc_json_pair(const char *key, const char *s);
+
 #endif
