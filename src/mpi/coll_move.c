@@ -33,6 +33,9 @@ static int mismatch(mcm_comm_t *s, const char *fn)
 
 int MPI_Barrier(MPI_Comm comm)
 {
+    MCM_TRACE_COLL(MC_COLL_BARRIER, MCM_BLOCKING, comm, NULL,
+                   MPI_Barrier(comm),
+                   .root = 0);
     mcm_comm_t *s = mcm_comm(comm);
     mcm_plan_t p;
     if (s && (s->fast >> MC_COLL_BARRIER & 1)) {
@@ -50,6 +53,9 @@ int MPI_Barrier(MPI_Comm comm)
 int MPI_Bcast(void *buf, int count, MPI_Datatype dt, int root,
               MPI_Comm comm)
 {
+    MCM_TRACE_COLL(MC_COLL_BCAST, MCM_BLOCKING, comm, NULL,
+                   MPI_Bcast(buf, count, dt, root, comm),
+                   .count = count, .sdt = dt, .root = root);
     mcm_comm_t *s = mcm_comm(comm);
     const mcm_type_t *t;
     mcm_plan_t p;
@@ -100,6 +106,9 @@ static int stage_both(mcm_comm_t *s, sides_t *x, const void *sbuf, int scount,
 int MPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype,
                   void *rbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm)
 {
+    MCM_TRACE_COLL(MC_COLL_ALLGATHER, MCM_BLOCKING, comm, NULL,
+                   MPI_Allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm),
+                   .sbuf = sbuf, .scount = scount, .sdt = stype, .rbuf = rbuf, .rcount = rcount, .rdt = rtype);
     static const char fn[] = "MPI_Allgather";
     mcm_comm_t *s = mcm_comm(comm);
     long long rsize = mcm_type_size(rtype);
@@ -131,6 +140,9 @@ int MPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype,
 int MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype,
                  void *rbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm)
 {
+    MCM_TRACE_COLL(MC_COLL_ALLTOALL, MCM_BLOCKING, comm, NULL,
+                   MPI_Alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm),
+                   .sbuf = sbuf, .scount = scount, .sdt = stype, .rbuf = rbuf, .rcount = rcount, .rdt = rtype);
     static const char fn[] = "MPI_Alltoall";
     mcm_comm_t *s = mcm_comm(comm);
     long long rsize = mcm_type_size(rtype);

@@ -153,6 +153,9 @@ static int irooted(const void *sbuf, int scount, MPI_Datatype stype,
 int MPI_Ibcast(void *buf, int count, MPI_Datatype dt, int root,
                MPI_Comm comm, MPI_Request *req)
 {
+    MCM_TRACE_COLL(MC_COLL_BCAST, MCM_NONBLOCKING, comm, req,
+                   MPI_Ibcast(buf, count, dt, root, comm, req),
+                   .count = count, .sdt = dt, .root = root);
     int rc = ibcast(buf, count, dt, root, comm, req, 0);
     return rc != MCM_NOT_TAKEN ? rc
                                : PMPI_Ibcast(buf, count, dt, root, comm, req);
@@ -162,6 +165,9 @@ int MPI_Iallgather(const void *sbuf, int scount, MPI_Datatype stype,
                    void *rbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm,
                    MPI_Request *req)
 {
+    MCM_TRACE_COLL(MC_COLL_ALLGATHER, MCM_NONBLOCKING, comm, req,
+                   MPI_Iallgather(sbuf, scount, stype, rbuf, rcount, rtype, comm, req),
+                   .sbuf = sbuf, .scount = scount, .sdt = stype, .rbuf = rbuf, .rcount = rcount, .rdt = rtype);
     int rc = iall(sbuf, scount, stype, rbuf, rcount, rtype, comm, req, 0, AG);
     return rc != MCM_NOT_TAKEN ? rc
                                : PMPI_Iallgather(sbuf, scount, stype, rbuf,
@@ -172,6 +178,9 @@ int MPI_Ialltoall(const void *sbuf, int scount, MPI_Datatype stype,
                   void *rbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm,
                   MPI_Request *req)
 {
+    MCM_TRACE_COLL(MC_COLL_ALLTOALL, MCM_NONBLOCKING, comm, req,
+                   MPI_Ialltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm, req),
+                   .sbuf = sbuf, .scount = scount, .sdt = stype, .rbuf = rbuf, .rcount = rcount, .rdt = rtype);
     int rc = iall(sbuf, scount, stype, rbuf, rcount, rtype, comm, req, 0,
                   A2A);
     return rc != MCM_NOT_TAKEN ? rc
@@ -183,6 +192,9 @@ int MPI_Igather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                 int rcount, MPI_Datatype rtype, int root, MPI_Comm comm,
                 MPI_Request *req)
 {
+    MCM_TRACE_COLL(MC_COLL_GATHER, MCM_NONBLOCKING, comm, req,
+                   MPI_Igather(sbuf, scount, stype, rbuf, rcount, rtype, root, comm, req),
+                   .sbuf = sbuf, .scount = scount, .sdt = stype, .rbuf = rbuf, .rcount = rcount, .rdt = rtype, .root = root);
     int rc = irooted(sbuf, scount, stype, rbuf, rcount, rtype, root, comm,
                      req, 0, GA);
     return rc != MCM_NOT_TAKEN ? rc
@@ -194,6 +206,9 @@ int MPI_Iscatter(const void *sbuf, int scount, MPI_Datatype stype,
                  void *rbuf, int rcount, MPI_Datatype rtype, int root,
                  MPI_Comm comm, MPI_Request *req)
 {
+    MCM_TRACE_COLL(MC_COLL_SCATTER, MCM_NONBLOCKING, comm, req,
+                   MPI_Iscatter(sbuf, scount, stype, rbuf, rcount, rtype, root, comm, req),
+                   .sbuf = sbuf, .scount = scount, .sdt = stype, .rbuf = rbuf, .rcount = rcount, .rdt = rtype, .root = root);
     int rc = irooted(sbuf, scount, stype, rbuf, rcount, rtype, root, comm,
                      req, 0, SC);
     return rc != MCM_NOT_TAKEN ? rc
@@ -205,6 +220,9 @@ int MPI_Iscatter(const void *sbuf, int scount, MPI_Datatype stype,
 int MPI_Bcast_init(void *buf, int count, MPI_Datatype dt, int root,
                    MPI_Comm comm, MPI_Info info, MPI_Request *req)
 {
+    MCM_TRACE_COLL(MC_COLL_BCAST, MCM_PERSISTENT, comm, req,
+                   MPI_Bcast_init(buf, count, dt, root, comm, info, req),
+                   .count = count, .sdt = dt, .root = root);
     int rc = ibcast(buf, count, dt, root, comm, req, 1);
     return rc != MCM_NOT_TAKEN
                ? rc
@@ -215,6 +233,9 @@ int MPI_Allgather_init(const void *sbuf, int scount, MPI_Datatype stype,
                        void *rbuf, int rcount, MPI_Datatype rtype,
                        MPI_Comm comm, MPI_Info info, MPI_Request *req)
 {
+    MCM_TRACE_COLL(MC_COLL_ALLGATHER, MCM_PERSISTENT, comm, req,
+                   MPI_Allgather_init(sbuf, scount, stype, rbuf, rcount, rtype, comm, info, req),
+                   .sbuf = sbuf, .scount = scount, .sdt = stype, .rbuf = rbuf, .rcount = rcount, .rdt = rtype);
     int rc = iall(sbuf, scount, stype, rbuf, rcount, rtype, comm, req, 1, AG);
     return rc != MCM_NOT_TAKEN
                ? rc
@@ -226,6 +247,9 @@ int MPI_Alltoall_init(const void *sbuf, int scount, MPI_Datatype stype,
                       void *rbuf, int rcount, MPI_Datatype rtype,
                       MPI_Comm comm, MPI_Info info, MPI_Request *req)
 {
+    MCM_TRACE_COLL(MC_COLL_ALLTOALL, MCM_PERSISTENT, comm, req,
+                   MPI_Alltoall_init(sbuf, scount, stype, rbuf, rcount, rtype, comm, info, req),
+                   .sbuf = sbuf, .scount = scount, .sdt = stype, .rbuf = rbuf, .rcount = rcount, .rdt = rtype);
     int rc = iall(sbuf, scount, stype, rbuf, rcount, rtype, comm, req, 1,
                   A2A);
     return rc != MCM_NOT_TAKEN
@@ -238,6 +262,9 @@ int MPI_Gather_init(const void *sbuf, int scount, MPI_Datatype stype,
                     void *rbuf, int rcount, MPI_Datatype rtype, int root,
                     MPI_Comm comm, MPI_Info info, MPI_Request *req)
 {
+    MCM_TRACE_COLL(MC_COLL_GATHER, MCM_PERSISTENT, comm, req,
+                   MPI_Gather_init(sbuf, scount, stype, rbuf, rcount, rtype, root, comm, info, req),
+                   .sbuf = sbuf, .scount = scount, .sdt = stype, .rbuf = rbuf, .rcount = rcount, .rdt = rtype, .root = root);
     int rc = irooted(sbuf, scount, stype, rbuf, rcount, rtype, root, comm,
                      req, 1, GA);
     return rc != MCM_NOT_TAKEN
@@ -250,6 +277,9 @@ int MPI_Scatter_init(const void *sbuf, int scount, MPI_Datatype stype,
                      void *rbuf, int rcount, MPI_Datatype rtype, int root,
                      MPI_Comm comm, MPI_Info info, MPI_Request *req)
 {
+    MCM_TRACE_COLL(MC_COLL_SCATTER, MCM_PERSISTENT, comm, req,
+                   MPI_Scatter_init(sbuf, scount, stype, rbuf, rcount, rtype, root, comm, info, req),
+                   .sbuf = sbuf, .scount = scount, .sdt = stype, .rbuf = rbuf, .rcount = rcount, .rdt = rtype, .root = root);
     int rc = irooted(sbuf, scount, stype, rbuf, rcount, rtype, root, comm,
                      req, 1, SC);
     return rc != MCM_NOT_TAKEN

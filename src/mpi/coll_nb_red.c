@@ -81,6 +81,9 @@ static int ireduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
 
 int MPI_Ibarrier(MPI_Comm comm, MPI_Request *req)
 {
+    MCM_TRACE_COLL(MC_COLL_BARRIER, MCM_NONBLOCKING, comm, req,
+                   MPI_Ibarrier(comm, req),
+                   .root = 0);
     int rc = ibarrier(comm, req, 0);
     return rc != MCM_NOT_TAKEN ? rc : PMPI_Ibarrier(comm, req);
 }
@@ -88,6 +91,9 @@ int MPI_Ibarrier(MPI_Comm comm, MPI_Request *req)
 int MPI_Iallreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
                    MPI_Op op, MPI_Comm comm, MPI_Request *req)
 {
+    MCM_TRACE_COLL(MC_COLL_ALLREDUCE, MCM_NONBLOCKING, comm, req,
+                   MPI_Iallreduce(sbuf, rbuf, count, dt, op, comm, req),
+                   .sbuf = sbuf, .rbuf = rbuf, .count = count, .sdt = dt, .op = op);
     int rc = iallreduce(sbuf, rbuf, count, dt, op, comm, req, 0,
                         MC_COLL_ALLREDUCE);
     return rc != MCM_NOT_TAKEN
@@ -99,6 +105,9 @@ int MPI_Ireduce_scatter_block(const void *sbuf, void *rbuf, int count,
                               MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
                               MPI_Request *req)
 {
+    MCM_TRACE_COLL(MC_COLL_REDUCE_SCATTER_BLOCK, MCM_NONBLOCKING, comm, req,
+                   MPI_Ireduce_scatter_block(sbuf, rbuf, count, dt, op, comm, req),
+                   .sbuf = sbuf, .rbuf = rbuf, .count = count, .sdt = dt, .op = op);
     int rc = iallreduce(sbuf, rbuf, count, dt, op, comm, req, 0,
                         MC_COLL_REDUCE_SCATTER_BLOCK);
     return rc != MCM_NOT_TAKEN ? rc
@@ -109,6 +118,9 @@ int MPI_Ireduce_scatter_block(const void *sbuf, void *rbuf, int count,
 int MPI_Ireduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
                 MPI_Op op, int root, MPI_Comm comm, MPI_Request *req)
 {
+    MCM_TRACE_COLL(MC_COLL_REDUCE, MCM_NONBLOCKING, comm, req,
+                   MPI_Ireduce(sbuf, rbuf, count, dt, op, root, comm, req),
+                   .sbuf = sbuf, .rbuf = rbuf, .count = count, .sdt = dt, .op = op, .root = root);
     int rc = ireduce(sbuf, rbuf, count, dt, op, root, comm, req, 0);
     return rc != MCM_NOT_TAKEN
                ? rc
@@ -118,6 +130,9 @@ int MPI_Ireduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
 #if MPI_VERSION >= 4
 int MPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *req)
 {
+    MCM_TRACE_COLL(MC_COLL_BARRIER, MCM_PERSISTENT, comm, req,
+                   MPI_Barrier_init(comm, info, req),
+                   .root = 0);
     int rc = ibarrier(comm, req, 1);
     return rc != MCM_NOT_TAKEN ? rc : PMPI_Barrier_init(comm, info, req);
 }
@@ -126,6 +141,9 @@ int MPI_Allreduce_init(const void *sbuf, void *rbuf, int count,
                        MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
                        MPI_Info info, MPI_Request *req)
 {
+    MCM_TRACE_COLL(MC_COLL_ALLREDUCE, MCM_PERSISTENT, comm, req,
+                   MPI_Allreduce_init(sbuf, rbuf, count, dt, op, comm, info, req),
+                   .sbuf = sbuf, .rbuf = rbuf, .count = count, .sdt = dt, .op = op);
     int rc = iallreduce(sbuf, rbuf, count, dt, op, comm, req, 1,
                         MC_COLL_ALLREDUCE);
     return rc != MCM_NOT_TAKEN ? rc
@@ -137,6 +155,9 @@ int MPI_Reduce_scatter_block_init(const void *sbuf, void *rbuf, int count,
                                   MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
                                   MPI_Info info, MPI_Request *req)
 {
+    MCM_TRACE_COLL(MC_COLL_REDUCE_SCATTER_BLOCK, MCM_PERSISTENT, comm, req,
+                   MPI_Reduce_scatter_block_init(sbuf, rbuf, count, dt, op, comm, info, req),
+                   .sbuf = sbuf, .rbuf = rbuf, .count = count, .sdt = dt, .op = op);
     int rc = iallreduce(sbuf, rbuf, count, dt, op, comm, req, 1,
                         MC_COLL_REDUCE_SCATTER_BLOCK);
     return rc != MCM_NOT_TAKEN
@@ -149,6 +170,9 @@ int MPI_Reduce_init(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
                     MPI_Op op, int root, MPI_Comm comm, MPI_Info info,
                     MPI_Request *req)
 {
+    MCM_TRACE_COLL(MC_COLL_REDUCE, MCM_PERSISTENT, comm, req,
+                   MPI_Reduce_init(sbuf, rbuf, count, dt, op, root, comm, info, req),
+                   .sbuf = sbuf, .rbuf = rbuf, .count = count, .sdt = dt, .op = op, .root = root);
     int rc = ireduce(sbuf, rbuf, count, dt, op, root, comm, req, 1);
     return rc != MCM_NOT_TAKEN ? rc
                                : PMPI_Reduce_init(sbuf, rbuf, count, dt, op,

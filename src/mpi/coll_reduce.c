@@ -55,6 +55,9 @@ allreduce_slow(const void *sbuf, void *rbuf, int count,
 int MPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
                   MPI_Op op, MPI_Comm comm)
 {
+    MCM_TRACE_COLL(MC_COLL_ALLREDUCE, MCM_BLOCKING, comm, NULL,
+                   MPI_Allreduce(sbuf, rbuf, count, dt, op, comm),
+                   .sbuf = sbuf, .rbuf = rbuf, .count = count, .sdt = dt, .op = op);
     mcm_comm_t *s = mcm_comm(comm);
     const mcm_type_t *t;
     int o;
@@ -72,6 +75,9 @@ int MPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
 int MPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
                MPI_Op op, int root, MPI_Comm comm)
 {
+    MCM_TRACE_COLL(MC_COLL_REDUCE, MCM_BLOCKING, comm, NULL,
+                   MPI_Reduce(sbuf, rbuf, count, dt, op, root, comm),
+                   .sbuf = sbuf, .rbuf = rbuf, .count = count, .sdt = dt, .op = op, .root = root);
     mcm_comm_t *s = mcm_comm(comm);
     mcm_plan_t p;
     if (plan(s, MC_COLL_REDUCE, sbuf, count, dt, op, root, &p) == MCM_PMPI)
@@ -87,6 +93,9 @@ int MPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
 int MPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int count,
                              MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
 {
+    MCM_TRACE_COLL(MC_COLL_REDUCE_SCATTER_BLOCK, MCM_BLOCKING, comm, NULL,
+                   MPI_Reduce_scatter_block(sbuf, rbuf, count, dt, op, comm),
+                   .sbuf = sbuf, .rbuf = rbuf, .count = count, .sdt = dt, .op = op);
     mcm_comm_t *s = mcm_comm(comm);
     mcm_plan_t p;
     if (plan(s, MC_COLL_REDUCE_SCATTER_BLOCK, sbuf, count, dt, op, 0, &p) ==

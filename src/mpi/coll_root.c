@@ -32,6 +32,9 @@ static int plan(mcm_comm_t *s, mc_coll_t coll, const void *sbuf, int scount,
 int MPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                int rcount, MPI_Datatype rtype, int root, MPI_Comm comm)
 {
+    MCM_TRACE_COLL(MC_COLL_GATHER, MCM_BLOCKING, comm, NULL,
+                   MPI_Gather(sbuf, scount, stype, rbuf, rcount, rtype, root, comm),
+                   .sbuf = sbuf, .scount = scount, .sdt = stype, .rbuf = rbuf, .rcount = rcount, .rdt = rtype, .root = root);
     static const char fn[] = "MPI_Gather";
     mcm_comm_t *s = mcm_comm(comm);
     mcm_plan_t p;
@@ -65,6 +68,9 @@ int MPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
 int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                 int rcount, MPI_Datatype rtype, int root, MPI_Comm comm)
 {
+    MCM_TRACE_COLL(MC_COLL_SCATTER, MCM_BLOCKING, comm, NULL,
+                   MPI_Scatter(sbuf, scount, stype, rbuf, rcount, rtype, root, comm),
+                   .sbuf = sbuf, .scount = scount, .sdt = stype, .rbuf = rbuf, .rcount = rcount, .rdt = rtype, .root = root);
     static const char fn[] = "MPI_Scatter";
     mcm_comm_t *s = mcm_comm(comm);
     mcm_plan_t p;

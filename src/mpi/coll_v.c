@@ -290,6 +290,9 @@ int MPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype,
                    void *rbuf, const int rcounts[], const int displs[],
                    MPI_Datatype rtype, MPI_Comm comm)
 {
+    MCM_TRACE_COLL(MC_COLL_ALLGATHERV, MCM_BLOCKING, comm, NULL,
+                   MPI_Allgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm),
+                   .sbuf = sbuf, .scount = scount, .sdt = stype, .rbuf = rbuf, .rcounts = rcounts, .rdt = rtype);
     int rc = allgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype,
                         comm, NULL, 0);
     return rc != MCM_NOT_TAKEN ? rc
@@ -302,6 +305,9 @@ int MPI_Iallgatherv(const void *sbuf, int scount, MPI_Datatype stype,
                     void *rbuf, const int rcounts[], const int displs[],
                     MPI_Datatype rtype, MPI_Comm comm, MPI_Request *req)
 {
+    MCM_TRACE_COLL(MC_COLL_ALLGATHERV, MCM_NONBLOCKING, comm, req,
+                   MPI_Iallgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm, req),
+                   .sbuf = sbuf, .scount = scount, .sdt = stype, .rbuf = rbuf, .rcounts = rcounts, .rdt = rtype);
     int rc = allgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype,
                         comm, req, 0);
     return rc != MCM_NOT_TAKEN ? rc
@@ -314,6 +320,9 @@ int MPI_Alltoallv(const void *sbuf, const int scounts[], const int sdispls[],
                   MPI_Datatype stype, void *rbuf, const int rcounts[],
                   const int rdispls[], MPI_Datatype rtype, MPI_Comm comm)
 {
+    MCM_TRACE_COLL(MC_COLL_ALLTOALLV, MCM_BLOCKING, comm, NULL,
+                   MPI_Alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm),
+                   .sbuf = sbuf, .scounts = scounts, .sdt = stype, .rbuf = rbuf, .rcounts = rcounts, .rdt = rtype);
     int rc = alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts,
                        rdispls, rtype, comm, NULL, 0);
     return rc != MCM_NOT_TAKEN ? rc
@@ -327,6 +336,9 @@ int MPI_Ialltoallv(const void *sbuf, const int scounts[],
                    const int rcounts[], const int rdispls[],
                    MPI_Datatype rtype, MPI_Comm comm, MPI_Request *req)
 {
+    MCM_TRACE_COLL(MC_COLL_ALLTOALLV, MCM_NONBLOCKING, comm, req,
+                   MPI_Ialltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm, req),
+                   .sbuf = sbuf, .scounts = scounts, .sdt = stype, .rbuf = rbuf, .rcounts = rcounts, .rdt = rtype);
     int rc = alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts,
                        rdispls, rtype, comm, req, 0);
     return rc != MCM_NOT_TAKEN
@@ -339,6 +351,9 @@ int MPI_Gatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                 const int rcounts[], const int displs[], MPI_Datatype rtype,
                 int root, MPI_Comm comm)
 {
+    MCM_TRACE_COLL(MC_COLL_GATHERV, MCM_BLOCKING, comm, NULL,
+                   MPI_Gatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm),
+                   .sbuf = sbuf, .scount = scount, .sdt = stype, .rbuf = rbuf, .rcounts = rcounts, .rdt = rtype, .root = root);
     int rc = gatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, root,
                      comm, NULL, 0);
     return rc != MCM_NOT_TAKEN ? rc
@@ -352,6 +367,9 @@ int MPI_Igatherv(const void *sbuf, int scount, MPI_Datatype stype,
                  MPI_Datatype rtype, int root, MPI_Comm comm,
                  MPI_Request *req)
 {
+    MCM_TRACE_COLL(MC_COLL_GATHERV, MCM_NONBLOCKING, comm, req,
+                   MPI_Igatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm, req),
+                   .sbuf = sbuf, .scount = scount, .sdt = stype, .rbuf = rbuf, .rcounts = rcounts, .rdt = rtype, .root = root);
     int rc = gatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, root,
                      comm, req, 0);
     return rc != MCM_NOT_TAKEN ? rc
@@ -364,6 +382,9 @@ int MPI_Scatterv(const void *sbuf, const int scounts[], const int displs[],
                  MPI_Datatype stype, void *rbuf, int rcount,
                  MPI_Datatype rtype, int root, MPI_Comm comm)
 {
+    MCM_TRACE_COLL(MC_COLL_SCATTERV, MCM_BLOCKING, comm, NULL,
+                   MPI_Scatterv(sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm),
+                   .sbuf = sbuf, .scounts = scounts, .sdt = stype, .rbuf = rbuf, .rcount = rcount, .rdt = rtype, .root = root);
     int rc = scatterv(sbuf, scounts, displs, stype, rbuf, rcount, rtype,
                       root, comm, NULL, 0);
     return rc != MCM_NOT_TAKEN ? rc
@@ -377,6 +398,9 @@ int MPI_Iscatterv(const void *sbuf, const int scounts[], const int displs[],
                   MPI_Datatype rtype, int root, MPI_Comm comm,
                   MPI_Request *req)
 {
+    MCM_TRACE_COLL(MC_COLL_SCATTERV, MCM_NONBLOCKING, comm, req,
+                   MPI_Iscatterv(sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm, req),
+                   .sbuf = sbuf, .scounts = scounts, .sdt = stype, .rbuf = rbuf, .rcount = rcount, .rdt = rtype, .root = root);
     int rc = scatterv(sbuf, scounts, displs, stype, rbuf, rcount, rtype,
                       root, comm, req, 0);
     return rc != MCM_NOT_TAKEN ? rc
@@ -391,6 +415,9 @@ int MPI_Allgatherv_init(const void *sbuf, int scount, MPI_Datatype stype,
                         MPI_Datatype rtype, MPI_Comm comm, MPI_Info info,
                         MPI_Request *req)
 {
+    MCM_TRACE_COLL(MC_COLL_ALLGATHERV, MCM_PERSISTENT, comm, req,
+                   MPI_Allgatherv_init(sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm, info, req),
+                   .sbuf = sbuf, .scount = scount, .sdt = stype, .rbuf = rbuf, .rcounts = rcounts, .rdt = rtype);
     int rc = allgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype,
                         comm, req, 1);
     return rc != MCM_NOT_TAKEN
@@ -405,6 +432,9 @@ int MPI_Alltoallv_init(const void *sbuf, const int scounts[],
                        MPI_Datatype rtype, MPI_Comm comm, MPI_Info info,
                        MPI_Request *req)
 {
+    MCM_TRACE_COLL(MC_COLL_ALLTOALLV, MCM_PERSISTENT, comm, req,
+                   MPI_Alltoallv_init(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm, info, req),
+                   .sbuf = sbuf, .scounts = scounts, .sdt = stype, .rbuf = rbuf, .rcounts = rcounts, .rdt = rtype);
     int rc = alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts,
                        rdispls, rtype, comm, req, 1);
     return rc != MCM_NOT_TAKEN
@@ -419,6 +449,9 @@ int MPI_Gatherv_init(const void *sbuf, int scount, MPI_Datatype stype,
                      MPI_Datatype rtype, int root, MPI_Comm comm,
                      MPI_Info info, MPI_Request *req)
 {
+    MCM_TRACE_COLL(MC_COLL_GATHERV, MCM_PERSISTENT, comm, req,
+                   MPI_Gatherv_init(sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm, info, req),
+                   .sbuf = sbuf, .scount = scount, .sdt = stype, .rbuf = rbuf, .rcounts = rcounts, .rdt = rtype, .root = root);
     int rc = gatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, root,
                      comm, req, 1);
     return rc != MCM_NOT_TAKEN
@@ -432,6 +465,9 @@ int MPI_Scatterv_init(const void *sbuf, const int scounts[],
                       int rcount, MPI_Datatype rtype, int root, MPI_Comm comm,
                       MPI_Info info, MPI_Request *req)
 {
+    MCM_TRACE_COLL(MC_COLL_SCATTERV, MCM_PERSISTENT, comm, req,
+                   MPI_Scatterv_init(sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm, info, req),
+                   .sbuf = sbuf, .scounts = scounts, .sdt = stype, .rbuf = rbuf, .rcount = rcount, .rdt = rtype, .root = root);
     int rc = scatterv(sbuf, scounts, displs, stype, rbuf, rcount, rtype,
                       root, comm, req, 1);
     return rc != MCM_NOT_TAKEN

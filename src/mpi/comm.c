@@ -345,11 +345,15 @@ MCM_API int mc_mpi_query(MPI_Comm comm, const char *coll, long *mc_calls,
     return 0;
 }
 
-/* ---- MC_MPI_EAGER: set up where communicators are made ---- */
+/* ---- where communicators are made: MC_MPI_EAGER sets them up, and
+ * MC_MPI_TRACE gives them their global id (trace_comm.c) ---- */
 
-static int eager(int rc, const MPI_Comm *c)
+static int made(int rc, MPI_Comm parent, const MPI_Comm *c, int kind)
 {
-    if (rc == MPI_SUCCESS && mcm_cfg.eager && *c != MPI_COMM_NULL)
+    if (rc != MPI_SUCCESS || *c == MPI_COMM_NULL)
+        return rc;
+    MCM_TRACE_COMM(parent, *c, kind);
+    if (mcm_cfg.eager)
         mcm_comm(*c);
     return rc;
 }
@@ -357,24 +361,33 @@ static int eager(int rc, const MPI_Comm *c)
 int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 {
     int rc = PMPI_Comm_dup(comm, newcomm);
-    return eager(rc, newcomm);
+    return made(rc, comm, newcomm, MCM_TC_DUP);
 }
 
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 {
     int rc = PMPI_Comm_split(comm, color, key, newcomm);
-    return eager(rc, newcomm);
+    return made(rc, comm, newcomm, MCM_TC_SPLIT);
 }
 
 int MPI_Comm_split_type(MPI_Comm comm, int type, int key, MPI_Info info,
                         MPI_Comm *newcomm)
 {
     int rc = PMPI_Comm_split_type(comm, type, key, info, newcomm);
-    return eager(rc, newcomm);
+    return made(rc, comm, newcomm,
+                type == MPI_COMM_TYPE_SHARED ? MCM_TC_SHARED : MCM_TC_OTHER);
 }
 
 int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 {
     int rc = PMPI_Comm_create(comm, group, newcomm);
-    return eager(rc, newcomm);
+    return made(rc, comm, newcomm, MCM_TC_CREATE);
+}
+
+/* for the recording only: the handle no longer names its communicator */
+int MPI_Comm_free(MPI_Comm *comm)
+{
+    if (comm)
+        MCM_TRACE_COMM_FREE(*comm);
+    return PMPI_Comm_free(comm);
 }

@@ -88,11 +88,13 @@ int mcm_wait_req(MPI_Request *req, MPI_Status *st)
 
 int MPI_Wait(MPI_Request *req, MPI_Status *st)
 {
+    MCM_TRACE_CALL(mcm_tr_done(MCM_TW_WAIT, 1, req, NULL, NULL, NULL, st));
     return mcm_wait_req(req, st);
 }
 
 int MPI_Test(MPI_Request *req, int *flag, MPI_Status *st)
 {
+    MCM_TRACE_CALL(mcm_tr_done(MCM_TW_TEST, 1, req, flag, NULL, NULL, st));
     mcm_nb_t *x = req ? mcm_nb_find(*req) : NULL;
     if (x && flag)
         return mcm_nb_test(x, req, flag, st);
@@ -122,6 +124,8 @@ static int test_ours(view_t *v, MPI_Request *reqs, MPI_Status *sts, int *rc)
 
 int MPI_Waitall(int n, MPI_Request reqs[], MPI_Status sts[])
 {
+    MCM_TRACE_CALL(
+        mcm_tr_done(MCM_TW_WAITALL, n, reqs, NULL, NULL, NULL, sts));
     view_t v;
     int o = n > 0 && reqs ? view_open(&v, n, reqs) : 0;
     if (o <= 0)
@@ -147,6 +151,8 @@ int MPI_Waitall(int n, MPI_Request reqs[], MPI_Status sts[])
 
 int MPI_Testall(int n, MPI_Request reqs[], int *flag, MPI_Status sts[])
 {
+    MCM_TRACE_CALL(
+        mcm_tr_done(MCM_TW_TESTALL, n, reqs, flag, NULL, NULL, sts));
     view_t v;
     int o = n > 0 && reqs && flag ? view_open(&v, n, reqs) : 0;
     if (o <= 0)
@@ -222,6 +228,8 @@ static int has_ours(int n, const MPI_Request *reqs)
 
 int MPI_Waitany(int n, MPI_Request reqs[], int *idx, MPI_Status *st)
 {
+    MCM_TRACE_CALL(
+        mcm_tr_done(MCM_TW_WAITANY, n, reqs, NULL, idx, NULL, st));
     if (n <= 0 || !reqs || !idx || !has_ours(n, reqs))
         return PMPI_Waitany(n, reqs, idx, st);
     return any(n, reqs, idx, NULL, st, 1);
@@ -230,6 +238,8 @@ int MPI_Waitany(int n, MPI_Request reqs[], int *idx, MPI_Status *st)
 int MPI_Testany(int n, MPI_Request reqs[], int *idx, int *flag,
                 MPI_Status *st)
 {
+    MCM_TRACE_CALL(
+        mcm_tr_done(MCM_TW_TESTANY, n, reqs, flag, idx, NULL, st));
     if (n <= 0 || !reqs || !idx || !flag || !has_ours(n, reqs))
         return PMPI_Testany(n, reqs, idx, flag, st);
     return any(n, reqs, idx, flag, st, 0);
@@ -285,6 +295,8 @@ static int some(int n, MPI_Request reqs[], int *outc, int idxs[],
 int MPI_Waitsome(int n, MPI_Request reqs[], int *outc, int idxs[],
                  MPI_Status sts[])
 {
+    MCM_TRACE_CALL(
+        mcm_tr_done(MCM_TW_WAITSOME, n, reqs, NULL, outc, idxs, sts));
     if (n <= 0 || !reqs || !outc || !idxs || !has_ours(n, reqs))
         return PMPI_Waitsome(n, reqs, outc, idxs, sts);
     return some(n, reqs, outc, idxs, sts, 1);
@@ -293,6 +305,8 @@ int MPI_Waitsome(int n, MPI_Request reqs[], int *outc, int idxs[],
 int MPI_Testsome(int n, MPI_Request reqs[], int *outc, int idxs[],
                  MPI_Status sts[])
 {
+    MCM_TRACE_CALL(
+        mcm_tr_done(MCM_TW_TESTSOME, n, reqs, NULL, outc, idxs, sts));
     if (n <= 0 || !reqs || !outc || !idxs || !has_ours(n, reqs))
         return PMPI_Testsome(n, reqs, outc, idxs, sts);
     return some(n, reqs, outc, idxs, sts, 0);
@@ -300,12 +314,14 @@ int MPI_Testsome(int n, MPI_Request reqs[], int *outc, int idxs[],
 
 int MPI_Start(MPI_Request *req)
 {
+    MCM_TRACE_CALL(mcm_tr_start(0, 1, req));
     mcm_nb_t *x = req ? mcm_nb_find(*req) : NULL;
     return x ? mcm_nb_start(x) : PMPI_Start(req);
 }
 
 int MPI_Startall(int n, MPI_Request reqs[])
 {
+    MCM_TRACE_CALL(mcm_tr_start(1, n, reqs));
     if (n <= 0 || !reqs || !has_ours(n, reqs))
         return PMPI_Startall(n, reqs);
     int rc = MPI_SUCCESS;
@@ -316,6 +332,8 @@ int MPI_Startall(int n, MPI_Request reqs[])
 
 int MPI_Request_free(MPI_Request *req)
 {
+    if (req)
+        MCM_TRACE_REQ_FREE(*req);
     mcm_nb_t *x = req ? mcm_nb_find(*req) : NULL;
     return x ? mcm_nb_free(x, req) : PMPI_Request_free(req);
 }

@@ -11,6 +11,8 @@
  *   MC_MPI_HIER=0        communicators spanning nodes go to MPI
  *   MC_MPI_EAGER=1       set up communicators when they are made, not at
  *                        their first collective
+ *   MC_MPI_TRACE=DIR     record the run as an OTF2 archive at DIR
+ *                        (trace.h; needs the library built with OTF2)
  *   MC_MPI_SEGMENT, MC_MPI_ML_MIN, MC_MPI_NB   hierarchy tunables
  *                        (src/hier/hier.h: segment, multi-leader
  *                        threshold, non-blocking overlap)
@@ -235,10 +237,30 @@ void mcm_lazy_init(void)
     pthread_mutex_unlock(&init_lock);
 }
 
+/* MC_MPI_TRACE: the recording starts (or says in one line why not) */
+static void trace_start(void)
+{
+#if MCM_HAVE_OTF2
+    mcm_trace_init();
+#else
+    const char *dir = getenv("MC_MPI_TRACE");
+    int me = 0;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &me);
+    if (dir && *dir && me == 0)
+        fprintf(stderr, "manycoll_mpi: MC_MPI_TRACE='%s': this %s was "
+                        "built without OTF2 (libotf2: apt-get install "
+                        "libopen-trace-format2-dev, then rebuild); not "
+                        "recording\n",
+                dir, MY_LIB);
+#endif
+}
+
 static int started(int rc)
 {
     if (rc == MPI_SUCCESS) {
         mcm_lazy_init();
+        if (mcm_cfg.on)
+            trace_start();
         if (mcm_cfg.on && mcm_cfg.eager)
             mcm_comm(MPI_COMM_WORLD);
     }
@@ -259,6 +281,9 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 
 int MPI_Finalize(void)
 {
+#if MCM_HAVE_OTF2
+    mcm_trace_finalize();
+#endif
     if (mcm_inited && mcm_cfg.on)
         mcm_release_all();
     mcm_mpi_progress_end();

@@ -29,6 +29,7 @@
 #include "hier/hier.h"
 #include "manycoll.h"
 #include "mpi/abi.h"
+#include "mpi/trace.h"
 #include "util/map.h"
 
 #define MCM_API __attribute__((visibility("default")))

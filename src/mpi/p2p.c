@@ -7,6 +7,11 @@
  * and MPI_Probe become their non-blocking twin and a wait that polls
  * both (complete.c). With none active (the common case) each is its PMPI
  * twin after one load.
+ *
+ * MPI_Isend and MPI_Irecv are intercepted for the recording only
+ * (MC_MPI_TRACE, trace_p2p.c): otherwise each is its PMPI twin after one
+ * load and a predictable branch (MCM_TRACE_CALL). With MC_MPI_TRACE the
+ * blocking calls are recorded too.
  */
 #include <sched.h>
 
@@ -15,6 +20,7 @@
 int MPI_Recv(void *buf, int count, MPI_Datatype dt, int src, int tag,
              MPI_Comm comm, MPI_Status *st)
 {
+    MCM_TRACE_CALL(mcm_tr_recv(buf, count, dt, src, tag, comm, st));
     if (!mcm_nb_live)
         return PMPI_Recv(buf, count, dt, src, tag, comm, st);
     MPI_Request r;
@@ -25,6 +31,7 @@ int MPI_Recv(void *buf, int count, MPI_Datatype dt, int src, int tag,
 int MPI_Send(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
              MPI_Comm comm)
 {
+    MCM_TRACE_CALL(mcm_tr_send(buf, count, dt, dest, tag, comm, 0));
     if (!mcm_nb_live)
         return PMPI_Send(buf, count, dt, dest, tag, comm);
     MPI_Request r;
@@ -35,6 +42,7 @@ int MPI_Send(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
 int MPI_Ssend(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
               MPI_Comm comm)
 {
+    MCM_TRACE_CALL(mcm_tr_send(buf, count, dt, dest, tag, comm, 1));
     if (!mcm_nb_live)
         return PMPI_Ssend(buf, count, dt, dest, tag, comm);
     MPI_Request r;
@@ -46,6 +54,8 @@ int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest,
                  int stag, void *rbuf, int rcount, MPI_Datatype rtype,
                  int src, int rtag, MPI_Comm comm, MPI_Status *st)
 {
+    MCM_TRACE_CALL(mcm_tr_sendrecv(sbuf, scount, stype, dest, stag, rbuf,
+                                   rcount, rtype, src, rtag, comm, st));
     if (!mcm_nb_live)
         return PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount,
                              rtype, src, rtag, comm, st);
@@ -62,6 +72,20 @@ int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest,
     rc = mcm_wait_req(&r[1], MPI_STATUS_IGNORE);
     int rc2 = mcm_wait_req(&r[0], st);
     return rc != MPI_SUCCESS ? rc : rc2;
+}
+
+int MPI_Isend(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
+              MPI_Comm comm, MPI_Request *req)
+{
+    MCM_TRACE_CALL(mcm_tr_isend(buf, count, dt, dest, tag, comm, req));
+    return PMPI_Isend(buf, count, dt, dest, tag, comm, req);
+}
+
+int MPI_Irecv(void *buf, int count, MPI_Datatype dt, int src, int tag,
+              MPI_Comm comm, MPI_Request *req)
+{
+    MCM_TRACE_CALL(mcm_tr_irecv(buf, count, dt, src, tag, comm, req));
+    return PMPI_Irecv(buf, count, dt, src, tag, comm, req);
 }
 
 int MPI_Probe(int src, int tag, MPI_Comm comm, MPI_Status *st)

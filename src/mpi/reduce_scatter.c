@@ -27,6 +27,9 @@ static size_t *counts(size_t *v, const int *cnt, int n)
 int MPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[],
                        MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
 {
+    MCM_TRACE_COLL(MC_COLL_REDUCE_SCATTER, MCM_BLOCKING, comm, NULL,
+                   MPI_Reduce_scatter(sbuf, rbuf, rcounts, dt, op, comm),
+                   .sbuf = sbuf, .rbuf = rbuf, .rcounts = rcounts, .sdt = dt, .op = op);
     static const char fn[] = "MPI_Reduce_scatter";
     mcm_comm_t *s = mcm_comm(comm);
     mcm_plan_t p;
@@ -77,6 +80,9 @@ int MPI_Ireduce_scatter(const void *sbuf, void *rbuf, const int rcounts[],
                         MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
                         MPI_Request *req)
 {
+    MCM_TRACE_COLL(MC_COLL_REDUCE_SCATTER, MCM_NONBLOCKING, comm, req,
+                   MPI_Ireduce_scatter(sbuf, rbuf, rcounts, dt, op, comm, req),
+                   .sbuf = sbuf, .rbuf = rbuf, .rcounts = rcounts, .sdt = dt, .op = op);
     int rc = ireduce_scatter(sbuf, rbuf, rcounts, dt, op, comm, req, 0);
     return rc != MCM_NOT_TAKEN
                ? rc
@@ -88,6 +94,9 @@ int MPI_Reduce_scatter_init(const void *sbuf, void *rbuf,
                             const int rcounts[], MPI_Datatype dt, MPI_Op op,
                             MPI_Comm comm, MPI_Info info, MPI_Request *req)
 {
+    MCM_TRACE_COLL(MC_COLL_REDUCE_SCATTER, MCM_PERSISTENT, comm, req,
+                   MPI_Reduce_scatter_init(sbuf, rbuf, rcounts, dt, op, comm, info, req),
+                   .sbuf = sbuf, .rbuf = rbuf, .rcounts = rcounts, .sdt = dt, .op = op);
     int rc = ireduce_scatter(sbuf, rbuf, rcounts, dt, op, comm, req, 1);
     return rc != MCM_NOT_TAKEN ? rc
                                : PMPI_Reduce_scatter_init(sbuf, rbuf, rcounts,

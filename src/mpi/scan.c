@@ -65,6 +65,9 @@ static int iscan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
 int MPI_Scan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
              MPI_Op op, MPI_Comm comm)
 {
+    MCM_TRACE_COLL(MC_COLL_SCAN, MCM_BLOCKING, comm, NULL,
+                   MPI_Scan(sbuf, rbuf, count, dt, op, comm),
+                   .sbuf = sbuf, .rbuf = rbuf, .count = count, .sdt = dt, .op = op);
     int rc = scan(sbuf, rbuf, count, dt, op, comm, 0);
     return rc != MCM_NOT_TAKEN ? rc
                                : PMPI_Scan(sbuf, rbuf, count, dt, op, comm);
@@ -73,6 +76,9 @@ int MPI_Scan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
 int MPI_Exscan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
                MPI_Op op, MPI_Comm comm)
 {
+    MCM_TRACE_COLL(MC_COLL_EXSCAN, MCM_BLOCKING, comm, NULL,
+                   MPI_Exscan(sbuf, rbuf, count, dt, op, comm),
+                   .sbuf = sbuf, .rbuf = rbuf, .count = count, .sdt = dt, .op = op);
     int rc = scan(sbuf, rbuf, count, dt, op, comm, 1);
     return rc != MCM_NOT_TAKEN
                ? rc
@@ -82,6 +88,9 @@ int MPI_Exscan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
 int MPI_Iscan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
               MPI_Op op, MPI_Comm comm, MPI_Request *req)
 {
+    MCM_TRACE_COLL(MC_COLL_SCAN, MCM_NONBLOCKING, comm, req,
+                   MPI_Iscan(sbuf, rbuf, count, dt, op, comm, req),
+                   .sbuf = sbuf, .rbuf = rbuf, .count = count, .sdt = dt, .op = op);
     int rc = iscan(sbuf, rbuf, count, dt, op, comm, req, 0, 0);
     return rc != MCM_NOT_TAKEN
                ? rc
@@ -91,6 +100,9 @@ int MPI_Iscan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
 int MPI_Iexscan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
                 MPI_Op op, MPI_Comm comm, MPI_Request *req)
 {
+    MCM_TRACE_COLL(MC_COLL_EXSCAN, MCM_NONBLOCKING, comm, req,
+                   MPI_Iexscan(sbuf, rbuf, count, dt, op, comm, req),
+                   .sbuf = sbuf, .rbuf = rbuf, .count = count, .sdt = dt, .op = op);
     int rc = iscan(sbuf, rbuf, count, dt, op, comm, req, 1, 0);
     return rc != MCM_NOT_TAKEN
                ? rc
@@ -101,6 +113,9 @@ int MPI_Iexscan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
 int MPI_Scan_init(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
                   MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *req)
 {
+    MCM_TRACE_COLL(MC_COLL_SCAN, MCM_PERSISTENT, comm, req,
+                   MPI_Scan_init(sbuf, rbuf, count, dt, op, comm, info, req),
+                   .sbuf = sbuf, .rbuf = rbuf, .count = count, .sdt = dt, .op = op);
     int rc = iscan(sbuf, rbuf, count, dt, op, comm, req, 0, 1);
     return rc != MCM_NOT_TAKEN ? rc
                                : PMPI_Scan_init(sbuf, rbuf, count, dt, op,
@@ -111,6 +126,9 @@ int MPI_Exscan_init(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
                     MPI_Op op, MPI_Comm comm, MPI_Info info,
                     MPI_Request *req)
 {
+    MCM_TRACE_COLL(MC_COLL_EXSCAN, MCM_PERSISTENT, comm, req,
+                   MPI_Exscan_init(sbuf, rbuf, count, dt, op, comm, info, req),
+                   .sbuf = sbuf, .rbuf = rbuf, .count = count, .sdt = dt, .op = op);
     int rc = iscan(sbuf, rbuf, count, dt, op, comm, req, 1, 1);
     return rc != MCM_NOT_TAKEN ? rc
                                : PMPI_Exscan_init(sbuf, rbuf, count, dt, op,

@@ -1,0 +1,262 @@
+/*
+ * The recording's life and its writer: MC_MPI_TRACE=DIR opens an OTF2
+ * archive at MPI_Init (DIR/traces.otf2, one event file per rank), the
+ * wrappers write events through the helpers below, and MPI_Finalize
+ * writes the definitions and closes it (trace.h has the whole picture).
+ *
+ * Memory: each rank's events go through OTF2's buffered event writer in
+ * chunks of MCM_TR_CHUNK bytes; a full chunk is written to the rank's
+ * event file (OTF2 flushes it; the pre-flush callback says yes), so a
+ * long run holds one chunk of events, plus the tables that grow with
+ * what the program made, not with how long it ran: one entry per
+ * communicator, per distinct event string (datatype, op, vcounts) and per
+ * request in flight.
+ *
+ * Clock: CLOCK_MONOTONIC in ns; at MPI_Init every rank reads it right
+ * after a barrier and takes rank 0's reading as its own, so that ranks
+ * on different hosts share a time axis to within the barrier's skew.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "mpi/trace.h"
+
+#if MCM_HAVE_OTF2
+#include "mpi/trace_impl.h"
+
+int mcm_trace_on;
+_Thread_local int mcm_trace_depth;
+mcm_trace_t mcm_tr = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+/* events per chunk of the event writer; the definitions' chunk */
+#define MCM_TR_CHUNK (1u << 20)
+#define MCM_TR_DEF_CHUNK (4u << 20)
+
+static uint64_t mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t mcm_tr_now(void)
+{
+    return (uint64_t)((int64_t)mono_ns() + mcm_tr.shift);
+}
+
+void mcm_tr_lock(void)
+{
+    pthread_mutex_lock(&mcm_tr.lock);
+}
+
+void mcm_tr_unlock(void)
+{
+    pthread_mutex_unlock(&mcm_tr.lock);
+}
+
+/* ---- event strings ---- */
+
+static uint64_t fnv(const char *s)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+    return h >> 1; /* never UINT64_MAX (util/map.h) */
+}
+
+static uint32_t str_id(size_t i)
+{
+    return mcm_tr.str_base + (uint32_t)i * (uint32_t)mcm_tr.size +
+           (uint32_t)mcm_tr.rank;
+}
+
+/* caller holds the lock */
+uint32_t mcm_tr_str(const char *s)
+{
+    uint64_t h = fnv(s);
+    uint32_t *at = mc_map_get(&mcm_tr.str_ids, h);
+    if (at && !strcmp(mcm_tr.strs[*at - 1], s))
+        return str_id(*at - 1);
+    if (mcm_tr.nstr == mcm_tr.capstr) {
+        size_t cap = mcm_tr.capstr ? 2 * mcm_tr.capstr : 16;
+        char **n = realloc(mcm_tr.strs, cap * sizeof *n);
+        if (!n)
+            return 0;
+        mcm_tr.strs = n;
+        mcm_tr.capstr = cap;
+    }
+    char *copy = strdup(s);
+    if (!copy)
+        return 0;
+    size_t i = mcm_tr.nstr++;
+    mcm_tr.strs[i] = copy;
+    void *v;
+    if (!at && mc_map_add(&mcm_tr.str_ids, h, &v) == 1)
+        *(uint32_t *)v = (uint32_t)i + 1; /* (a collision: not mapped) */
+    return str_id(i);
+}
+
+/* ---- events ---- */
+
+static void used(int region, uint64_t t)
+{
+    mcm_tr.regions[region / 64] |= 1ull << (region % 64);
+    if (!mcm_tr.first)
+        mcm_tr.first = t;
+    mcm_tr.last = t;
+}
+
+void mcm_tr_enter(int region, uint64_t t)
+{
+    used(region, t);
+    OTF2_EvtWriter_Enter(mcm_tr.ev, NULL, t, (OTF2_RegionRef)region);
+}
+
+void mcm_tr_leave(int region, uint64_t t)
+{
+    used(region, t);
+    OTF2_EvtWriter_Leave(mcm_tr.ev, NULL, t, (OTF2_RegionRef)region);
+}
+
+void mcm_tr_coll_end(const mcm_tcoll_t *c, uint64_t t)
+{
+    OTF2_AttributeList *al = mcm_tr.al;
+    OTF2_AttributeList_RemoveAllAttributes(al);
+    OTF2_AttributeList_AddUint64(al, MCM_A_COUNT, c->count);
+    OTF2_AttributeList_AddStringRef(al, MCM_A_DATATYPE, c->dtype);
+    OTF2_AttributeList_AddStringRef(al, MCM_A_OP, c->op);
+    if (c->has_vcounts)
+        OTF2_AttributeList_AddStringRef(al, MCM_A_VCOUNTS, c->vcounts);
+    OTF2_AttributeList_AddUint8(al, MCM_A_IN_PLACE, c->in_place);
+    OTF2_AttributeList_AddStringRef(al, MCM_A_PATH, c->path);
+    OTF2_EvtWriter_MpiCollectiveEnd(mcm_tr.ev, al, t,
+                                    (OTF2_CollectiveOp)c->op_otf2, c->comm,
+                                    c->root, c->sent, c->recvd);
+}
+
+/* ---- the archive ---- */
+
+static OTF2_FlushType pre_flush(void *u, OTF2_FileType ft,
+                                OTF2_LocationRef loc, void *caller,
+                                bool final)
+{
+    (void)u, (void)ft, (void)loc, (void)caller, (void)final;
+    return OTF2_FLUSH;
+}
+
+static OTF2_TimeStamp post_flush(void *u, OTF2_FileType ft,
+                                 OTF2_LocationRef loc)
+{
+    (void)u, (void)ft, (void)loc;
+    return mcm_tr_now();
+}
+
+static const OTF2_FlushCallbacks flush_cbs = {.otf2_pre_flush = pre_flush,
+                                              .otf2_post_flush = post_flush};
+
+/* opens DIR/traces.otf2 and this rank's event writer; NULL or the
+ * reason it could not */
+static const char *open_archive(const char *dir)
+{
+    mcm_tr.ar = OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE,
+                                  MCM_TR_CHUNK, MCM_TR_DEF_CHUNK,
+                                  OTF2_SUBSTRATE_POSIX,
+                                  OTF2_COMPRESSION_NONE);
+    if (!mcm_tr.ar)
+        return "OTF2_Archive_Open failed";
+    OTF2_ErrorCode e = OTF2_Archive_SetFlushCallbacks(mcm_tr.ar, &flush_cbs,
+                                                      NULL);
+    if (e == OTF2_SUCCESS)
+        e = mcm_tr_set_collectives(mcm_tr.ar);
+    if (e == OTF2_SUCCESS)
+        e = OTF2_Archive_SetCreator(mcm_tr.ar, "manycoll libmanycoll_mpi");
+    if (e == OTF2_SUCCESS)
+        e = OTF2_Archive_OpenEvtFiles(mcm_tr.ar);
+    if (e != OTF2_SUCCESS)
+        return OTF2_Error_GetDescription(e);
+    mcm_tr.ev = OTF2_Archive_GetEvtWriter(mcm_tr.ar,
+                                          (OTF2_LocationRef)mcm_tr.rank);
+    mcm_tr.al = OTF2_AttributeList_New();
+    return mcm_tr.ev && mcm_tr.al ? NULL : "no event writer";
+}
+
+/* every rank reads the clock after one barrier; rank 0's is the time */
+static void sync_clock(void)
+{
+    PMPI_Barrier(mcm_tr.comm);
+    int64_t mine = (int64_t)mono_ns(), zero = mine;
+    PMPI_Bcast(&zero, 1, MPI_INT64_T, 0, mcm_tr.comm);
+    mcm_tr.shift = zero - mine;
+}
+
+void mcm_trace_init(void)
+{
+    const char *dir = getenv("MC_MPI_TRACE");
+    if (!dir || !*dir || mcm_trace_on)
+        return;
+    if (PMPI_Comm_dup(MPI_COMM_WORLD, &mcm_tr.comm) != MPI_SUCCESS)
+        return;
+    PMPI_Comm_rank(mcm_tr.comm, &mcm_tr.rank);
+    PMPI_Comm_size(mcm_tr.comm, &mcm_tr.size);
+    mcm_tr.str_base = 256 + (uint32_t)mcm_tr.size;
+    mc_map_init(&mcm_tr.str_ids, sizeof(uint32_t));
+    mc_map_init(&mcm_tr.comm_of, sizeof(uint32_t));
+    mc_map_init(&mcm_tr.reqs, sizeof(mcm_treq_t));
+    sync_clock();
+    const char *why = open_archive(dir);
+    if (!why && mcm_tr_comm_world())
+        why = "no memory for the communicator table";
+    int ok = !why, all = 0;
+    PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, mcm_tr.comm);
+    if (all) {
+        mcm_tr.next_comm = 1;
+        mcm_trace_on = 1;
+        return;
+    }
+    if (why || mcm_tr.rank == 0)
+        fprintf(stderr, "manycoll_mpi: MC_MPI_TRACE='%s': rank %d cannot "
+                        "write the archive (%s); not recording\n",
+                dir, mcm_tr.rank, why ? why : "another rank could not");
+    /* the archive is left as it is: OTF2 cannot close half of one */
+    mcm_tr.ar = NULL;
+}
+
+static void free_tables(void)
+{
+    for (size_t i = 0; i < mcm_tr.nstr; i++)
+        free(mcm_tr.strs[i]);
+    free(mcm_tr.strs);
+    for (size_t i = 0; i < mcm_tr.ncomm; i++)
+        free(mcm_tr.comms[i].members);
+    free(mcm_tr.comms);
+    mc_map_fini(&mcm_tr.str_ids);
+    mc_map_fini(&mcm_tr.comm_of);
+    mc_map_fini(&mcm_tr.reqs);
+}
+
+void mcm_trace_finalize(void)
+{
+    if (!mcm_trace_on)
+        return;
+    mcm_tr_lock();
+    mcm_trace_on = 0;
+    mcm_tr_unlock();
+    OTF2_EvtWriter_GetNumberOfEvents(mcm_tr.ev, &mcm_tr.nev);
+    OTF2_Archive_CloseEvtWriter(mcm_tr.ar, mcm_tr.ev);
+    OTF2_Archive_CloseEvtFiles(mcm_tr.ar);
+    OTF2_Archive_OpenDefFiles(mcm_tr.ar);
+    OTF2_DefWriter *dw = OTF2_Archive_GetDefWriter(
+        mcm_tr.ar, (OTF2_LocationRef)mcm_tr.rank);
+    if (dw)
+        OTF2_Archive_CloseDefWriter(mcm_tr.ar, dw);
+    OTF2_Archive_CloseDefFiles(mcm_tr.ar);
+    mcm_tr_write_defs();
+    OTF2_Archive_Close(mcm_tr.ar);
+    OTF2_AttributeList_Delete(mcm_tr.al);
+    free_tables();
+    PMPI_Comm_free(&mcm_tr.comm);
+}
+
+#endif /* MCM_HAVE_OTF2 */

@@ -1,0 +1,339 @@
+/*
+ * A recorded collective (MCM_TRACE_COLL in each wrapper):
+ *
+ *   begin  t0; the comm's global id; root; bytes sent and received and
+ *          the attributes from the arguments; the comm's counts by path
+ *   the call itself (untraced: mcm_trace_depth)
+ *   end    t1; the path is the one whose count grew (the plan counts every
+ *          call, plan.c; no state: "mpi"), then
+ *            blocking     Enter t0, MpiCollectiveBegin t0,
+ *                         MpiCollectiveEnd t1, Leave t1
+ *            non-blocking Enter t0, MpiCollectiveBegin t0, Leave t1; the
+ *                         End is written at the wait or test that
+ *                         completes the request (trace_p2p.c)
+ *            persistent   Enter t0, Leave t1; each MPI_Start writes a
+ *                         Begin, its completion the End
+ *
+ * Bytes: sizeSent / sizeReceived are what this rank's send and receive
+ * buffer arguments describe (count x type size, x P for a side of P
+ * blocks, the sum of a side of P counts; a side a rank does not use, as
+ * a non-root's receive side of a gather, is 0; with MPI_IN_PLACE the send
+ * side is the rank's own contribution, as its receive side describes it).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mpi/trace.h"
+
+#if MCM_HAVE_OTF2
+#include "mpi/trace_impl.h"
+#include "util/names.h"
+
+/* OTF2's collectiveOp of each collective */
+static const uint8_t otf2_op[MC_COLL_COUNT] = {
+    [MC_COLL_BARRIER] = OTF2_COLLECTIVE_OP_BARRIER,
+    [MC_COLL_BCAST] = OTF2_COLLECTIVE_OP_BCAST,
+    [MC_COLL_REDUCE] = OTF2_COLLECTIVE_OP_REDUCE,
+    [MC_COLL_ALLREDUCE] = OTF2_COLLECTIVE_OP_ALLREDUCE,
+    [MC_COLL_ALLGATHER] = OTF2_COLLECTIVE_OP_ALLGATHER,
+    [MC_COLL_ALLTOALL] = OTF2_COLLECTIVE_OP_ALLTOALL,
+    [MC_COLL_REDUCE_SCATTER_BLOCK] = OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK,
+    [MC_COLL_GATHER] = OTF2_COLLECTIVE_OP_GATHER,
+    [MC_COLL_SCATTER] = OTF2_COLLECTIVE_OP_SCATTER,
+    [MC_COLL_SCAN] = OTF2_COLLECTIVE_OP_SCAN,
+    [MC_COLL_EXSCAN] = OTF2_COLLECTIVE_OP_EXSCAN,
+    [MC_COLL_ALLGATHERV] = OTF2_COLLECTIVE_OP_ALLGATHERV,
+    [MC_COLL_ALLTOALLV] = OTF2_COLLECTIVE_OP_ALLTOALLV,
+    [MC_COLL_GATHERV] = OTF2_COLLECTIVE_OP_GATHERV,
+    [MC_COLL_SCATTERV] = OTF2_COLLECTIVE_OP_SCATTERV,
+    [MC_COLL_REDUCE_SCATTER] = OTF2_COLLECTIVE_OP_REDUCE_SCATTER,
+};
+
+static const char *const p2p_names[] = {
+    "MPI_Send", "MPI_Ssend", "MPI_Recv", "MPI_Sendrecv", "MPI_Isend",
+    "MPI_Irecv", "MPI_Wait", "MPI_Test", "MPI_Waitany", "MPI_Testany",
+    "MPI_Waitall", "MPI_Testall", "MPI_Waitsome", "MPI_Testsome",
+    "MPI_Start", "MPI_Startall"};
+
+const char *mcm_tr_region_name(int r, char *buf, size_t len)
+{
+    if (r >= MCM_R_SEND)
+        return p2p_names[r - MCM_R_SEND];
+    char f[48];
+    mcm_form_name(r / MCM_FORMS, r % MCM_FORMS, f, sizeof f);
+    snprintf(buf, len, "MPI_%c%s", f[0] - 'a' + 'A', f + 1);
+    return buf;
+}
+
+OTF2_RegionRole mcm_tr_region_role(int r)
+{
+    if (r >= MCM_R_WAIT)
+        return OTF2_REGION_ROLE_FUNCTION;
+    if (r >= MCM_R_SEND)
+        return OTF2_REGION_ROLE_POINT2POINT;
+    switch (r / MCM_FORMS) {
+    case MC_COLL_BARRIER: return OTF2_REGION_ROLE_BARRIER;
+    case MC_COLL_BCAST:
+    case MC_COLL_SCATTER:
+    case MC_COLL_SCATTERV: return OTF2_REGION_ROLE_COLL_ONE2ALL;
+    case MC_COLL_REDUCE:
+    case MC_COLL_GATHER:
+    case MC_COLL_GATHERV: return OTF2_REGION_ROLE_COLL_ALL2ONE;
+    default: return OTF2_REGION_ROLE_COLL_ALL2ALL;
+    }
+}
+
+/* ---- the arguments ---- */
+
+static uint64_t tsize(MPI_Datatype dt)
+{
+    long long s = mcm_type_size(dt);
+    return s > 0 ? (uint64_t)s : 0;
+}
+
+static uint64_t sum(const int *v, int n)
+{
+    uint64_t s = 0;
+    for (int i = 0; v && i < n; i++)
+        s += v[i] > 0 ? (uint64_t)v[i] : 0;
+    return s;
+}
+
+/* the contract's short names, by mc_dtype_t (the first twelve) */
+static const char *const short_dt[] = {
+    "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64",
+    "f32", "f64", "f16", "bf16"};
+
+static uint32_t dtype_str(MPI_Datatype dt)
+{
+    const mcm_type_t *t = mcm_type(dt);
+    int mc = t ? (t->mc >= 0 ? t->mc : t->umc) : -1;
+    if (mc >= 0 && mc < (int)(sizeof short_dt / sizeof *short_dt))
+        return mcm_tr_str(short_dt[mc]);
+    MPI_Aint lb = 0, ext = 0;
+    PMPI_Type_get_extent(dt, &lb, &ext);
+    char b[32];
+    snprintf(b, sizeof b, "bytes:%lld", (long long)ext);
+    return mcm_tr_str(b);
+}
+
+static uint32_t op_str(MPI_Op op)
+{
+    int o = mcm_builtin_op(op);
+    if (o >= 0)
+        return mcm_tr_str(mc_op_name((mc_op_t)o));
+    return mcm_tr_str(op == MPI_LXOR ? "lxor" : "user");
+}
+
+static uint32_t vcounts_str(const int *v, int n)
+{
+    char small[256], *b = n * 12 + 1 <= (int)sizeof small
+                              ? small
+                              : malloc((size_t)n * 12 + 1);
+    if (!b)
+        return mcm_tr_str("");
+    size_t at = 0;
+    b[0] = 0;
+    for (int i = 0; i < n; i++)
+        at += (size_t)sprintf(b + at, i ? ",%d" : "%d", v[i]);
+    uint32_t id = mcm_tr_str(b);
+    if (b != small)
+        free(b);
+    return id;
+}
+
+static uint64_t pos(int n)
+{
+    return n > 0 ? (uint64_t)n : 0;
+}
+
+static int at(const int *v, int i)
+{
+    return v ? v[i] : 0;
+}
+
+/* where this rank stands in a call: which of its sides MPI reads (a
+ * type is looked at only there: elsewhere it may be anything) */
+typedef struct where {
+    int P, me, root, ip;
+    int ssig, rsig; /* the send / receive side is significant here */
+} where_t;
+
+/* sizeSent and sizeReceived (see the top) */
+static void sizes(mcm_tcoll_t *c, int coll, const mcm_targs_t *a,
+                  const where_t *w)
+{
+    int red = coll == MC_COLL_BCAST ||
+              (mc_coll_info((mc_coll_t)coll)->props & MC_COLL_REDUCES);
+    uint64_t P = (uint64_t)w->P, root = (uint64_t)w->root;
+    uint64_t ss = red || w->ssig ? tsize(a->sdt) : 0;
+    uint64_t rs = !red && w->rsig ? tsize(a->rdt) : 0;
+    uint64_t n = pos(a->count) * ss, me = (uint64_t)w->me;
+    uint64_t sb = pos(a->scount) * ss, rb = pos(a->rcount) * rs;
+    uint64_t r = 0, s = 0, ip = (uint64_t)w->ip;
+    switch (coll) {
+    case MC_COLL_BCAST: s = root * n, r = (1 - root) * n; break;
+    case MC_COLL_REDUCE: s = n, r = root * n; break;
+    case MC_COLL_ALLREDUCE:
+    case MC_COLL_SCAN:
+    case MC_COLL_EXSCAN: s = r = n; break;
+    case MC_COLL_REDUCE_SCATTER_BLOCK: s = n * P, r = n; break;
+    case MC_COLL_REDUCE_SCATTER:
+        s = sum(a->rcounts, w->P) * ss;
+        r = pos(at(a->rcounts, w->me)) * ss;
+        break;
+    case MC_COLL_ALLGATHER: s = ip ? rb : sb, r = rb * P; break;
+    case MC_COLL_ALLTOALL: s = (ip ? rb : sb) * P, r = rb * P; break;
+    case MC_COLL_GATHER: s = ip ? rb : sb, r = root * rb * P; break;
+    case MC_COLL_SCATTER: s = root * sb * P, r = ip ? sb : rb; break;
+    case MC_COLL_ALLGATHERV:
+    case MC_COLL_GATHERV:
+        s = ip ? pos(at(a->rcounts, w->me)) * rs : sb;
+        r = coll == MC_COLL_GATHERV && !root ? 0 : sum(a->rcounts, w->P) * rs;
+        break;
+    case MC_COLL_ALLTOALLV:
+        s = ip ? sum(a->rcounts, w->P) * rs : sum(a->scounts, w->P) * ss;
+        r = sum(a->rcounts, w->P) * rs;
+        break;
+    case MC_COLL_SCATTERV:
+        s = root ? sum(a->scounts, w->P) * ss : 0;
+        r = ip ? pos(at(a->scounts, (int)me)) * ss : rb;
+        break;
+    }
+    c->sent = s;
+    c->recvd = r;
+}
+
+/* count, datatype and vcounts of a collective that moves blocks: the
+ * send side's where MPI reads it here, else the receive side's; a
+ * v-collective's count is this rank's own block (alltoallv: the sum of
+ * its send counts) */
+static void blocks(mcm_tcoll_t *c, int coll, const mcm_targs_t *a,
+                   const where_t *w)
+{
+    int snd = w->ssig, me = w->me;
+    const int *v = NULL;
+    int64_t count = snd ? a->scount : a->rcount;
+    switch (coll) {
+    case MC_COLL_ALLGATHERV: v = a->rcounts;
+        count = snd ? a->scount : at(v, me); break;
+    case MC_COLL_GATHERV: v = w->root ? a->rcounts : NULL;
+        count = snd ? a->scount : at(a->rcounts, me); break;
+    case MC_COLL_SCATTERV: v = w->root ? a->scounts : NULL;
+        count = snd ? at(a->scounts, me) : a->rcount; break;
+    case MC_COLL_ALLTOALLV: v = snd ? a->scounts : a->rcounts;
+        count = (int64_t)sum(v, w->P); break;
+    }
+    c->count = count > 0 ? (uint64_t)count : 0;
+    c->dtype = dtype_str(snd ? a->sdt : a->rdt);
+    c->op = mcm_tr_str("");
+    if (v) {
+        c->has_vcounts = 1;
+        c->vcounts = vcounts_str(v, w->P);
+    }
+}
+
+/* the attributes but the path; caller holds the lock */
+static void attrs(mcm_tcoll_t *c, int coll, const mcm_targs_t *a,
+                  const where_t *w)
+{
+    unsigned props = mc_coll_info((mc_coll_t)coll)->props;
+    c->in_place = (uint8_t)w->ip;
+    if (coll == MC_COLL_BARRIER) {
+        c->dtype = c->op = mcm_tr_str("");
+    } else if (coll == MC_COLL_REDUCE_SCATTER) {
+        c->count = pos(at(a->rcounts, w->me));
+        c->dtype = dtype_str(a->sdt);
+        c->op = op_str(a->op);
+        c->has_vcounts = 1;
+        c->vcounts = vcounts_str(a->rcounts, w->P);
+    } else if (coll == MC_COLL_BCAST || (props & MC_COLL_REDUCES)) {
+        c->count = pos(a->count);
+        c->dtype = dtype_str(a->sdt);
+        c->op = props & MC_COLL_REDUCES ? op_str(a->op) : mcm_tr_str("");
+    } else {
+        blocks(c, coll, a, w);
+    }
+    sizes(c, coll, a, w);
+}
+
+static void where(where_t *w, int coll, MPI_Comm comm, const mcm_targs_t *a)
+{
+    PMPI_Comm_rank(comm, &w->me);
+    PMPI_Comm_size(comm, &w->P);
+    int rooted = mc_coll_info((mc_coll_t)coll)->props & MC_COLL_ROOTED;
+    int scat = coll == MC_COLL_SCATTER || coll == MC_COLL_SCATTERV;
+    int gath = coll == MC_COLL_GATHER || coll == MC_COLL_GATHERV;
+    w->ip = (scat ? a->rbuf : a->sbuf) == MPI_IN_PLACE &&
+            coll != MC_COLL_BARRIER && coll != MC_COLL_BCAST;
+    w->root = rooted && a->root == w->me;
+    w->ssig = scat ? w->root : !w->ip;
+    w->rsig = gath ? w->root : !(scat && w->ip);
+}
+
+void mcm_trace_begin(mcm_tcall_t *tc, int coll, int form, MPI_Comm comm,
+                     const mcm_targs_t *a)
+{
+    mcm_trace_depth = 1;
+    memset(tc, 0, sizeof *tc);
+    tc->coll = coll;
+    tc->form = form;
+    where_t w = {.P = 1};
+    where(&w, coll, comm, a);
+    int rooted = mc_coll_info((mc_coll_t)coll)->props & MC_COLL_ROOTED;
+    mcm_comm_t *s = mcm_comm(comm);
+    tc->s = s;
+    if (s)
+        memcpy(tc->before, s->stat[coll][form].n, sizeof tc->before);
+    mcm_tr_lock();
+    tc->c.comm = mcm_tr_comm_id(comm);
+    tc->c.root = rooted ? (uint32_t)a->root : OTF2_UNDEFINED_UINT32;
+    tc->c.op_otf2 = otf2_op[coll];
+    tc->c.region = (uint32_t)(coll * MCM_FORMS + form);
+    attrs(&tc->c, coll, a, &w);
+    mcm_tr_unlock();
+    tc->t0 = mcm_tr_now();
+}
+
+/* the path whose count the call raised */
+static const char *path_of(const mcm_tcall_t *tc)
+{
+    const mcm_comm_t *s = tc->s;
+    if (!s)
+        return "mpi";
+    const long *n = s->stat[tc->coll][tc->form].n;
+    if (n[MCM_FLAT] > tc->before[MCM_FLAT])
+        return "manycoll";
+    if (n[MCM_HIER] > tc->before[MCM_HIER])
+        return "hier";
+    return "mpi";
+}
+
+int mcm_trace_end(mcm_tcall_t *tc, int rc, MPI_Request *req)
+{
+    uint64_t t1 = mcm_tr_now();
+    mcm_trace_depth = 0;
+    mcm_tr_lock();
+    if (!mcm_trace_on) {
+        mcm_tr_unlock();
+        return rc;
+    }
+    tc->c.path = mcm_tr_str(path_of(tc));
+    mcm_tr_enter((int)tc->c.region, tc->t0);
+    if (tc->form != MCM_PERSISTENT)
+        OTF2_EvtWriter_MpiCollectiveBegin(mcm_tr.ev, NULL, tc->t0);
+    if (tc->form == MCM_BLOCKING) {
+        mcm_tr_coll_end(&tc->c, t1);
+    } else if (rc == MPI_SUCCESS && req) {
+        mcm_treq_t *q = mcm_tr_req_add(*req);
+        if (q)
+            *q = (mcm_treq_t){.kind = MCM_Q_COLL, .c = tc->c,
+                              .persistent = tc->form == MCM_PERSISTENT};
+    }
+    mcm_tr_leave((int)tc->c.region, t1);
+    mcm_tr_unlock();
+    return rc;
+}
+
+#endif /* MCM_HAVE_OTF2 */
