@@ -203,7 +203,7 @@ void mcm_trace_init(void)
     mcm_tr.str_base = 256 + (uint32_t)mcm_tr.size;
     mc_map_init(&mcm_tr.str_ids, sizeof(uint32_t));
     mc_map_init(&mcm_tr.comm_of, sizeof(uint32_t));
-    mc_map_init(&mcm_tr.reqs, sizeof(mcm_treq_t));
+    mc_map_init(&mcm_tr.reqs, sizeof(mcm_treq_t *));
     sync_clock();
     const char *why = open_archive(dir);
     if (!why && mcm_tr_comm_world())
@@ -233,6 +233,14 @@ static void free_tables(void)
     free(mcm_tr.comms);
     mc_map_fini(&mcm_tr.str_ids);
     mc_map_fini(&mcm_tr.comm_of);
+    size_t pos = 0;
+    uint64_t k;
+    void *v;
+    while (mc_map_next(&mcm_tr.reqs, &pos, &k, &v))
+        for (mcm_treq_t *q = *(mcm_treq_t **)v, *n; q; q = n) {
+            n = q->next;
+            free(q);
+        }
     mc_map_fini(&mcm_tr.reqs);
 }
 

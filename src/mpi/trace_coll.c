@@ -327,9 +327,11 @@ int mcm_trace_end(mcm_tcall_t *tc, int rc, MPI_Request *req)
         mcm_tr_coll_end(&tc->c, t1);
     } else if (rc == MPI_SUCCESS && req) {
         mcm_treq_t *q = mcm_tr_req_add(*req);
-        if (q)
-            *q = (mcm_treq_t){.kind = MCM_Q_COLL, .c = tc->c,
-                              .persistent = tc->form == MCM_PERSISTENT};
+        if (q) {
+            q->kind = MCM_Q_COLL;
+            q->c = tc->c;
+            q->persistent = tc->form == MCM_PERSISTENT;
+        }
     }
     mcm_tr_leave((int)tc->c.region, t1);
     mcm_tr_unlock();

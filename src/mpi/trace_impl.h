@@ -55,6 +55,7 @@ typedef struct mcm_tcomm {
 /* an outstanding request (trace_p2p.c) */
 enum { MCM_Q_ISEND, MCM_Q_IRECV, MCM_Q_COLL };
 typedef struct mcm_treq {
+    struct mcm_treq *next; /* the next entry of the same handle */
     uint64_t id;       /* requestID (point to point) */
     int kind, persistent;
     uint32_t comm;
@@ -79,7 +80,11 @@ typedef struct mcm_trace {
     size_t ncomm, capcomm;
     mc_map_t comm_of;        /* handle bits -> index into comms */
     uint32_t next_comm;      /* this rank's k of its next proposal */
-    mc_map_t reqs;           /* handle bits -> mcm_treq_t */
+    mc_map_t reqs;           /* handle bits -> its mcm_treq_t list (MPI
+                                may give one handle to several requests
+                                that are complete at once: Open MPI's
+                                empty request for an immediate send),
+                                oldest first */
     uint64_t next_req;
     OTF2_AttributeList *al;
 } mcm_trace_t;
@@ -94,9 +99,13 @@ uint32_t mcm_tr_str(const char *s);
  * it) */
 uint32_t mcm_tr_comm_id(MPI_Comm comm);
 
-/* the entry of a new request handle (zeroed), or NULL if no memory;
- * caller holds the lock */
+/* the entry of a new request with handle h (zeroed, at the end of h's
+ * list), or NULL if no memory; caller holds the lock */
 mcm_treq_t *mcm_tr_req_add(MPI_Request h);
+/* the oldest entry of handle bits k, or NULL */
+mcm_treq_t *mcm_tr_req_find(uint64_t k);
+/* removes the oldest entry of handle bits k */
+void mcm_tr_req_drop(uint64_t k);
 
 /* events: under mcm_tr.lock, in time order */
 void mcm_tr_lock(void);

@@ -40,16 +40,39 @@ static uint64_t key(MPI_Request r)
 mcm_treq_t *mcm_tr_req_add(MPI_Request h)
 {
     void *v;
-    if (h == MPI_REQUEST_NULL || mc_map_put(&mcm_tr.reqs, key(h), &v) < 0)
+    mcm_treq_t *q = h == MPI_REQUEST_NULL ? NULL : calloc(1, sizeof *q);
+    if (!q || mc_map_put(&mcm_tr.reqs, key(h), &v) < 0) {
+        free(q);
         return NULL;
-    memset(v, 0, sizeof(mcm_treq_t));
-    return v;
+    }
+    mcm_treq_t **at = v;
+    while (*at)
+        at = &(*at)->next;
+    *at = q;
+    return q;
+}
+
+mcm_treq_t *mcm_tr_req_find(uint64_t k)
+{
+    mcm_treq_t **v = mc_map_get(&mcm_tr.reqs, k);
+    return v ? *v : NULL;
+}
+
+void mcm_tr_req_drop(uint64_t k)
+{
+    mcm_treq_t **v = mc_map_get(&mcm_tr.reqs, k), *q = v ? *v : NULL;
+    if (!q)
+        return;
+    *v = q->next;
+    if (!*v)
+        mc_map_remove(&mcm_tr.reqs, k);
+    free(q);
 }
 
 void mcm_trace_request_free(MPI_Request req)
 {
     mcm_tr_lock();
-    mc_map_remove(&mcm_tr.reqs, key(req));
+    mcm_tr_req_drop(key(req));
     mcm_tr_unlock();
 }
 
@@ -167,8 +190,9 @@ int mcm_tr_isend(const void *buf, int count, MPI_Datatype dt, int dest,
                         ? mcm_tr_req_add(*req)
                         : NULL;
     if (q) {
-        *q = (mcm_treq_t){.kind = MCM_Q_ISEND, .id = mcm_tr.next_req++,
-                          .comm = mcm_tr_comm_id(comm)};
+        q->kind = MCM_Q_ISEND;
+        q->id = mcm_tr.next_req++;
+        q->comm = mcm_tr_comm_id(comm);
         OTF2_EvtWriter_MpiIsend(mcm_tr.ev, NULL, t0, (uint32_t)dest, q->comm,
                                 (uint32_t)tag, bytes(count, dt), q->id);
     }
@@ -189,8 +213,9 @@ int mcm_tr_irecv(void *buf, int count, MPI_Datatype dt, int src, int tag,
                         ? mcm_tr_req_add(*req)
                         : NULL;
     if (q) {
-        *q = (mcm_treq_t){.kind = MCM_Q_IRECV, .id = mcm_tr.next_req++,
-                          .comm = mcm_tr_comm_id(comm)};
+        q->kind = MCM_Q_IRECV;
+        q->id = mcm_tr.next_req++;
+        q->comm = mcm_tr_comm_id(comm);
         OTF2_EvtWriter_MpiIrecvRequest(mcm_tr.ev, NULL, t0, q->id);
     }
     mcm_tr_leave(MCM_R_IRECV, t1);
@@ -203,7 +228,7 @@ int mcm_tr_irecv(void *buf, int count, MPI_Datatype dt, int src, int tag,
 /* the completion of the request that was h, with status st */
 static void complete(uint64_t h, const MPI_Status *st, uint64_t t)
 {
-    mcm_treq_t *q = mc_map_get(&mcm_tr.reqs, h);
+    mcm_treq_t *q = mcm_tr_req_find(h);
     if (!q)
         return;
     if (q->kind == MCM_Q_ISEND)
@@ -215,7 +240,7 @@ static void complete(uint64_t h, const MPI_Status *st, uint64_t t)
     else if (q->kind == MCM_Q_COLL)
         mcm_tr_coll_end(&q->c, t);
     if (!q->persistent)
-        mc_map_remove(&mcm_tr.reqs, h);
+        mcm_tr_req_drop(h);
 }
 
 /* a wait or test's call, untraced; *sts: the statuses (ours if the
@@ -305,7 +330,7 @@ int mcm_tr_start(int all, int n, MPI_Request *reqs)
     int r = all ? MCM_R_STARTALL : MCM_R_START;
     mcm_tr_enter(r, t0);
     for (int i = 0; rc == MPI_SUCCESS && i < n; i++) {
-        const mcm_treq_t *q = mc_map_get(&mcm_tr.reqs, key(reqs[i]));
+        const mcm_treq_t *q = mcm_tr_req_find(key(reqs[i]));
         if (q && q->kind == MCM_Q_COLL)
             OTF2_EvtWriter_MpiCollectiveBegin(mcm_tr.ev, NULL, t0);
     }
