@@ -8,7 +8,9 @@
 # GROUP: build (compiler, CMake, pkg-config, jansson, python3, and hwloc:
 # recommended, not required; without it the topology comes from Linux
 # sysfs and the tests on hwloc's synthetic machines are skipped),
-# mpi (Open MPI and MPICH, for the drop-in libmanycoll_mpi), python (the
+# mpi (Open MPI and MPICH, for the drop-in libmanycoll_mpi; OTF2 and
+# otf2-tools, for its recording MC_MPI_TRACE and the tests that read the
+# archive), python (the
 # Python package's headers, venv, matplotlib), test (what `make test`
 # adds: valgrind, clang); default: build mpi python. --print prints the
 # command and stops; --yes does not ask (apt-get -y, dnf -y). .ci/run
@@ -43,7 +45,7 @@ fi
 pkgs() { # pkgs GROUP: the group's packages for $pm
     case $pm:$1 in
     apt-get:build) echo build-essential cmake pkg-config libjansson-dev libhwloc-dev python3 ;;
-    apt-get:mpi) echo openmpi-bin libopenmpi-dev mpich libmpich-dev ;;
+    apt-get:mpi) echo openmpi-bin libopenmpi-dev mpich libmpich-dev libopen-trace-format2-dev otf2-tools ;;
     apt-get:python) echo python3-dev python3-venv python3-matplotlib ;;
     apt-get:test) echo valgrind clang iproute2 ;;
     dnf:build) echo gcc make cmake pkgconf jansson-devel hwloc-devel python3 ;;
