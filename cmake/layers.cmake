@@ -33,6 +33,9 @@
 #   app       application proxies on the communicator (GCMC, Kohler et
 #             al.): on shared memory (`manycoll gcmc`) and on every core
 #             of a simulated chip (`manycoll sim --app`, through job)
+#   replay    an MPI run's OTF2 trace replayed on a simulated chip
+#             (`manycoll replay`, Python's manycoll.replay): reads OTF2
+#             with libotf2, which libmanycoll.so does not link
 
 set(MC_LAYER_SEES_util "")
 set(MC_LAYER_SEES_ops util)
@@ -49,7 +52,8 @@ set(MC_LAYER_SEES_hier ops)
 set(MC_LAYERS util ops plat sched sim model tp coll select api job hier)
 set(MC_LAYER_SEES_oracle util ops sched tp coll hier)
 set(MC_LAYER_SEES_app util ops plat sched sim tp coll select api job)
-set(MC_SUPPORT_LAYERS oracle app)
+set(MC_LAYER_SEES_replay util ops plat sched sim tp coll select api job)
+set(MC_SUPPORT_LAYERS oracle app replay)
 
 # mc_include_view(TARGET LAYER...): TARGET sees include/ and these layers
 function(mc_include_view target)

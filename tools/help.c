@@ -252,6 +252,24 @@ static const help_t helps[] = {
      "  --lenient        ignore keys of --sim's platform files that are\n"
      "                   not known (named in a warning)\n"
      "  -h, --help       this text\n"},
+    {"replay", "replay an MPI run's OTF2 trace on a simulated chip",
+     "usage: manycoll replay ARCHIVE --platform P [--map linear|FILE]\n"
+     "                       [--algo COLL=ALGO[:k=v,...]]... [--best]\n"
+     "                       [--compute-scale X] [--ranks N] [--json]\n"
+     "                       [--trace OUT]\n"
+     "ARCHIVE is an OTF2 archive's anchor file (traces.otf2) or its\n"
+     "directory, recorded with MC_MPI_TRACE or by Score-P. Each simulated\n"
+     "rank replays a recorded rank's calls: computation as a delay (times\n"
+     "--compute-scale), collectives through manycoll's algorithms,\n"
+     "messages through the two-sided layer. One row per call site\n"
+     "(communicator, collective, size class): calls, bytes, the algorithm,\n"
+     "predicted and recorded time per rank (us); subtotals per collective;\n"
+     "the total, the share of the run spent communicating, and the time of\n"
+     "calls it cannot replay. --json: one object per site, the last\n"
+     "\"total\". --best: every applicable algorithm per site, the fastest\n"
+     "and its gain. --ranks N: weak scaling above the recorded size\n"
+     "(docs/replay.md says which communicators extend). --trace OUT: the\n"
+     "simulated operations as a Perfetto trace.\n"},
     {"gcmc", "the GCMC application proxy (run it under manycoll run)",
      "usage: manycoll run -n N manycoll gcmc [--algo A[:k=v,...]]\n"
      "                    [--opts cycles=N,particles=N,atoms=N,kmax=N,kvecs=N]\n"

@@ -21,7 +21,7 @@ static const struct {
 } cmds[] = {
     {"run", cmd_run},         {"bench", cmd_bench}, {"sim", cmd_sim},
     {"calibrate", cmd_calibrate}, {"model", cmd_model}, {"tune", cmd_tune},
-    {"info", cmd_info},       {"gcmc", cmd_gcmc},
+    {"info", cmd_info},       {"gcmc", cmd_gcmc}, {"replay", cmd_replay},
     {"bench-rank", cmd_bench_rank}, /* internal: one bench rank */
 };
 

@@ -21,6 +21,8 @@ int cmd_bench_rank(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_model(int argc, char **argv);
 int cmd_sim(int argc, char **argv);
+/* manycoll replay (replay.c) */
+int cmd_replay(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
 /* the options of `manycoll bench`, checked only: 0, or 2 */
 int mc_bench_parse(int argc, char **argv);

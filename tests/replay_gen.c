@@ -1,0 +1,227 @@
+/*
+ * replay_gen DIR [scorep|odd]: writes an OTF2 archive of a known program of
+ * 6 ranks (a grid of 3 rows of 2) for the replay tests: in the form of
+ * /work/notes/otf2_contract.md (manycoll::* attributes, global comm ids),
+ * or with "scorep" as Score-P writes it (no attributes, every rank's
+ * events with its own local comm ids, mapped by an IdMap). Per rank:
+ *   3 x { compute 20 us; allreduce 8 float64 on the world }
+ *   compute 5 us; bcast of 1024 bytes from rank 0
+ *   allreduce 4 float64 on its row (MPI_Comm_split by row, rows of 2)
+ *   halo: irecv/isend 4096 bytes to the ranks above and below (+-2),
+ *         one MPI_Waitall
+ * odd: the rows are {0,1}, {2,5}, {3,4} (a split --ranks cannot extend)
+ *   MPI_Comm_split itself: a call with no event (unreplayable, 3 us)
+ */
+#include <otf2/otf2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define P 6
+#define ROW 2
+enum { S_EMPTY, S_WORLD, S_ROW, S_ALLRED, S_BCAST, S_ISEND, S_IRECV,
+       S_WAITALL, S_SPLIT, S_COUNT, S_DTYPE, S_OP, S_NODE, S_RANK, S_THREAD,
+       S_LOCS, S_F64, S_SUM, S_U8, S_NONE, S_NSTR };
+static const char *const strs[S_NSTR] = {
+    "", "MPI_COMM_WORLD", "split", "MPI_Allreduce", "MPI_Bcast",
+    "MPI_Isend", "MPI_Irecv", "MPI_Waitall", "MPI_Comm_split",
+    "manycoll::count", "manycoll::datatype", "manycoll::op", "node",
+    "MPI Rank", "Master thread", "locations", "f64", "sum", "u8", ""};
+enum { R_ALLRED, R_BCAST, R_ISEND, R_IRECV, R_WAITALL, R_SPLIT };
+enum { A_COUNT, A_DTYPE, A_OP };
+
+static OTF2_FlushType pre(void *u, OTF2_FileType t, OTF2_LocationRef l,
+                          void *c, bool final)
+{
+    return OTF2_FLUSH;
+}
+static OTF2_TimeStamp post(void *u, OTF2_FileType t, OTF2_LocationRef l)
+{
+    return 0;
+}
+static OTF2_FlushCallbacks flush = {pre, post};
+
+static int scorep, odd;
+/* the row of each rank: rows of 2 in order, or (odd) not a grid */
+static int row_of(int r)
+{
+    static const int g[P] = {0, 0, 1, 2, 2, 1};
+    return odd ? g[r] : r / ROW;
+}
+static uint64_t now;
+
+/* comm ids as rank r's events write them: global, or Score-P's local
+ * (world 7, its row 9, mapped to 0 and 1 + row) */
+static uint32_t cid(int r, int row)
+{
+    return scorep ? (row ? 9u : 7u) : (row ? 1u + (uint32_t)row_of(r) : 0u);
+}
+
+static void coll(OTF2_EvtWriter *w, int r, uint32_t region, int op,
+                 int row, uint32_t root, uint64_t count, int f64)
+{
+    uint64_t b = count * (f64 ? 8 : 1);
+    OTF2_EvtWriter_Enter(w, NULL, now, region);
+    OTF2_EvtWriter_MpiCollectiveBegin(w, NULL, now + 100);
+    OTF2_AttributeList *a = OTF2_AttributeList_New();
+    if (!scorep) {
+        OTF2_AttributeList_AddUint64(a, A_COUNT, count);
+        OTF2_AttributeList_AddStringRef(a, A_DTYPE, f64 ? S_F64 : S_U8);
+        OTF2_AttributeList_AddStringRef(a, A_OP, f64 ? S_SUM : S_NONE);
+    }
+    uint64_t sent = b, recvd = b;
+    if (op == OTF2_COLLECTIVE_OP_BCAST) /* Score-P: the root sends all */
+        sent = r == 0 ? b * (P - 1) : 0, recvd = r == 0 ? 0 : b;
+    OTF2_EvtWriter_MpiCollectiveEnd(w, a, now + 4000, (OTF2_CollectiveOp)op,
+                                    cid(r, row), root, sent, recvd);
+    OTF2_AttributeList_Delete(a);
+    OTF2_EvtWriter_Leave(w, NULL, now + 5000, region);
+    now += 5000;
+}
+
+static void halo(OTF2_EvtWriter *w, int r)
+{
+    int nb[2] = {r - ROW, r + ROW}, n = 0;
+    for (int k = 0; k < 2; k++)
+        if (nb[k] >= 0 && nb[k] < P) {
+            OTF2_EvtWriter_Enter(w, NULL, now, R_IRECV);
+            OTF2_EvtWriter_MpiIrecvRequest(w, NULL, now + 50, 100 + k);
+            OTF2_EvtWriter_Leave(w, NULL, now + 100, R_IRECV);
+            OTF2_EvtWriter_Enter(w, NULL, now + 200, R_ISEND);
+            OTF2_EvtWriter_MpiIsend(w, NULL, now + 250, (uint32_t)nb[k],
+                                    cid(r, 0), 5, 4096, 200 + k);
+            OTF2_EvtWriter_Leave(w, NULL, now + 300, R_ISEND);
+            now += 400, n++;
+        }
+    OTF2_EvtWriter_Enter(w, NULL, now, R_WAITALL);
+    for (int k = 0; k < 2; k++)
+        if (nb[k] >= 0 && nb[k] < P) {
+            OTF2_EvtWriter_MpiIrecv(w, NULL, now + 1000, (uint32_t)nb[k],
+                                    cid(r, 0), 5, 4096, 100 + k);
+            OTF2_EvtWriter_MpiIsendComplete(w, NULL, now + 1000, 200 + k);
+        }
+    OTF2_EvtWriter_Leave(w, NULL, now + 2000 * (uint64_t)n, R_WAITALL);
+    now += 2000 * (uint64_t)n;
+}
+
+static void events(OTF2_Archive *ar, int r)
+{
+    OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(ar, (uint64_t)r);
+    now = 1000000;
+    for (int i = 0; i < 3; i++) {
+        now += 20000;
+        coll(w, r, R_ALLRED, OTF2_COLLECTIVE_OP_ALLREDUCE, 0,
+             OTF2_UNDEFINED_UINT32, 8, 1);
+    }
+    now += 5000;
+    coll(w, r, R_BCAST, OTF2_COLLECTIVE_OP_BCAST, 0, 0, 1024, 0);
+    now += 1000;
+    OTF2_EvtWriter_Enter(w, NULL, now, R_SPLIT);
+    OTF2_EvtWriter_Leave(w, NULL, now + 3000, R_SPLIT);
+    now += 4000;
+    coll(w, r, R_ALLRED, OTF2_COLLECTIVE_OP_ALLREDUCE, 1,
+         OTF2_UNDEFINED_UINT32, 4, 1);
+    now += 2000;
+    halo(w, r);
+    OTF2_Archive_CloseEvtWriter(ar, w);
+    if (scorep) { /* local comm ids: 7 -> 0 (world), 9 -> 1 + row */
+        OTF2_DefWriter *d = OTF2_Archive_GetDefWriter(ar, (uint64_t)r);
+        OTF2_IdMap *m = OTF2_IdMap_Create(OTF2_ID_MAP_SPARSE, 2);
+        OTF2_IdMap_AddIdPair(m, 7, 0);
+        OTF2_IdMap_AddIdPair(m, 9, 1 + (uint64_t)row_of(r));
+        OTF2_DefWriter_WriteMappingTable(d, OTF2_MAPPING_COMM, m);
+        OTF2_IdMap_Free(m);
+        OTF2_Archive_CloseDefWriter(ar, d);
+    }
+}
+
+static void defs(OTF2_Archive *ar)
+{
+    OTF2_GlobalDefWriter *g = OTF2_Archive_GetGlobalDefWriter(ar);
+    OTF2_GlobalDefWriter_WriteClockProperties(g, 1000000000, 0, 2000000, 0);
+    for (int i = 0; i < S_NSTR; i++)
+        OTF2_GlobalDefWriter_WriteString(g, (uint32_t)i, strs[i]);
+    static const struct { int name, role; } rg[] = {
+        {S_ALLRED, OTF2_REGION_ROLE_COLL_ALL2ALL},
+        {S_BCAST, OTF2_REGION_ROLE_COLL_ONE2ALL},
+        {S_ISEND, OTF2_REGION_ROLE_POINT2POINT},
+        {S_IRECV, OTF2_REGION_ROLE_POINT2POINT},
+        {S_WAITALL, OTF2_REGION_ROLE_POINT2POINT},
+        {S_SPLIT, OTF2_REGION_ROLE_FUNCTION}};
+    for (int i = 0; i < 6; i++)
+        OTF2_GlobalDefWriter_WriteRegion(g, (uint32_t)i, rg[i].name,
+                                         rg[i].name, S_EMPTY, rg[i].role,
+                                         OTF2_PARADIGM_MPI,
+                                         OTF2_REGION_FLAG_NONE, S_EMPTY, 0,
+                                         0);
+    if (!scorep) {
+        OTF2_GlobalDefWriter_WriteAttribute(g, A_COUNT, S_COUNT, S_EMPTY,
+                                            OTF2_TYPE_UINT64);
+        OTF2_GlobalDefWriter_WriteAttribute(g, A_DTYPE, S_DTYPE, S_EMPTY,
+                                            OTF2_TYPE_STRING);
+        OTF2_GlobalDefWriter_WriteAttribute(g, A_OP, S_OP, S_EMPTY,
+                                            OTF2_TYPE_STRING);
+    }
+    OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, S_NODE, S_NODE,
+                                             OTF2_UNDEFINED_SYSTEM_TREE_NODE);
+    uint64_t locs[P], row[ROW];
+    for (int r = 0; r < P; r++) {
+        OTF2_GlobalDefWriter_WriteLocationGroup(
+            g, (uint32_t)r, S_RANK, OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
+            OTF2_UNDEFINED_LOCATION_GROUP);
+        OTF2_GlobalDefWriter_WriteLocation(g, (uint64_t)r, S_THREAD,
+                                           OTF2_LOCATION_TYPE_CPU_THREAD, 0,
+                                           (uint32_t)r);
+        locs[r] = (uint64_t)r;
+    }
+    OTF2_GlobalDefWriter_WriteGroup(g, 0, S_LOCS, OTF2_GROUP_TYPE_COMM_LOCATIONS,
+                                    OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
+                                    P, locs);
+    OTF2_GlobalDefWriter_WriteGroup(g, 1, S_WORLD, OTF2_GROUP_TYPE_COMM_GROUP,
+                                    OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
+                                    P, locs);
+    OTF2_GlobalDefWriter_WriteComm(g, 0, S_WORLD, 1, OTF2_UNDEFINED_COMM,
+                                   OTF2_COMM_FLAG_NONE);
+    for (int k = 0; k < P / ROW; k++) {
+        for (int i = 0, n = 0; i < P; i++)
+            if (row_of(i) == k)
+                row[n++] = (uint64_t)i;
+        OTF2_GlobalDefWriter_WriteGroup(g, 2 + (uint32_t)k, S_ROW,
+                                        OTF2_GROUP_TYPE_COMM_GROUP,
+                                        OTF2_PARADIGM_MPI,
+                                        OTF2_GROUP_FLAG_NONE, ROW, row);
+        OTF2_GlobalDefWriter_WriteComm(g, 1 + (uint32_t)k, S_ROW,
+                                       2 + (uint32_t)k, 0,
+                                       OTF2_COMM_FLAG_NONE);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: replay_gen DIR [scorep]\n");
+        return 2;
+    }
+    scorep = argc > 2 && !strcmp(argv[2], "scorep");
+    odd = argc > 2 && !strcmp(argv[2], "odd");
+    OTF2_Archive *ar = OTF2_Archive_Open(argv[1], "traces",
+                                         OTF2_FILEMODE_WRITE, 1 << 20,
+                                         4 << 20, OTF2_SUBSTRATE_POSIX,
+                                         OTF2_COMPRESSION_NONE);
+    if (!ar) {
+        fprintf(stderr, "replay_gen: cannot create %s\n", argv[1]);
+        return 1;
+    }
+    OTF2_Archive_SetFlushCallbacks(ar, &flush, NULL);
+    OTF2_Archive_SetSerialCollectiveCallbacks(ar);
+    OTF2_Archive_OpenEvtFiles(ar);
+    if (scorep)
+        OTF2_Archive_OpenDefFiles(ar);
+    for (int r = 0; r < P; r++)
+        events(ar, r);
+    OTF2_Archive_CloseEvtFiles(ar);
+    if (scorep)
+        OTF2_Archive_CloseDefFiles(ar);
+    defs(ar);
+    return OTF2_Archive_Close(ar) == OTF2_SUCCESS ? 0 : 1;
+}
