@@ -46,13 +46,14 @@ static void halo(const grid_t *g, double *v)
 {
     int n = g->n;
     MPI_Request q[4];
+    MPI_Status st[4];
     MPI_Irecv(v, n, MPI_DOUBLE, g->up, 1, MPI_COMM_WORLD, &q[0]);
     MPI_Irecv(v + (size_t)(g->rows + 1) * n, n, MPI_DOUBLE, g->down, 0,
               MPI_COMM_WORLD, &q[1]);
     MPI_Isend(v + n, n, MPI_DOUBLE, g->up, 0, MPI_COMM_WORLD, &q[2]);
     MPI_Isend(v + (size_t)g->rows * n, n, MPI_DOUBLE, g->down, 1,
               MPI_COMM_WORLD, &q[3]);
-    MPI_Waitall(4, q, MPI_STATUSES_IGNORE);
+    MPI_Waitall(4, q, st);
 }
 
 /* q = A p on the strip (p with its halo) */
