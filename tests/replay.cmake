@@ -1,9 +1,41 @@
-# manycoll replay (src/replay, docs/replay_replay_part.md): archives of a
-# known program written by tests/replay_gen.c, in the contract's form and
-# in Score-P's, replayed and checked by tests/replay_check.py
+# manycoll replay (src/replay, docs/replay.md). Without OTF2 (MC_OTF2=OFF,
+# or AUTO finding none) the command says so in one line and exits 2;
+# replay_no_otf2 checks that and nothing else runs.
+if(NOT MC_HAVE_OTF2)
+  add_test(NAME replay_no_otf2
+           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/expect_run.sh 2
+                   "^manycoll replay: .*built without OTF2.*libopen-trace-format2-dev"
+                   -- ${MC_CMD} replay none.otf2 --platform scc48)
+  return()
+endif()
+find_package(Python3 COMPONENTS Interpreter QUIET)
+# archives of a known program written by tests/replay_gen.c, in the
+# contract's form and in Score-P's, replayed and checked by
+# tests/replay_check.py (a few seconds)
 add_executable(replay_gen replay_gen.c)
 target_link_libraries(replay_gen PRIVATE PkgConfig::OTF2)
-add_test(NAME replay_cli COMMAND python3
-         ${CMAKE_CURRENT_SOURCE_DIR}/replay_check.py ${MC_CMD}
+add_test(NAME replay_cli COMMAND ${Python3_EXECUTABLE}
+         ${CMAKE_CURRENT_SOURCE_DIR}/replay_check.py gen ${MC_CMD}
          $<TARGET_FILE:replay_gen> ${CMAKE_CURRENT_BINARY_DIR}/replay_tmp)
 set_tests_properties(replay_cli PROPERTIES TIMEOUT 120)
+
+# the mini-application's 4-rank recording (tests/mpi_trace.cmake,
+# build/traces/cg4) replayed at 4 and 48 ranks on scc48, 1,024 on
+# mesh32x32 and 65,536 on mesh256x256; the larger ones are labelled long
+# (tests/CMakeLists.txt; their times: docs/replay.md). The recording is
+# the fixture, so the order holds under ctest -j.
+if(NOT TEST mpi_openmpi_cg_trace_n4)
+  return()
+endif()
+set_tests_properties(mpi_openmpi_cg_trace_n4 PROPERTIES
+                     FIXTURES_SETUP replay_cg4)
+foreach(run "scc48;4" "scc48;48" "mesh32x32;1024" "mesh256x256;65536")
+  list(GET run 0 plat)
+  list(GET run 1 n)
+  add_test(NAME replay_cg4_${plat}_n${n}
+           COMMAND ${Python3_EXECUTABLE}
+                   ${CMAKE_CURRENT_SOURCE_DIR}/replay_check.py cg ${MC_CMD}
+                   ${CMAKE_BINARY_DIR}/traces/cg4 ${plat} ${n})
+  set_tests_properties(replay_cg4_${plat}_n${n} PROPERTIES TIMEOUT 3600
+                       FIXTURES_REQUIRED replay_cg4)
+endforeach()

@@ -1,27 +1,66 @@
 #!/usr/bin/env python3
-"""replay_check.py MANYCOLL REPLAY_GEN TMPDIR: `manycoll replay` of the
-archives tests/replay_gen.c writes (contract form, Score-P form, a split
---ranks cannot extend), on several platforms, at the recorded size and
-larger; --algo, --best and the errors (tests/replay.cmake)."""
-import json, os, shutil, subprocess, sys
+"""`manycoll replay` checked (tests/replay.cmake).
 
-cmd, gen, tmp = sys.argv[1:4]
-shutil.rmtree(tmp, ignore_errors=True)
-os.makedirs(tmp)
-arch = {m: os.path.join(tmp, m) for m in ("contract", "scorep", "odd")}
-for m, d in arch.items():
-    subprocess.run([gen, d] + ([] if m == "contract" else [m]), check=True)
+replay_check.py gen MANYCOLL REPLAY_GEN TMPDIR: the archives
+tests/replay_gen.c writes (contract form, Score-P form, a split --ranks
+cannot extend), on several platforms, at the recorded size and larger;
+--algo, --best and the errors.
+
+replay_check.py cg MANYCOLL ARCHIVE PLATFORM RANKS: the mini-application's
+recording (examples/cg.c, build/traces/cg4) replayed at RANKS.
+
+Every replay: nothing from OTF2 on stderr, the rows consistent (a site's
+bytes per call within its size class, the subtotals adding up to the
+total, the total no more than the run)."""
+import json, os, re, shutil, subprocess, sys
 
 
-def replay(archive, *args, fail=False):
+def check_rows(rows):
+    tot = rows[-1]
+    assert tot["coll"] == "total", tot
+    for r in rows[:-1]:
+        assert r["size_class"] <= r["bytes"] < 2 * r["size_class"], r
+        assert r["calls"] >= 1 and r["sim_us"] > 0, r
+    assert tot["bytes"] > 0 and tot["calls"] > 0, tot
+    # the sites, weighted by the ranks that made them, add up to the total
+    n = tot["ranks"]
+    assert all(0 < r["ranks"] <= n for r in rows[:-1]), rows
+    sim = sum(r["sim_us"] * r["ranks"] for r in rows[:-1]) / n
+    assert abs(sim - tot["sim_us"]) <= 1e-3 + 1e-5 * sim, (sim, tot)
+    assert tot["sim_us"] <= tot["run_sim_us"] * (1 + 1e-6), tot
+    share = tot["sim_us"] / tot["run_sim_us"]
+    assert abs(share - tot["comm_share"]) < 2e-3, (share, tot)
+
+
+def check_text(out):
+    """the subtotal rows add up to the total row"""
+    sub, total = [0, 0.0], None
+    for line in out.splitlines():
+        f = line.split()
+        if f[:1] == ["subtotal"]:
+            sub[0] += int(f[-3])
+            sub[1] += float(f[-2])
+        elif f[:2] == ["total", "communication"]:
+            total = (int(f[-3]), float(f[-2]))
+    assert total and total[1] > 0 and total[0] > 0, out
+    assert abs(sub[0] - total[0]) <= 8, (sub, total, out)
+    assert abs(sub[1] - total[1]) <= 0.05 + 1e-4 * total[1], (sub, total)
+
+
+def replay(cmd, archive, *args, fail=False):
     p = subprocess.run([cmd, "replay", archive] + list(args), text=True,
                        capture_output=True)
+    assert "OTF2" not in p.stderr or fail, p.stderr[:2000]
     if fail:
         assert p.returncode != 0, "expected a failure: %s" % (args,)
+        assert len(p.stderr.splitlines()) == 1, p.stderr
         return p.stderr
-    assert p.returncode == 0, p.stderr
+    assert p.returncode == 0 and not p.stderr, p.stderr
     if "--json" in args:
-        return [json.loads(l) for l in p.stdout.splitlines()]
+        rows = [json.loads(l) for l in p.stdout.splitlines()]
+        check_rows(rows)
+        return rows
+    check_text(p.stdout)
     return p.stdout
 
 
@@ -29,57 +68,103 @@ def key(row):
     return (row.get("comm"), row["coll"], row.get("size_class"))
 
 
-for plat, ranks in (("scc48", 48), ("mesh16x16", 64), ("mesh8x8", 24)):
-    for m in ("contract", "scorep"):
-        for n in ("6", str(ranks)):
-            rows = replay(arch[m], "--platform", plat, "--ranks", n, "--json")
-            assert rows[-1]["coll"] == "total" and rows[-1]["ranks"] == int(n)
-            colls = sorted({r["coll"] for r in rows[:-1]})
-            assert colls == ["allreduce", "bcast", "p2p"], colls
-            assert all(r["sim_us"] > 0 and r["calls"] >= 1 for r in rows)
-            # the world allreduce: 3 calls of 64 bytes per rank
-            ar = [r for r in rows if r["coll"] == "allreduce" and
-                  r["comm"] == "world"]
-            assert ar and ar[0]["calls"] == 3 and ar[0]["bytes"] == 64, ar
-            assert rows[-1]["unreplayed_us"] == 3.0, rows[-1]
-    # Score-P's archive (counts derived from bytes, IdMap) replays as the
-    # contract's does
-    a = replay(arch["contract"], "--platform", plat, "--json")
-    b = replay(arch["scorep"], "--platform", plat, "--json")
-    assert [(key(x), x["calls"], x.get("bytes")) for x in a] == \
-           [(key(x), x["calls"], x.get("bytes")) for x in b], (a, b)
+def sites(rows):
+    return {key(r): r for r in rows[:-1]}
 
-# forcing bcast's algorithm changes the bcast row; the calls before it
-# (the world allreduce) are untouched
-base = {key(r): r for r in replay(arch["contract"], "--platform", "scc48",
-                                  "--json")}
-forced = {key(r): r for r in replay(arch["contract"], "--platform", "scc48",
-                                    "--algo", "bcast=binomial", "--json")}
-bk = ("world", "bcast", 1024)
-assert forced[bk]["algo"] == "binomial" and base[bk]["algo"] != "binomial"
-assert abs(forced[bk]["sim_us"] - base[bk]["sim_us"]) > 1e-3
-ak = ("world", "allreduce", 64)
-assert forced[ak]["sim_us"] == base[ak]["sim_us"], (forced[ak], base[ak])
 
-# --best names an algorithm per collective site, never slower than what
-# the selection ran
-for r in replay(arch["contract"], "--platform", "scc48", "--best",
-                "--json")[:-1]:
-    if r["coll"] != "p2p":
-        assert r.get("best") and r["best_us"] <= r["sim_us"] + 1e-6, r
+def gen(cmd, gen_exe, tmp):
+    shutil.rmtree(tmp, ignore_errors=True)
+    os.makedirs(tmp)
+    arch = {m: os.path.join(tmp, m) for m in ("contract", "scorep", "odd")}
+    for m, d in arch.items():
+        subprocess.run([gen_exe, d] + ([] if m == "contract" else [m]),
+                       check=True)
+    for plat, ranks in (("scc48", 48), ("mesh16x16", 64), ("mesh8x8", 24)):
+        for m in ("contract", "scorep"):
+            for n in ("6", str(ranks)):
+                rows = replay(cmd, arch[m], "--platform", plat, "--ranks", n,
+                              "--json")
+                assert rows[-1]["ranks"] == int(n)
+                colls = sorted({r["coll"] for r in rows[:-1]})
+                assert colls == ["allreduce", "bcast", "p2p"], colls
+                s = sites(rows)
+                # the world allreduce: 3 calls of 64 bytes per rank
+                ar = s[("world", "allreduce", 64)]
+                assert ar["calls"] == 3 and ar["bytes"] == 64, ar
+                # MPI_Iallreduce + MPI_Wait: one call of 16 bytes, its
+                # recorded time both calls' (1 + 2 us)
+                nb = s[("world", "allreduce", 16)]
+                assert nb["calls"] == 1 and nb["measured_us"] == 3.0, nb
+                # MPI_Sendrecv (512 + 512 bytes) and the Send/Recv pairs
+                sr, pair = s[("world", "p2p", 1024)], s[("world", "p2p", 2048)]
+                assert sr["measured_us"] == 2.5 and sr["bytes"] == 1024, sr
+                assert pair["measured_us"] == 3.0 and pair["calls"] == 1, pair
+                assert rows[-1]["unreplayed_us"] == 3.0, rows[-1]
+        # Score-P's archive (counts derived from bytes, IdMap) replays as
+        # the contract's does
+        a = replay(cmd, arch["contract"], "--platform", plat, "--json")
+        b = replay(cmd, arch["scorep"], "--platform", plat, "--json")
+        assert [(key(x), x["calls"], x.get("bytes")) for x in a] == \
+               [(key(x), x["calls"], x.get("bytes")) for x in b], (a, b)
+    replay(cmd, arch["contract"], "--platform", "scc48")  # the table
+    replay(cmd, arch["contract"], "--platform", "scc48", "--ranks", "48")
 
-# the errors name what is wrong
-e = replay(arch["odd"], "--platform", "scc48", "--ranks", "12", fail=True)
-assert "communicator 1 ('split'" in e and "no rule" in e, e
-replay(arch["odd"], "--platform", "scc48")  # fine at the recorded size
-e = replay(os.path.join(tmp, "none"), "--platform", "scc48", fail=True)
-assert "does not exist" in e, e
-bad = os.path.join(tmp, "bad.otf2")
-open(bad, "w").write("not an archive\n")
-e = replay(bad, "--platform", "scc48", fail=True)
-assert "not" in e and "OTF2" in e, e
-e = replay(arch["contract"], "--platform", "scc48", "--algo", "bcast=nope",
-           fail=True)
-assert "nope" in e, e
-shutil.rmtree(tmp)
-print("replay_check: ok")
+    # forcing bcast's algorithm changes the bcast row; the calls before it
+    # (the world allreduce) are untouched
+    base = sites(replay(cmd, arch["contract"], "--platform", "scc48",
+                        "--json"))
+    forced = sites(replay(cmd, arch["contract"], "--platform", "scc48",
+                          "--algo", "bcast=binomial", "--json"))
+    bk = ("world", "bcast", 1024)
+    assert forced[bk]["algo"] == "binomial" and base[bk]["algo"] != "binomial"
+    assert abs(forced[bk]["sim_us"] - base[bk]["sim_us"]) > 1e-3
+    ak = ("world", "allreduce", 64)
+    assert forced[ak]["sim_us"] == base[ak]["sim_us"], (forced[ak], base[ak])
+
+    # --best names an algorithm per collective site, never slower than
+    # what the selection ran
+    for r in replay(cmd, arch["contract"], "--platform", "scc48", "--best",
+                    "--json")[:-1]:
+        if r["coll"] != "p2p":
+            assert r.get("best") and r["best_us"] <= r["sim_us"] + 1e-6, r
+
+    # the errors name what is wrong, in one line
+    e = replay(cmd, arch["odd"], "--platform", "scc48", "--ranks", "12",
+               fail=True)
+    assert "communicator 1 ('split'" in e and "no rule" in e, e
+    replay(cmd, arch["odd"], "--platform", "scc48")  # fine when recorded
+    e = replay(cmd, os.path.join(tmp, "none"), "--platform", "scc48",
+               fail=True)
+    assert "does not exist" in e, e
+    bad = os.path.join(tmp, "bad.otf2")
+    open(bad, "w").write("not an archive\n")
+    e = replay(cmd, bad, "--platform", "scc48", fail=True)
+    assert "not" in e and "OTF2" in e and bad in e, e
+    e = replay(cmd, arch["contract"], "--platform", "scc48", "--algo",
+               "bcast=nope", fail=True)
+    assert "nope" in e, e
+    shutil.rmtree(tmp)
+
+
+def cg(cmd, archive, plat, ranks):
+    """the CG mini-application: a broadcast of its parameters, allreduces
+    (dot products), a halo (p2p) and a final gather, on every rank"""
+    rows = replay(cmd, archive, "--platform", plat, "--ranks", ranks,
+                  "--json")
+    tot = rows[-1]
+    assert tot["ranks"] == int(ranks) and tot["recorded_ranks"] == 4, tot
+    colls = sorted({r["coll"] for r in rows[:-1]})
+    assert colls == ["allreduce", "bcast", "gather", "p2p"], colls
+    ar = [r for r in rows if r["coll"] == "allreduce"]
+    assert sum(r["calls"] for r in ar) > 10, ar
+    print("%s: %d ranks on %s: %.1f us simulated, %.0f%% communicating, "
+          "%.2f s" % (archive, tot["ranks"], plat, tot["run_sim_us"],
+                      100 * tot["comm_share"], tot["wall_s"]))
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "gen":
+        gen(*sys.argv[2:5])
+    else:
+        cg(*sys.argv[2:6])
+    print("replay_check: ok")

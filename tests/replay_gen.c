@@ -9,6 +9,10 @@
  *   allreduce 4 float64 on its row (MPI_Comm_split by row, rows of 2)
  *   halo: irecv/isend 4096 bytes to the ranks above and below (+-2),
  *         one MPI_Waitall
+ *   MPI_Iallreduce of 2 float64 on the world, compute 3 us, MPI_Wait
+ *   MPI_Sendrecv of 512 bytes around a ring (to r + 1, from r - 1)
+ *   MPI_Send of 2048 bytes from each even rank to the odd one beside it,
+ *         which MPI_Recvs it
  * odd: the rows are {0,1}, {2,5}, {3,4} (a split --ranks cannot extend)
  *   MPI_Comm_split itself: a call with no event (unreplayable, 3 us)
  */
@@ -21,13 +25,16 @@
 #define ROW 2
 enum { S_EMPTY, S_WORLD, S_ROW, S_ALLRED, S_BCAST, S_ISEND, S_IRECV,
        S_WAITALL, S_SPLIT, S_COUNT, S_DTYPE, S_OP, S_NODE, S_RANK, S_THREAD,
-       S_LOCS, S_F64, S_SUM, S_U8, S_NONE, S_NSTR };
+       S_LOCS, S_F64, S_SUM, S_U8, S_NONE, S_IALLRED, S_WAIT, S_SENDRECV,
+       S_SEND, S_RECV, S_NSTR };
 static const char *const strs[S_NSTR] = {
     "", "MPI_COMM_WORLD", "split", "MPI_Allreduce", "MPI_Bcast",
     "MPI_Isend", "MPI_Irecv", "MPI_Waitall", "MPI_Comm_split",
     "manycoll::count", "manycoll::datatype", "manycoll::op", "node",
-    "MPI Rank", "Master thread", "locations", "f64", "sum", "u8", ""};
-enum { R_ALLRED, R_BCAST, R_ISEND, R_IRECV, R_WAITALL, R_SPLIT };
+    "MPI Rank", "Master thread", "locations", "f64", "sum", "u8", "",
+    "MPI_Iallreduce", "MPI_Wait", "MPI_Sendrecv", "MPI_Send", "MPI_Recv"};
+enum { R_ALLRED, R_BCAST, R_ISEND, R_IRECV, R_WAITALL, R_SPLIT, R_IALLRED,
+       R_WAIT, R_SENDRECV, R_SEND, R_RECV, R_N };
 enum { A_COUNT, A_DTYPE, A_OP };
 
 static OTF2_FlushType pre(void *u, OTF2_FileType t, OTF2_LocationRef l,
@@ -57,18 +64,26 @@ static uint32_t cid(int r, int row)
     return scorep ? (row ? 9u : 7u) : (row ? 1u + (uint32_t)row_of(r) : 0u);
 }
 
-static void coll(OTF2_EvtWriter *w, int r, uint32_t region, int op,
-                 int row, uint32_t root, uint64_t count, int f64)
+/* an attribute list of a collective's count, datatype and op (none in
+ * Score-P's form) */
+static OTF2_AttributeList *attrs(uint64_t count, int f64)
 {
-    uint64_t b = count * (f64 ? 8 : 1);
-    OTF2_EvtWriter_Enter(w, NULL, now, region);
-    OTF2_EvtWriter_MpiCollectiveBegin(w, NULL, now + 100);
     OTF2_AttributeList *a = OTF2_AttributeList_New();
     if (!scorep) {
         OTF2_AttributeList_AddUint64(a, A_COUNT, count);
         OTF2_AttributeList_AddStringRef(a, A_DTYPE, f64 ? S_F64 : S_U8);
         OTF2_AttributeList_AddStringRef(a, A_OP, f64 ? S_SUM : S_NONE);
     }
+    return a;
+}
+
+static void coll(OTF2_EvtWriter *w, int r, uint32_t region, int op,
+                 int row, uint32_t root, uint64_t count, int f64)
+{
+    uint64_t b = count * (f64 ? 8 : 1);
+    OTF2_EvtWriter_Enter(w, NULL, now, region);
+    OTF2_EvtWriter_MpiCollectiveBegin(w, NULL, now + 100);
+    OTF2_AttributeList *a = attrs(count, f64);
     uint64_t sent = b, recvd = b;
     if (op == OTF2_COLLECTIVE_OP_BCAST) /* Score-P: the root sends all */
         sent = r == 0 ? b * (P - 1) : 0, recvd = r == 0 ? 0 : b;
@@ -104,6 +119,45 @@ static void halo(OTF2_EvtWriter *w, int r)
     now += 2000 * (uint64_t)n;
 }
 
+/* MPI_Iallreduce of 2 float64, 3 us of computation, its MPI_Wait */
+static void iallreduce(OTF2_EvtWriter *w, int r)
+{
+    OTF2_EvtWriter_Enter(w, NULL, now, R_IALLRED);
+    OTF2_EvtWriter_MpiCollectiveBegin(w, NULL, now + 100);
+    OTF2_EvtWriter_Leave(w, NULL, now + 1000, R_IALLRED);
+    now += 4000;
+    OTF2_EvtWriter_Enter(w, NULL, now, R_WAIT);
+    OTF2_AttributeList *a = attrs(2, 1);
+    OTF2_EvtWriter_MpiCollectiveEnd(w, a, now + 1500,
+                                    OTF2_COLLECTIVE_OP_ALLREDUCE, cid(r, 0),
+                                    OTF2_UNDEFINED_UINT32, 16, 16);
+    OTF2_AttributeList_Delete(a);
+    OTF2_EvtWriter_Leave(w, NULL, now + 2000, R_WAIT);
+    now += 3000;
+}
+
+/* MPI_Sendrecv around the ring; MPI_Send / MPI_Recv between pairs */
+static void blocking(OTF2_EvtWriter *w, int r)
+{
+    OTF2_EvtWriter_Enter(w, NULL, now, R_SENDRECV);
+    OTF2_EvtWriter_MpiSend(w, NULL, now + 100, (uint32_t)((r + 1) % P),
+                           cid(r, 0), 7, 512);
+    OTF2_EvtWriter_MpiRecv(w, NULL, now + 2000, (uint32_t)((r + P - 1) % P),
+                           cid(r, 0), 7, 512);
+    OTF2_EvtWriter_Leave(w, NULL, now + 2500, R_SENDRECV);
+    now += 4000;
+    int even = r % 2 == 0;
+    OTF2_EvtWriter_Enter(w, NULL, now, even ? R_SEND : R_RECV);
+    if (even)
+        OTF2_EvtWriter_MpiSend(w, NULL, now + 100, (uint32_t)r + 1,
+                               cid(r, 0), 8, 2048);
+    else
+        OTF2_EvtWriter_MpiRecv(w, NULL, now + 1500, (uint32_t)r - 1,
+                               cid(r, 0), 8, 2048);
+    OTF2_EvtWriter_Leave(w, NULL, now + 3000, even ? R_SEND : R_RECV);
+    now += 3000;
+}
+
 static void events(OTF2_Archive *ar, int r)
 {
     OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(ar, (uint64_t)r);
@@ -123,6 +177,10 @@ static void events(OTF2_Archive *ar, int r)
          OTF2_UNDEFINED_UINT32, 4, 1);
     now += 2000;
     halo(w, r);
+    now += 1000;
+    iallreduce(w, r);
+    now += 1000;
+    blocking(w, r);
     OTF2_Archive_CloseEvtWriter(ar, w);
     if (scorep) { /* local comm ids: 7 -> 0 (world), 9 -> 1 + row */
         OTF2_DefWriter *d = OTF2_Archive_GetDefWriter(ar, (uint64_t)r);
@@ -147,8 +205,13 @@ static void defs(OTF2_Archive *ar)
         {S_ISEND, OTF2_REGION_ROLE_POINT2POINT},
         {S_IRECV, OTF2_REGION_ROLE_POINT2POINT},
         {S_WAITALL, OTF2_REGION_ROLE_POINT2POINT},
-        {S_SPLIT, OTF2_REGION_ROLE_FUNCTION}};
-    for (int i = 0; i < 6; i++)
+        {S_SPLIT, OTF2_REGION_ROLE_FUNCTION},
+        {S_IALLRED, OTF2_REGION_ROLE_COLL_ALL2ALL},
+        {S_WAIT, OTF2_REGION_ROLE_POINT2POINT},
+        {S_SENDRECV, OTF2_REGION_ROLE_POINT2POINT},
+        {S_SEND, OTF2_REGION_ROLE_POINT2POINT},
+        {S_RECV, OTF2_REGION_ROLE_POINT2POINT}};
+    for (int i = 0; i < R_N; i++)
         OTF2_GlobalDefWriter_WriteRegion(g, (uint32_t)i, rg[i].name,
                                          rg[i].name, S_EMPTY, rg[i].role,
                                          OTF2_PARADIGM_MPI,

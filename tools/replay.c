@@ -2,7 +2,7 @@
  * manycoll replay ARCHIVE --platform P [--map linear|FILE]
  *   [--algo COLL=ALGO[:k=v,...]]... [--compute-scale X] [--ranks N]
  *   [--json] [--trace OUT] [--best]
- * Parse and print only: the replay is src/replay (replay.h).
+ * Parse and print only: the replay is src/replay (replay/data.h).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -11,8 +11,10 @@
 #include "sim_cmd.h"
 #include "tools.h"
 
-static int parse(int argc, char **argv, mc_rp_opts_t *o, sim_opts_t *so,
-                 const char **archive, int *json, const char **trace)
+static const char *algos[MC_RP_MAX_ALGOS];
+
+static int parse(int argc, char **argv, mc_rp_spec_t *s, int *json,
+                 const char **trace)
 {
     static const char *const valued[] = {"--platform", "--map", "--algo",
                                          "--compute-scale", "--ranks",
@@ -21,74 +23,65 @@ static int parse(int argc, char **argv, mc_rp_opts_t *o, sim_opts_t *so,
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--json") || !strcmp(a, "--best")) {
-            *(a[2] == 'j' ? json : &o->best) = 1;
+            *(a[2] == 'j' ? json : &s->best) = 1;
             continue;
         }
         if (a[0] != '-') {
-            if (*archive)
+            if (s->archive)
                 return mc_usage_error("replay", "one ARCHIVE only, not "
                                       "'%s' too", a);
-            *archive = a;
+            s->archive = a;
             continue;
         }
         if (!v)
             return mc_opt_no_value("replay", a, valued);
         i++;
-        if (!strcmp(a, "--platform"))
-            o->platform = v;
-        else if (!strcmp(a, "--map"))
-            so->map = v;
-        else if (!strcmp(a, "--trace"))
-            *trace = v;
-        else if (!strcmp(a, "--algo") && o->nalgos < MC_RP_MAX_ALGOS)
-            o->algos[o->nalgos++] = v;
+        if (!strcmp(a, "--platform") || !strcmp(a, "--map") ||
+            !strcmp(a, "--trace"))
+            *(a[2] == 'p' ? &s->platform : a[2] == 'm' ? &s->map : trace) = v;
+        else if (!strcmp(a, "--algo") && s->nalgos < MC_RP_MAX_ALGOS)
+            algos[s->nalgos++] = v;
         else if (!strcmp(a, "--ranks")) {
             if (mc_opt_int("replay", a, v, 1, 1 << 22, &n))
                 return 2;
-            o->ranks = (int)n;
+            s->ranks = (int)n;
         } else if (!strcmp(a, "--compute-scale")) {
-            if (mc_opt_num("replay", a, v, 0, 1e9, &o->compute_scale))
+            if (mc_opt_num("replay", a, v, 0, 1e9, &s->compute_scale))
                 return 2;
         } else
             return mc_usage_error("replay", "unknown option '%s'", a);
     }
-    if (!*archive || !o->platform)
+    if (!s->archive || !s->platform)
         return mc_usage_error("replay", "needs ARCHIVE and --platform P");
     return 0;
 }
 
 int cmd_replay(int argc, char **argv)
 {
-    mc_rp_opts_t o;
-    sim_opts_t so;
-    const char *archive = NULL, *trace = NULL;
-    int json = 0, rc;
-    mc_rp_defaults(&o);
-    mc_sim_defaults(&so);
-    if ((rc = parse(argc, argv, &o, &so, &archive, &json, &trace)))
+    mc_rp_spec_t s = {.compute_scale = 1.0, .algos = algos};
+    const char *trace = NULL;
+    int json = 0, rc, n = 0;
+    if (!mc_rp_have_otf2()) {
+        fprintf(stderr, "manycoll replay: %s\n", MC_RP_NO_OTF2);
+        return 2;
+    }
+    if ((rc = parse(argc, argv, &s, &json, &trace)))
         return rc;
     mc_platform_t *p = NULL;
-    mc_rp_trace_t *t = NULL;
     mc_rp_result_t r = {0};
-    rc = mc_tool_platform("replay", o.platform, 0, &p);
-    if (rc == MC_OK)
-        rc = mc_rp_read(archive, &t);
-    so.ranks = t ? (o.ranks ? o.ranks : t->ranks) : 0;
-    if (rc == MC_OK && so.map)
-        rc = mc_sim_map(&so, p);
-    o.plat = p, o.cores = so.cores, o.trace = trace != NULL;
+    mc_rp_row_t *rows = NULL;
+    rc = mc_tool_platform("replay", s.platform, 0, &p);
     if (rc == MC_OK && !mc_parse_only())
-        rc = mc_rp_run(t, &o, &r);
-    if (rc == MC_OK && !mc_parse_only())
-        mc_rp_report(t, &r, stdout, json);
-    if (rc == MC_OK && trace && !mc_parse_only() &&
+        rc = mc_rp_replay(&s, p, trace != NULL, &r, &rows, &n);
+    if (rc == MC_OK && n > 0)
+        mc_rp_print(rows, n, stdout, json);
+    if (rc == MC_OK && trace && n > 0 &&
         mc_sim_write_trace(p, r.st.trace, r.st.ntrace, trace))
         rc = MC_ERR_ARG;
     if (rc != MC_OK)
         fprintf(stderr, "manycoll replay: %s\n", mc_last_error());
+    free(rows);
     mc_rp_result_free(&r);
-    mc_rp_trace_free(t);
     mc_platform_free(p);
-    free(so.cores);
     return rc == MC_OK ? 0 : 1;
 }

@@ -298,7 +298,7 @@ static int chips_of(const mc_platform_t *p, const int *cores, int n,
     return MC_OK;
 }
 
-/* rank i on cores[i] (--map, sim_map.c; --grid; else core i) */
+/* rank i on cores[i] (--map, src/plat/map.c; --grid; else core i) */
 static void rank_cores(const sim_opts_t *o, const mc_platform_t *p,
                        int *cores)
 {

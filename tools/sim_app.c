@@ -30,7 +30,7 @@ int mc_sim_run_app(const sim_opts_t *o, const mc_platform_t *p)
     job.sim = (mc_sim_opts_t){o->cont_mpb, o->cont_link, o->cont_mc,
                               o->jitter, o->stack_size, 0, NULL, NULL, 0};
     job.ranks = o->ranks;
-    job.cores = o->cores; /* --map (sim_map.c), else rank = core */
+    job.cores = o->cores; /* --map (src/plat/map.c), else rank = core */
     job.want = o->trace ? MC_SIM_JOB_TRACE : 0;
     mc_sim_job_stats_t st;
     mc_gcmc_result_t r0;

@@ -35,7 +35,7 @@ typedef struct sim_opts {
     int nb;               /* --compute given: the non-blocking call, */
     double compute_us;    /* with this long a computation between its
                              start and its wait */
-    const char *map;      /* --map linear|FILE (sim_map.c) */
+    const char *map;      /* --map linear|FILE (src/plat/map.c) */
     int hier;             /* --hier: src/hier, one node per chip */
     long long hier_ml;    /* --hier-ml BYTES: multi-leader from here on
                              (-1: the library's default) */
@@ -87,9 +87,6 @@ int mc_sim_run_runs(const sim_opts_t *o, const mc_platform_t *p,
                     size_t bytes, sim_result_t *r, const char *trace_file);
 /* --app: the application proxy on every core (sim_app.c) */
 int mc_sim_run_app(const sim_opts_t *o, const mc_platform_t *p);
-/* o->cores from --map (and o->ranks if 0): MC_OK, or an error with
- * mc_last_error() (nothing printed) */
-int mc_sim_map(sim_opts_t *o, const mc_platform_t *p);
 /* --coll pingpong (sim_pingpong.c) */
 int mc_sim_run_pingpong(const sim_opts_t *o, const mc_platform_t *p);
 /* --traffic: the first size's bytes per rank pair (t: ranks x ranks, by

@@ -390,7 +390,7 @@ int mc_sim_place(sim_opts_t *o, mc_platform_t *p)
         rc = mc_error(MC_ERR_ARG, "--grid and --map both place the ranks; "
                       "give one");
     else if (!o->grid && o->ranks <= p->ncores)
-        rc = mc_sim_map(o, p); /* sim_map.c */
+        rc = mc_plat_map(p, o->map, &o->ranks, &o->cores);
     if (rc)
         return rc;
     if (o->ranks <= 0)

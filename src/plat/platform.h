@@ -162,6 +162,11 @@ int mc_platform_load_opts(const char *name, mc_plat_load_opts_t *o,
 int mc_plat_map_linear(const mc_platform_t *p, int n, int *cores);
 /* cores that work */
 int mc_plat_working(const mc_platform_t *p);
+/* map.c: --map "linear" (or NULL) or a FILE of cores, for *ranks ranks
+ * (<= 0: every working core, or as many as the file lists; set) into
+ * *cores (malloc'd, ncores entries). MC_ERR_ARG names the map. */
+int mc_plat_map(const mc_platform_t *p, const char *map, int *ranks,
+                int **cores);
 /* platform_multi.c: a multi-chip file (root holds "chips") into p */
 struct json_t;
 int mc_platform_load_multi(const char *path, struct json_t *root,

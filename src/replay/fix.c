@@ -28,7 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "replay/read_int.h"
+#include "replay/replay.h"
 #include "util/error.h"
 #include "util/names.h"
 

@@ -136,12 +136,17 @@ static int best(mc_rp_job_t *j, const mc_platform_t *p, mc_rp_result_t *r)
 static void results(const mc_rp_job_t *j, mc_rp_result_t *r)
 {
     for (int s = 0; s < j->nsites; s++) {
-        double n = j->acc[s].nranks ? (double)j->acc[s].nranks : 1;
-        r->sites[s].calls = (uint64_t)((double)j->acc[s].calls / n + 0.5);
-        r->sites[s].sim_ps = j->acc[s].sim_ps / n;
-        r->sites[s].rec_ns = j->acc[s].rec_ns / n;
-        snprintf(r->sites[s].algo, sizeof r->sites[s].algo, "%s",
-                 j->acc[s].ran);
+        const mc_rp_acc_t *a = &j->acc[s];
+        mc_rp_site_t *x = &r->sites[s];
+        double n = a->nranks ? (double)a->nranks : 1;
+        x->nranks = a->nranks;
+        x->calls = (uint64_t)((double)a->calls / n + 0.5);
+        x->bytes = a->calls ? a->bytes / a->calls : 0;
+        x->sim_ps = a->sim_ps / n;
+        x->rec_ns = a->rec_ns / n;
+        x->all_calls = (double)a->calls, x->all_bytes = (double)a->bytes;
+        x->all_sim_ps = a->sim_ps, x->all_rec_ns = a->rec_ns;
+        snprintf(x->algo, sizeof x->algo, "%s", a->ran);
     }
     r->comm_sim_ps = j->comm_ps / j->pl.N;
     r->compute_ps = j->compute_ps / j->pl.N;
@@ -177,8 +182,8 @@ static int run_loaded(const mc_rp_trace_t *t, const mc_rp_opts_t *o,
     if (rc == MC_OK && o->best)
         rc = best(&j, p, r);
     for (int k = 0; j.site && k < t->ranks; k++)
-        free(j.site[k]), free(j.wbytes[k]);
-    free(j.site), free(j.wbytes);
+        free(j.site[k]), free(j.bytes[k]);
+    free(j.site), free(j.bytes);
     free(j.sbuf), free(j.rbuf), free(j.acc);
     mc_rp_plan_free(&j.pl);
     return rc;

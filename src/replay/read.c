@@ -12,49 +12,14 @@
  * non-blocking collective's call (MPI_Iallreduce) adds its time to the
  * collective completed at its wait (the contract's non-blocking form).
  */
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "replay/read_int.h"
 #include "util/error.h"
-
-static void *grow(void *p, size_t *cap, size_t need, size_t el)
-{
-    if (need <= *cap)
-        return p;
-    size_t c = *cap ? *cap : 16;
-    while (c < need)
-        c *= 2;
-    void *q = realloc(p, c * el);
-    if (q)
-        *cap = c;
-    return q;
-}
-
-mc_rp_rec_t *mc_rp_push(mc_rp_stream_t *s)
-{
-    mc_rp_rec_t *r = grow(s->r, &s->cap, s->n + 1, sizeof *r);
-    if (!r)
-        return NULL;
-    s->r = r;
-    memset(&r[s->n], 0, sizeof *r);
-    r[s->n].vc = UINT32_MAX;
-    r[s->n].root = r[s->n].peer = r[s->n].peer2 = -1;
-    return &r[s->n++];
-}
-
-uint32_t mc_rp_vpush(mc_rp_trace_t *t, const uint64_t *v, int n)
-{
-    uint64_t *p = grow(t->vpool, &t->capvpool, t->nvpool + (size_t)n,
-                       sizeof *p);
-    if (!p)
-        return UINT32_MAX;
-    t->vpool = p;
-    memcpy(p + t->nvpool, v, (size_t)n * sizeof *v);
-    t->nvpool += (size_t)n;
-    return (uint32_t)(t->nvpool - (size_t)n);
-}
 
 /* ---- events ---- */
 
@@ -266,8 +231,11 @@ static OTF2_CallbackCode ev_coll_begin(OTF2_LocationRef l,
     return OTF2_CALLBACK_SUCCESS;
 }
 
-/* the manycoll::* attributes of a collective; 0 if there are none */
-static int attrs(rd_t *d, OTF2_AttributeList *a, mc_rp_rec_t *r)
+/* the manycoll::* attributes of a collective (event pos of its rank); 0
+ * if there are none. An attribute the event does not carry is tested
+ * for first: asking OTF2 for it would be an error OTF2 prints. */
+static int attrs(rd_t *d, OTF2_AttributeList *a, mc_rp_rec_t *r,
+                 uint64_t pos)
 {
     const char *s[A_N] = {0};
     uint64_t count = 0;
@@ -277,9 +245,15 @@ static int attrs(rd_t *d, OTF2_AttributeList *a, mc_rp_rec_t *r)
         OTF2_Type type;
         OTF2_AttributeValue v;
         if (d->attr[i] == UINT32_MAX ||
-            OTF2_AttributeList_GetAttributeByID(a, d->attr[i], &type, &v) !=
-                OTF2_SUCCESS)
+            !OTF2_AttributeList_TestAttributeByID(a, d->attr[i]))
             continue;
+        if (OTF2_AttributeList_GetAttributeByID(a, d->attr[i], &type, &v) !=
+            OTF2_SUCCESS)
+            return mc_error(MC_ERR_ARG, "archive '%s': rank %d's event %llu "
+                            "(a collective) has an unreadable attribute %u "
+                            "(%s)", d->t->path, d->cur->rank,
+                            (unsigned long long)pos, d->attr[i],
+                            mc_rp_otf2_msg());
         has = 1;
         if (i == A_COUNT)
             count = v.uint64;
@@ -326,7 +300,7 @@ static OTF2_CallbackCode ev_coll_end(OTF2_LocationRef l, OTF2_TimeStamp time,
     r->sent = sent;
     r->recvd = recvd;
     r->dtype = -1; /* none yet: fix.c derives it where no attribute says */
-    int k = attrs(d, a, r);
+    int k = attrs(d, a, r, pos);
     if (k < 0) {
         d->err = MC_ERR_ARG;
         return OTF2_CALLBACK_INTERRUPT;
@@ -370,12 +344,40 @@ static int anchor(const char *archive, char *path, size_t len)
     return MC_OK;
 }
 
+/* OTF2's own error messages: kept (the first of a read, per thread)
+ * instead of printed; a read that fails says it with the archive */
+static _Thread_local char otf2_msg[240];
+
+static OTF2_ErrorCode otf2_error(void *u, const char *file, uint64_t line,
+                                 const char *fn, OTF2_ErrorCode e,
+                                 const char *fmt, va_list va)
+{
+    if (!otf2_msg[0]) {
+        int n = snprintf(otf2_msg, sizeof otf2_msg, "OTF2 says: %s: ",
+                         OTF2_Error_GetDescription(e));
+        if (n > 0 && (size_t)n < sizeof otf2_msg)
+            vsnprintf(otf2_msg + n, sizeof otf2_msg - (size_t)n, fmt, va);
+    }
+    return e;
+}
+
+const char *mc_rp_otf2_msg(void)
+{
+    return otf2_msg[0] ? otf2_msg : "OTF2 said nothing more";
+}
+
+int mc_rp_have_otf2(void)
+{
+    return 1;
+}
+
 static int fail(rd_t *d, const char *what, OTF2_ErrorCode e)
 {
     return d->err ? d->err
                   : mc_error(MC_ERR_ARG, "replay: archive '%s' is not a "
-                             "readable OTF2 archive (%s: %s)", d->t->path,
-                             what, OTF2_Error_GetDescription(e));
+                             "readable OTF2 archive (%s: %s; %s)",
+                             d->t->path, what, OTF2_Error_GetDescription(e),
+                             mc_rp_otf2_msg());
 }
 
 /* every location's local definitions (its IdMap), then its events */
@@ -457,14 +459,18 @@ int mc_rp_read(const char *archive, mc_rp_trace_t **out)
     int rc = anchor(archive, t->path, sizeof t->path);
     rd_t d = {.t = t, .locs_group = -1};
     memset(d.attr, 0xff, sizeof d.attr);
+    otf2_msg[0] = 0;
+    OTF2_ErrorCallback prev = OTF2_Error_RegisterCallback(otf2_error, NULL);
     OTF2_Reader *rd = rc == MC_OK ? OTF2_Reader_Open(t->path) : NULL;
     if (rc == MC_OK && !rd)
         rc = mc_error(MC_ERR_ARG, "replay: archive '%s' is not an OTF2 "
-                      "archive (OTF2 cannot open it)", t->path);
+                      "archive (OTF2 cannot open it; %s)", t->path,
+                      mc_rp_otf2_msg());
     if (rd) {
         rc = read_all(&d, rd);
         OTF2_Reader_Close(rd);
     }
+    OTF2_Error_RegisterCallback(prev, NULL);
     for (uint32_t i = 0; i < d.nstr; i++)
         free(d.str[i]);
     free(d.str);
@@ -481,18 +487,4 @@ int mc_rp_read(const char *archive, mc_rp_trace_t **out)
     }
     *out = t;
     return MC_OK;
-}
-
-void mc_rp_trace_free(mc_rp_trace_t *t)
-{
-    if (!t)
-        return;
-    for (int i = 0; i < t->ncomms; i++)
-        free(t->comms[i].members);
-    free(t->comms);
-    for (int i = 0; t->s && i < t->ranks; i++)
-        free(t->s[i].r);
-    free(t->s);
-    free(t->vpool);
-    free(t);
 }

@@ -52,11 +52,9 @@ typedef struct rd {
 void mc_rp_def_callbacks(OTF2_GlobalDefReaderCallbacks *cb);
 /* locations -> world ranks, groups -> communicators' members */
 int mc_rp_resolve_comms(rd_t *d);
+/* OTF2's message of the current read (read.c), or a placeholder */
+const char *mc_rp_otf2_msg(void);
 /* a string definition ("" if none) */
 const char *mc_rp_str(const rd_t *d, uint32_t id);
-/* fix.c: a collective's manycoll::* attributes into r */
-int mc_rp_read_attrs(mc_rp_trace_t *t, mc_rp_rec_t *r, const char *dtype,
-                     const char *op, const char *vcounts, int has_count,
-                     uint64_t count, int in_place);
 
 #endif

@@ -10,7 +10,9 @@
  *   o.platform = "scc48";
  *   mc_rp_result_t r;
  *   mc_rp_run(t, &o, &r);                    // run.c: a simulated job
- *   mc_rp_report(&r, stdout, 0);             // report.c: the table
+ *   mc_rp_rows(t, &r, &rows, &n);            // report.c: the rows,
+ *   mc_rp_print(rows, n, stdout, 0);         //   as a table
+ *   free(rows);
  *   mc_rp_result_free(&r);
  *   mc_rp_trace_free(t);
  *
@@ -25,7 +27,10 @@
  *   run.c     the rank function: compute as delay, collectives through
  *             the API, point-to-point through the two-sided layer
  *   p2p.c     the deadlock-free schedule of a wait's batch of requests
- *   report.c  call sites, the table and the JSON; --best
+ *   sites.c   call sites: which site each record is, its bytes
+ *   report.c  the rows (data.h), the table and the JSON
+ *   data.c    the whole replay from a spec (data.h: Python, the command)
+ *   trace.c   the streams in memory; read_none.c: a build without OTF2
  *
  * A support layer (cmake/layers.cmake): it links libotf2, which
  * libmanycoll.so does not need.
@@ -37,6 +42,7 @@
 #include <stdio.h>
 
 #include "job/sim_job.h"
+#include "replay/data.h"
 
 enum {
     MC_RP_COMPUTE = 0, /* dur_ns of computation */
@@ -108,9 +114,20 @@ int mc_rp_read(const char *archive, mc_rp_trace_t **t);
 void mc_rp_trace_free(mc_rp_trace_t *t);
 /* fix.c: after the events (read.c calls it) */
 int mc_rp_fix(mc_rp_trace_t *t);
-/* read.c's helpers for fix.c: append a record / v-counts */
+/* trace.c: append a record / v-counts (read.c, fix.c) */
 mc_rp_rec_t *mc_rp_push(mc_rp_stream_t *s);
 uint32_t mc_rp_vpush(mc_rp_trace_t *t, const uint64_t *v, int n);
+/* fix.c: a collective's manycoll::* attributes into r (read.c) */
+int mc_rp_read_attrs(mc_rp_trace_t *t, mc_rp_rec_t *r, const char *dtype,
+                     const char *op, const char *vcounts, int has_count,
+                     uint64_t count, int in_place);
+/* 1 if this build reads OTF2 (read.c); 0 without libotf2 (read_none.c),
+ * where mc_rp_read fails with MC_ERR_UNSUPPORTED and this message */
+int mc_rp_have_otf2(void);
+#define MC_RP_NO_OTF2                                                      \
+    "this manycoll was built without OTF2, so it cannot read traces; "     \
+    "install libopen-trace-format2-dev (Debian, Ubuntu) or spack install " \
+    "otf2, then configure and build again"
 
 /* a --algo COLL=ALGO[:params] */
 #define MC_RP_MAX_ALGOS 16
@@ -132,9 +149,12 @@ typedef struct mc_rp_site {
     int comm;              /* index into the trace's comms */
     int coll;              /* mc_coll_t, or MC_RP_SITE_P2P */
     int sclass;            /* log2 bucket of the bytes per call */
-    uint64_t calls, bytes;
-    double sim_ps, rec_ns; /* summed over calls, rank 0 of the site's
-                              communicator... see report.c */
+    uint64_t calls, bytes; /* per rank that made such calls (rounded);
+                              bytes per call */
+    double sim_ps, rec_ns; /* per rank that made such calls */
+    uint64_t nranks;       /* the simulated ranks that made them */
+    double all_calls, all_bytes, all_sim_ps, all_rec_ns; /* sums over
+                              every simulated rank */
     char algo[160];        /* what ran (the first call's, rank 0's) */
     /* --best */
     char best[160];
@@ -164,9 +184,15 @@ void mc_rp_defaults(mc_rp_opts_t *o);
 int mc_rp_run(const mc_rp_trace_t *t, const mc_rp_opts_t *o,
               mc_rp_result_t *r);
 void mc_rp_result_free(mc_rp_result_t *r);
-/* The report (json: one object per line, the last "total") */
-void mc_rp_report(const mc_rp_trace_t *t, const mc_rp_result_t *r,
-                  FILE *f, int json);
+/* data.c: s replayed on p (a loaded platform) into *r (kept for the
+ * command's --trace; r->st's trace with trace != 0) and its rows */
+int mc_rp_replay(const mc_rp_spec_t *s, const mc_platform_t *p, int trace,
+                 mc_rp_result_t *r, mc_rp_row_t **rows, int *nrows);
+/* report.c: the rows of a result (data.h), and the report of them
+ * (json: one object per site and the total, one per line) */
+int mc_rp_rows(const mc_rp_trace_t *t, const mc_rp_result_t *r,
+               mc_rp_row_t **rows, int *nrows);
+void mc_rp_print(const mc_rp_row_t *rows, int nrows, FILE *f, int json);
 /* "allreduce" or "p2p" */
 const char *mc_rp_site_coll(const mc_rp_site_t *s);
 

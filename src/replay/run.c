@@ -226,6 +226,7 @@ static int step(mc_rp_job_t *j, mc_comm_t *world, mc_comm_t **fc, int r,
     j->comm_ps += d;
     if (k >= 0) {
         j->acc[k].calls++;
+        j->acc[k].bytes += j->bytes[tr][i];
         j->acc[k].sim_ps += d;
         j->acc[k].rec_ns += (double)x->dur_ns;
     }

@@ -50,7 +50,8 @@ typedef struct mc_rp_job {
     const mc_rp_opts_t *o;
     mc_rp_plan_t pl;
     int32_t **site;     /* [recorded rank][record] site, -1 */
-    uint64_t **wbytes;  /* [recorded rank][record] a WAIT's batch bytes */
+    uint64_t **bytes;   /* [recorded rank][record] its call's bytes (a
+                           WAIT: its batch's) */
     int nsites;
     mc_rp_acc_t *acc;   /* [nsites] */
     const char **force; /* [nsites] --best: the algorithm tried, or NULL */
@@ -59,7 +60,7 @@ typedef struct mc_rp_job {
     double comm_ps, compute_ps, unrepl_ns; /* sums over ranks */
 } mc_rp_job_t;
 
-/* report.c: the sites of the streams (into r->sites and j->site) */
+/* sites.c: the sites of the streams (into r->sites, j->site, j->bytes) */
 int mc_rp_sites(mc_rp_job_t *j, mc_rp_result_t *r);
 /* p2p.c: the requests completed at the WAIT record w of rank r
  * (template tr), on the two-sided layer */

@@ -1,17 +1,16 @@
 /*
- * manycoll sim --map linear|FILE: which core each rank runs on. linear
- * (the default) is RCCE's: rank i on the i-th core that works, chip by
- * chip, skipping the platform's failed_cores as RCCE's start script does
- * (Reble et al., section 4). FILE lists one core per rank, whitespace
- * separated ('#' starts a comment): any placement, e.g. ring neighbours
- * kept on one chip.
+ * Which core each rank runs on (`manycoll sim --map`, `manycoll replay
+ * --map`, Python's map=): linear (the default) is RCCE's: rank i on the
+ * i-th core that works, chip by chip, skipping the platform's
+ * failed_cores as RCCE's start script does (Reble et al., section 4). A
+ * FILE lists one core per rank, whitespace separated ('#' starts a
+ * comment): any placement, e.g. ring neighbours kept on one chip.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim_cmd.h"
-#include "tools.h"
+#include "plat/platform.h"
 #include "util/error.h"
 
 /* the cores listed in `path` into out[0..max): how many, or -1 */
@@ -46,41 +45,42 @@ static int read_map(const char *path, int *out, int max)
     return n;
 }
 
-int mc_sim_map(sim_opts_t *o, const mc_platform_t *p)
+int mc_plat_map(const mc_platform_t *p, const char *map, int *ranks,
+                int **out)
 {
     int *cores = malloc(sizeof(int) * (size_t)p->ncores);
     if (!cores)
         return mc_error(MC_ERR_NOMEM, "out of memory");
-    if (!o->map || !strcmp(o->map, "linear")) {
-        if (o->ranks <= 0)
-            o->ranks = mc_plat_working(p);
-        if (mc_plat_map_linear(p, o->ranks, cores) != MC_OK) {
+    if (!map || !strcmp(map, "linear")) {
+        if (*ranks <= 0)
+            *ranks = mc_plat_working(p);
+        if (mc_plat_map_linear(p, *ranks, cores) != MC_OK) {
             free(cores);
             return MC_ERR_ARG; /* mc_last_error() says why */
         }
-        o->cores = cores;
+        *out = cores;
         return 0;
     }
-    int n = read_map(o->map, cores, p->ncores);
+    int n = read_map(map, cores, p->ncores);
     char *seen = calloc((size_t)p->ncores, 1);
     int bad = n < 0 || !seen;
     for (int i = 0; !bad && i < n; i++) {
         if (seen[cores[i]] || (p->failed && p->failed[cores[i]]))
             bad = mc_error(MC_ERR_ARG, "--map %s: core %d is listed twice "
-                           "or in %s's failed_cores", o->map, cores[i],
+                           "or in %s's failed_cores", map, cores[i],
                            p->name);
         seen[cores[i]] = 1;
     }
     free(seen);
-    if (!bad && o->ranks <= 0)
-        o->ranks = n;
-    if (!bad && (n < 1 || o->ranks > n))
+    if (!bad && *ranks <= 0)
+        *ranks = n;
+    if (!bad && (n < 1 || *ranks > n))
         bad = mc_error(MC_ERR_ARG, "--map %s: %d cores for %d ranks",
-                       o->map, n, o->ranks);
+                       map, n, *ranks);
     if (bad) {
         free(cores);
         return MC_ERR_ARG;
     }
-    o->cores = cores;
+    *out = cores;
     return 0;
 }
