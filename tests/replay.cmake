@@ -21,8 +21,8 @@ set_tests_properties(replay_cli PROPERTIES TIMEOUT 120)
 
 # the mini-application's 4-rank recording (tests/mpi_trace.cmake,
 # build/traces/cg4) replayed at 4 and 48 ranks on scc48, 1,024 on
-# mesh32x32 and 65,536 on mesh256x256; the larger ones are labelled long
-# (tests/CMakeLists.txt; their times: docs/replay.md). The recording is
+# mesh32x32 and 65,536 on mesh256x256; the last is labelled long
+# (tests/CMakeLists.txt; the times: docs/replay.md). The recording is
 # the fixture, so the order holds under ctest -j.
 if(NOT TEST mpi_openmpi_cg_trace_n4)
   return()
@@ -39,3 +39,6 @@ foreach(run "scc48;4" "scc48;48" "mesh32x32;1024" "mesh256x256;65536")
   set_tests_properties(replay_cg4_${plat}_n${n} PROPERTIES TIMEOUT 3600
                        FIXTURES_REQUIRED replay_cg4)
 endforeach()
+if(TEST python_replay)
+  set_tests_properties(python_replay PROPERTIES FIXTURES_REQUIRED replay_cg4)
+endif()

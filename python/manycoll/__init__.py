@@ -13,7 +13,9 @@ program, manycoll.Comm.create_shm(job, rank, size) under any launcher.
 
 The simulator and the models as data: manycoll.sim.run(...),
 manycoll.sim.sweep(...), manycoll.model.predict(...), manycoll.platforms(),
-manycoll.algorithms(coll); manycoll.plot draws them (matplotlib).
+manycoll.algorithms(coll); an MPI run's recording replayed on a simulated
+chip: manycoll.replay(archive, platform=...); manycoll.plot draws them
+(matplotlib).
 See docs/python.md.
 """
 import os as _os
@@ -29,6 +31,7 @@ from ._core import (  # noqa: E402
     job_name)
 from . import model, plot, sim  # noqa: E402 (plot imports matplotlib lazily)
 from ._info import algorithms, collectives, platforms  # noqa: E402
+from ._replay import replay  # noqa: E402
 
 __version__ = "0.1.0"
 
@@ -36,5 +39,5 @@ __all__ = [
     "ArgumentError", "BAND", "BOR", "BXOR", "Comm", "DTYPES", "Error",
     "LAND", "LOR", "MAX", "MIN", "Op", "PROD", "PeerDeadError", "SUM",
     "TimeoutError", "UnsupportedError", "algorithms", "collectives", "init",
-    "job_name", "model", "platforms", "plot", "sim",
+    "job_name", "model", "platforms", "plot", "replay", "sim",
 ]

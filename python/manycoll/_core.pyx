@@ -400,3 +400,4 @@ cdef extern from *:
 
 _mc_api = PyCapsule_New(&mc_py_api, b"manycoll.api", NULL)
 include "_data.pxi"
+include "_replay.pxi"

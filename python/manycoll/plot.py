@@ -5,7 +5,8 @@ pip install matplotlib).
                               range(5, 21)])
     manycoll.plot.sizes(rows).savefig("bcast.png")
 
-Rows are the dicts of manycoll.sim.run/sweep and manycoll.model.predict;
+Rows are the dicts of manycoll.sim.run/sweep and manycoll.model.predict
+(manycoll.replay's: plot.replay, predicted against recorded per collective);
 lines are grouped by algorithm (and platform, when rows hold several),
 model rows drawn dashed.
 """
@@ -114,5 +115,48 @@ def sizes(rows, title=None, by=None):
                                         r0.get("platform", "?"),
                                         r0.get("ranks", "?"))
     fig.suptitle(title)
+    fig.tight_layout()
+    return fig
+
+
+def replay_kinds(rows):
+    """{collective kind: (predicted us, recorded us)} of manycoll.replay's
+    rows, per rank over all ranks (the subtotals of `manycoll replay`): a
+    site's times count for the share of the ranks that made its calls"""
+    n = rows[-1]["ranks"]
+    kinds = {}
+    for r in rows[:-1]:
+        p, m = kinds.get(r["coll"], (0.0, 0.0))
+        w = r["ranks"] / n
+        kinds[r["coll"]] = (p + w * r["sim_us"], m + w * r["measured_us"])
+    return kinds
+
+
+def replay(rows, ax=None, title=None):
+    """Predicted (the replay on the simulated chip) against recorded time
+    per collective kind, as bars side by side; rows are manycoll.replay's.
+    Returns the figure (fig.savefig("replay.png") writes it)."""
+    kinds = replay_kinds(rows)
+    if ax is None:
+        fig, ax = _plt().subplots(figsize=(1.6 * len(kinds) + 3, 4))
+    else:
+        fig = ax.figure
+    names = sorted(kinds)
+    x = range(len(names))
+    ax.bar([i - 0.2 for i in x], [kinds[k][1] for k in names], 0.4,
+           label="recorded")
+    ax.bar([i + 0.2 for i in x], [kinds[k][0] for k in names], 0.4,
+           label="predicted")
+    ax.set_xticks(list(x))
+    ax.set_xticklabels(names)
+    ax.set_ylabel("time per rank (us)")
+    ax.grid(True, axis="y", alpha=0.3)
+    ax.legend(fontsize="small")
+    tot = rows[-1] if rows and rows[-1]["coll"] == "total" else {}
+    if title is None:
+        title = "replay on %s, %s ranks (recorded at %s)" % (
+            tot.get("platform", "?"), tot.get("ranks", "?"),
+            tot.get("recorded_ranks", "?"))
+    ax.set_title(title)
     fig.tight_layout()
     return fig
