@@ -20,7 +20,7 @@ _manycoll()
             [ "$cmd" = model ] && words="$words bcast-small reduce-small"
             COMPREPLY=($(compgen -W "$words" -- "$cur")); return ;;
         --platform)
-            words="scc48 scc48-cached scc48-kohler tilepro64 tilepro64-udn xeonphi60 mesh8x8 mesh16x16 mesh32x32"
+            words="scc48 scc48-cached scc48-kohler tilepro64 tilepro64-udn xeonphi60 vscc240 mesh8x8 mesh16x16 mesh32x32 mesh256x256"
             COMPREPLY=($(compgen -W "$words" -- "$cur") $(compgen -f -X '!*.json' -- "$cur")); return ;;
         --profile)
             COMPREPLY=($(compgen -W "sandybridge2s xeonphi60" -- "$cur") $(compgen -f -X '!*.json' -- "$cur")); return ;;
@@ -43,6 +43,11 @@ _manycoll()
             esac
         done
         [[ $cur != -* ]] && { COMPREPLY=($(compgen -c -- "$cur")); return; }
+    fi
+    if [ "$cmd" = replay ] && [[ $cur != -* ]]; then
+        # the archive: its directory or its traces.otf2
+        COMPREPLY=($(compgen -d -- "$cur") $(compgen -f -X '!*.otf2' -- "$cur"))
+        return
     fi
     if [[ $cur == -* ]]; then
         words=$("$1" "$cmd" --help 2>/dev/null | grep -o -- '--[a-z][a-z0-9-]*' | sort -u)

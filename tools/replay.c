@@ -61,12 +61,12 @@ int cmd_replay(int argc, char **argv)
     mc_rp_spec_t s = {.compute_scale = 1.0, .algos = algos};
     const char *trace = NULL;
     int json = 0, rc, n = 0;
-    if (!mc_rp_have_otf2()) {
+    if ((rc = parse(argc, argv, &s, &json, &trace)))
+        return rc;
+    if (!mc_rp_have_otf2() && !mc_parse_only()) {
         fprintf(stderr, "manycoll replay: %s\n", MC_RP_NO_OTF2);
         return 2;
     }
-    if ((rc = parse(argc, argv, &s, &json, &trace)))
-        return rc;
     mc_platform_t *p = NULL;
     mc_rp_result_t r = {0};
     mc_rp_row_t *rows = NULL;

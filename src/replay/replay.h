@@ -1,7 +1,7 @@
 /*
  * Replay of an MPI run's OTF2 trace on a simulated chip (docs/replay.md,
  * the archive's form: /work/notes/otf2_contract.md, kept as
- * docs/replay_replay_part.md describes it).
+ * docs/replay.md describes it).
  *
  *   mc_rp_trace_t *t;
  *   mc_rp_read("run/traces.otf2", &t);       // read.c: OTF2 -> streams
