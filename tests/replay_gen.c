@@ -6,13 +6,15 @@
  * events with its own local comm ids, mapped by an IdMap). Per rank:
  *   3 x { compute 20 us; allreduce 8 float64 on the world }
  *   compute 5 us; bcast of 1024 bytes from rank 0
- *   allreduce 4 float64 on its row (MPI_Comm_split by row, rows of 2)
+ *   allreduce 4 float64 on its row (MPI_Comm_split by row, rows of 2),
+ *         MPI_IN_PLACE
  *   halo: irecv/isend 4096 bytes to the ranks above and below (+-2),
  *         one MPI_Waitall
  *   MPI_Iallreduce of 2 float64 on the world, compute 3 us, MPI_Wait
  *   MPI_Sendrecv of 512 bytes around a ring (to r + 1, from r - 1)
  *   MPI_Send of 2048 bytes from each even rank to the odd one beside it,
  *         which MPI_Recvs it
+ *   MPI_Allgatherv on its row: 1 float64 from the first, 2 from the second
  * odd: the rows are {0,1}, {2,5}, {3,4} (a split --ranks cannot extend)
  *   MPI_Comm_split itself: a call with no event (unreplayable, 3 us)
  */
@@ -26,16 +28,20 @@
 enum { S_EMPTY, S_WORLD, S_ROW, S_ALLRED, S_BCAST, S_ISEND, S_IRECV,
        S_WAITALL, S_SPLIT, S_COUNT, S_DTYPE, S_OP, S_NODE, S_RANK, S_THREAD,
        S_LOCS, S_F64, S_SUM, S_U8, S_NONE, S_IALLRED, S_WAIT, S_SENDRECV,
-       S_SEND, S_RECV, S_NSTR };
+       S_SEND, S_RECV, S_VCOUNTS, S_INPLACE, S_ALLGATHERV, S_V12, S_NSTR };
 static const char *const strs[S_NSTR] = {
     "", "MPI_COMM_WORLD", "split", "MPI_Allreduce", "MPI_Bcast",
     "MPI_Isend", "MPI_Irecv", "MPI_Waitall", "MPI_Comm_split",
     "manycoll::count", "manycoll::datatype", "manycoll::op", "node",
     "MPI Rank", "Master thread", "locations", "f64", "sum", "u8", "",
-    "MPI_Iallreduce", "MPI_Wait", "MPI_Sendrecv", "MPI_Send", "MPI_Recv"};
+    "MPI_Iallreduce", "MPI_Wait", "MPI_Sendrecv", "MPI_Send", "MPI_Recv",
+    "manycoll::vcounts", "manycoll::in_place", "MPI_Allgatherv", "1,2"};
 enum { R_ALLRED, R_BCAST, R_ISEND, R_IRECV, R_WAITALL, R_SPLIT, R_IALLRED,
-       R_WAIT, R_SENDRECV, R_SEND, R_RECV, R_N };
-enum { A_COUNT, A_DTYPE, A_OP };
+       R_WAIT, R_SENDRECV, R_SEND, R_RECV, R_ALLGATHERV, R_N };
+/* vcounts is defined, as the recording defines it, but no event here
+ * carries it (a reader must test for it); in_place on the row's
+ * allreduce */
+enum { A_COUNT, A_DTYPE, A_OP, A_VCOUNTS, A_INPLACE };
 
 static OTF2_FlushType pre(void *u, OTF2_FileType t, OTF2_LocationRef l,
                           void *c, bool final)
@@ -84,6 +90,8 @@ static void coll(OTF2_EvtWriter *w, int r, uint32_t region, int op,
     OTF2_EvtWriter_Enter(w, NULL, now, region);
     OTF2_EvtWriter_MpiCollectiveBegin(w, NULL, now + 100);
     OTF2_AttributeList *a = attrs(count, f64);
+    if (!scorep && row)
+        OTF2_AttributeList_AddUint8(a, A_INPLACE, 1);
     uint64_t sent = b, recvd = b;
     if (op == OTF2_COLLECTIVE_OP_BCAST) /* Score-P: the root sends all */
         sent = r == 0 ? b * (P - 1) : 0, recvd = r == 0 ? 0 : b;
@@ -158,6 +166,25 @@ static void blocking(OTF2_EvtWriter *w, int r)
     now += 3000;
 }
 
+/* MPI_Allgatherv on the row: the row's first rank gives 1 float64, the
+ * second 2 (manycoll::vcounts "1,2" on both) */
+static void allgatherv(OTF2_EvtWriter *w, int r)
+{
+    uint64_t mine = 1 + (uint64_t)(r % ROW);
+    OTF2_EvtWriter_Enter(w, NULL, now, R_ALLGATHERV);
+    OTF2_EvtWriter_MpiCollectiveBegin(w, NULL, now + 100);
+    OTF2_AttributeList *a = attrs(mine, 1);
+    if (!scorep)
+        OTF2_AttributeList_AddStringRef(a, A_VCOUNTS, S_V12);
+    OTF2_EvtWriter_MpiCollectiveEnd(w, a, now + 1500,
+                                    OTF2_COLLECTIVE_OP_ALLGATHERV,
+                                    cid(r, 1), OTF2_UNDEFINED_UINT32,
+                                    8 * mine, 24);
+    OTF2_AttributeList_Delete(a);
+    OTF2_EvtWriter_Leave(w, NULL, now + 2000, R_ALLGATHERV);
+    now += 2000;
+}
+
 static void events(OTF2_Archive *ar, int r)
 {
     OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(ar, (uint64_t)r);
@@ -181,6 +208,8 @@ static void events(OTF2_Archive *ar, int r)
     iallreduce(w, r);
     now += 1000;
     blocking(w, r);
+    now += 1000;
+    allgatherv(w, r);
     OTF2_Archive_CloseEvtWriter(ar, w);
     if (scorep) { /* local comm ids: 7 -> 0 (world), 9 -> 1 + row */
         OTF2_DefWriter *d = OTF2_Archive_GetDefWriter(ar, (uint64_t)r);
@@ -210,7 +239,8 @@ static void defs(OTF2_Archive *ar)
         {S_WAIT, OTF2_REGION_ROLE_POINT2POINT},
         {S_SENDRECV, OTF2_REGION_ROLE_POINT2POINT},
         {S_SEND, OTF2_REGION_ROLE_POINT2POINT},
-        {S_RECV, OTF2_REGION_ROLE_POINT2POINT}};
+        {S_RECV, OTF2_REGION_ROLE_POINT2POINT},
+        {S_ALLGATHERV, OTF2_REGION_ROLE_COLL_ALL2ALL}};
     for (int i = 0; i < R_N; i++)
         OTF2_GlobalDefWriter_WriteRegion(g, (uint32_t)i, rg[i].name,
                                          rg[i].name, S_EMPTY, rg[i].role,
@@ -224,6 +254,10 @@ static void defs(OTF2_Archive *ar)
                                             OTF2_TYPE_STRING);
         OTF2_GlobalDefWriter_WriteAttribute(g, A_OP, S_OP, S_EMPTY,
                                             OTF2_TYPE_STRING);
+        OTF2_GlobalDefWriter_WriteAttribute(g, A_VCOUNTS, S_VCOUNTS, S_EMPTY,
+                                            OTF2_TYPE_STRING);
+        OTF2_GlobalDefWriter_WriteAttribute(g, A_INPLACE, S_INPLACE, S_EMPTY,
+                                            OTF2_TYPE_UINT8);
     }
     OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, S_NODE, S_NODE,
                                              OTF2_UNDEFINED_SYSTEM_TREE_NODE);

@@ -53,7 +53,8 @@ def test_same_as_command(archive, kw, args):
     rows = manycoll.replay(archive, **kw)
     same(rows, command_rows(archive, "--json", *args))
     assert rows[-1]["coll"] == "total"
-    assert {r["coll"] for r in rows[:-1]} == {"allreduce", "bcast", "p2p"}
+    assert {r["coll"] for r in rows[:-1]} == \
+        {"allgatherv", "allreduce", "bcast", "p2p"}
     if kw.get("algo"):
         assert [r["algo"] for r in rows if r["coll"] == "bcast"] == \
             ["binomial"]
@@ -76,7 +77,7 @@ def test_plot(archive, tmp_path):
     pytest.importorskip("matplotlib")
     rows = manycoll.replay(archive, platform="scc48")
     kinds = manycoll.plot.replay_kinds(rows)
-    assert set(kinds) == {"allreduce", "bcast", "p2p"}
+    assert set(kinds) == {"allgatherv", "allreduce", "bcast", "p2p"}
     # per rank over all ranks: the kinds add up to the total
     tot = rows[-1]
     assert sum(p for p, _ in kinds.values()) == \

@@ -125,6 +125,24 @@ static int families(const mc_rp_trace_t *t, mc_rp_plan_t *pl)
     return MC_OK;
 }
 
+/* each recorded rank's place in its communicator of each family */
+static int places(const mc_rp_trace_t *t, mc_rp_plan_t *pl)
+{
+    for (int f = 0; f < pl->nfam; f++) {
+        mc_rp_fam_t *fa = &pl->fam[f];
+        fa->pos = malloc((size_t)t->ranks * sizeof *fa->pos);
+        if (!fa->pos)
+            return mc_error(MC_ERR_NOMEM, "replay: out of memory");
+        memset(fa->pos, 0xff, (size_t)t->ranks * sizeof *fa->pos);
+        for (int a = 0; a < fa->n; a++) {
+            const mc_rp_comm_t *c = &t->comms[fa->comms[a]];
+            for (int k = 0; k < c->size; k++)
+                fa->pos[c->members[k]] = k;
+        }
+    }
+    return MC_OK;
+}
+
 /* the row length and the middle row (templates) */
 static int rows(const mc_rp_trace_t *t, mc_rp_plan_t *pl, int has_p2p)
 {
@@ -160,6 +178,7 @@ int mc_rp_plan(const mc_rp_trace_t *t, int N, const mc_platform_t *plat,
     memset(pl, 0, sizeof *pl);
     pl->N = N, pl->P = t->ranks, pl->plat = plat, pl->cores = cores;
     MC_CHECK(families(t, pl));
+    MC_CHECK(places(t, pl));
     if (N == t->ranks)
         return MC_OK;
     int has_p2p = 0;
@@ -175,7 +194,7 @@ int mc_rp_plan(const mc_rp_trace_t *t, int N, const mc_platform_t *plat,
 void mc_rp_plan_free(mc_rp_plan_t *pl)
 {
     for (int i = 0; pl->fam && i < pl->nfam; i++)
-        free(pl->fam[i].comms);
+        free(pl->fam[i].comms), free(pl->fam[i].pos);
     free(pl->fam);
     free(pl->fam_of);
     memset(pl, 0, sizeof *pl);

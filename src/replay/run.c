@@ -47,13 +47,9 @@ static int vcounts(const mc_rp_job_t *j, const mc_rp_rec_t *x, int r,
     size_t off = 0;
     for (int i = 0; i < n; i++) {
         int w = mc_rp_member(t, &j->pl, f, r, i), tw = mc_rp_template(&j->pl, w);
-        int pos = tw;
-        if (f >= 0) /* the template's place in its recorded communicator */
-            for (int a = 0; a < j->pl.fam[f].n; a++) {
-                const mc_rp_comm_t *c = &t->comms[j->pl.fam[f].comms[a]];
-                for (int k = 0; k < c->size; k++)
-                    pos = c->members[k] == tw ? k : pos;
-            }
+        /* the template's place in its recorded communicator */
+        int pos = f >= 0 && j->pl.fam[f].pos[tw] >= 0 ? j->pl.fam[f].pos[tw]
+                                                      : tw;
         cnt[i] = (size_t)t->vpool[x->vc + (size_t)pos];
         dis[i] = off;
         off += cnt[i];

@@ -15,6 +15,8 @@ typedef struct mc_rp_fam {
     int *comms, n;  /* the trace's communicators in this family */
     int covered;    /* ranks in them */
     int rule, g;    /* above the recorded size: MC_RP_*, block or stride */
+    int *pos;       /* [recorded rank] its place in its communicator of
+                       the family, -1 (v-counts' lookup) */
 } mc_rp_fam_t;
 
 typedef struct mc_rp_plan {
