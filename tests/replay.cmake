@@ -21,8 +21,9 @@ set_tests_properties(replay_cli PROPERTIES TIMEOUT 120)
 
 # the mini-application's 4-rank recording (tests/mpi_trace.cmake,
 # build/traces/cg4) replayed at 4 and 48 ranks on scc48, 1,024 on
-# mesh32x32 and 65,536 on mesh256x256; the last is labelled long
-# (tests/CMakeLists.txt; the times: docs/replay.md). The recording is
+# mesh32x32 and 65,536 on mesh256x256; the mesh ones are labelled long
+# (tests/CMakeLists.txt; 1,024 ranks take 5 s of CPU but 10-35 s on this
+# loaded 2-CPU machine; the times: docs/replay.md). The recording is
 # the fixture, so the order holds under ctest -j.
 if(NOT TEST mpi_openmpi_cg_trace_n4)
   return()
