@@ -37,7 +37,7 @@ foreach(run "scc48;4" "scc48;48" "mesh32x32;1024" "mesh256x256;65536")
            COMMAND ${Python3_EXECUTABLE}
                    ${CMAKE_CURRENT_SOURCE_DIR}/replay_check.py cg ${MC_CMD}
                    ${CMAKE_BINARY_DIR}/traces/cg4 ${plat} ${n})
-  set_tests_properties(replay_cg4_${plat}_n${n} PROPERTIES TIMEOUT 3600
+  set_tests_properties(replay_cg4_${plat}_n${n} PROPERTIES TIMEOUT 7200
                        FIXTURES_REQUIRED replay_cg4)
 endforeach()
 if(TEST python_replay)

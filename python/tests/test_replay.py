@@ -1,7 +1,8 @@
 """manycoll.replay against `manycoll replay --json`, its errors, and
 plot.replay: on the archive tests/replay_gen.c writes (REPLAY_GEN_EXE) and,
 where the recording test ran first (REPLAY_CG4_DIR, a ctest fixture), on
-the mini-application's 4-rank recording."""
+the mini-application's 4-rank recording; in a build without OTF2
+(REPLAY_NO_OTF2=1), the error it gives."""
 import json
 import os
 import subprocess
@@ -13,6 +14,16 @@ from conftest import env, program
 
 GEN = os.environ.get("REPLAY_GEN_EXE")
 CG4 = os.environ.get("REPLAY_CG4_DIR")
+NO_OTF2 = os.environ.get("REPLAY_NO_OTF2") == "1"
+
+
+def test_without_otf2(tmp_path):
+    """a build without OTF2 says so, naming the package to install"""
+    if not NO_OTF2:
+        pytest.skip("this build has OTF2")
+    with pytest.raises(manycoll.UnsupportedError,
+                       match="without OTF2.*libopen-trace-format2-dev"):
+        manycoll.replay(str(tmp_path), platform="scc48")
 
 
 @pytest.fixture(scope="module")
