@@ -120,6 +120,13 @@ def gen(cmd, gen_exe, tmp):
     replay(cmd, arch["contract"], "--platform", "scc48")  # the table
     replay(cmd, arch["contract"], "--platform", "scc48", "--ranks", "48")
 
+    # --trace: the simulated operations as a Perfetto trace
+    out = os.path.join(tmp, "trace.json")
+    p = subprocess.run([cmd, "replay", arch["contract"], "--platform",
+                        "scc48", "--trace", out], text=True,
+                       capture_output=True)
+    assert p.returncode == 0 and "trace events" in p.stderr, p.stderr
+    assert len(json.load(open(out))["traceEvents"]) > 100
     algo_best_errors(cmd, arch, tmp)
     shutil.rmtree(tmp)
 

@@ -36,6 +36,6 @@ int mc_sim_write_trace(const mc_platform_t *p, const mc_sim_trace_rec_t *t,
                 (double)(t[i].end - t[i].start) / MC_PS_PER_US);
     fprintf(f, "\n]}\n");
     fclose(f);
-    fprintf(stderr, "manycoll sim: wrote %zu trace events to %s\n", n, file);
+    fprintf(stderr, "manycoll: wrote %zu trace events to %s\n", n, file);
     return 0;
 }
