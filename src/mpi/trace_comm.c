@@ -139,6 +139,7 @@ void mcm_trace_comm_free(MPI_Comm c)
 {
     mcm_tr_lock();
     mc_map_remove(&mcm_tr.comm_of, mcm_key(&c, sizeof c));
+    mcm_trace_comm_forget(c);
     mcm_tr_unlock();
 }
 

@@ -21,6 +21,7 @@
 
 #include <pthread.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <otf2/otf2.h>
 
@@ -52,6 +53,36 @@ typedef struct mcm_tcomm {
     uint32_t *members; /* world ranks, in the comm's rank order */
 } mcm_tcomm_t;
 
+/* the paths of a collective, as manycoll::path names them */
+enum { MCM_P_MANYCOLL, MCM_P_HIER, MCM_P_MPI, MCM_P_N };
+
+/* a slot of the string cache: a predefined datatype and an op (handle
+ * bits) -> the ids of their manycoll::datatype and manycoll::op strings */
+#define MCM_TR_SC_BITS 4
+typedef struct mcm_tsc {
+    uintptr_t dt, op;
+    uint32_t dtype, opname; /* 0: the slot is empty */
+} mcm_tsc_t;
+
+/* the event log's records (trace_log.c): each becomes OTF2 events at
+ * MPI_Finalize */
+enum { MCM_E_ENTER, MCM_E_LEAVE, MCM_E_CBEGIN, MCM_E_SEND, MCM_E_RECV,
+       MCM_E_ISEND, MCM_E_IRECV_REQ, MCM_E_ISEND_DONE, MCM_E_IRECV,
+       MCM_E_CEND, MCM_E_COLL };
+/* every event but a collective's end: Enter/Leave's region in peer */
+typedef struct mcm_tev {
+    uint32_t kind, peer, comm, tag;
+    uint64_t t, len, id;
+} mcm_tev_t;
+/* MCM_E_COLL: a whole blocking collective (t0 to t1); MCM_E_CEND: the
+ * end of a non-blocking or persistent one (t1) */
+typedef struct mcm_tevc {
+    uint32_t kind, pad;
+    uint64_t t0, t1;
+    mcm_tcoll_t c;
+} mcm_tevc_t;
+#define MCM_TR_LOG (1u << 20) /* bytes of the log's buffer */
+
 /* an outstanding request (trace_p2p.c) */
 enum { MCM_Q_ISEND, MCM_Q_IRECV, MCM_Q_COLL };
 typedef struct mcm_treq {
@@ -69,7 +100,11 @@ typedef struct mcm_trace {
     MPI_Comm comm;           /* private duplicate of MPI_COMM_WORLD */
     int rank, size;
     int64_t shift;           /* added to CLOCK_MONOTONIC: rank 0's clock */
-    uint64_t first, last;    /* first and last timestamps written */
+    int tsc;                 /* ticks are the TSC's (else ns) */
+    uint64_t tick0, ns0;     /* a tick and CLOCK_MONOTONIC's ns at it */
+    double ns_per_tick;      /* (measured at MPI_Init and MPI_Finalize) */
+    uint64_t first, last;    /* first and last ticks recorded (ns after
+                                mcm_tr_clock_end) */
     uint64_t nev;            /* events written (at finalize) */
     uint64_t regions[(MCM_R_COUNT + 63) / 64]; /* bit per region used */
     uint32_t str_base;       /* id of the first event string */
@@ -87,17 +122,50 @@ typedef struct mcm_trace {
                                 oldest first */
     uint64_t next_req;
     OTF2_AttributeList *al;
+    int mt;                  /* the MPI runs MPI_THREAD_MULTIPLE: events
+                                are written under the lock; otherwise
+                                there is no lock to take */
+    uint32_t s_none;         /* the id of "" */
+    uint32_t s_path[MCM_P_N]; /* the ids of the paths' names */
+    mcm_tsc_t sc[1 << MCM_TR_SC_BITS];
+    unsigned char *log;      /* the event log's buffer (trace_log.c) */
+    size_t lused;            /* its bytes in use */
+    int fd;                  /* its file */
+    int log_err;             /* errno of a failed write: events lost */
 } mcm_trace_t;
 
 extern mcm_trace_t mcm_tr;
 
-/* now, in the archive's clock (ns) */
-uint64_t mcm_tr_now(void);
+/* now, in ticks: the TSC where it counts at a constant rate, the same
+ * on every core (the kernel's clocksource is tsc), else CLOCK_MONOTONIC
+ * in ns. Reading the TSC costs a fraction of clock_gettime, and a
+ * recorded call reads the clock twice; the log holds ticks, and
+ * MPI_Finalize turns them into the archive's ns (mcm_tr_ns) */
+#if defined(__x86_64__)
+#include <x86intrin.h>
+#endif
+uint64_t mcm_tr_mono_ns(void);
+static inline uint64_t mcm_tr_now(void)
+{
+#if defined(__x86_64__)
+    if (mcm_tr.tsc)
+        return __rdtsc();
+#endif
+    return mcm_tr_mono_ns();
+}
+/* MPI_Finalize: measures the ticks' rate against CLOCK_MONOTONIC since
+ * MPI_Init; then mcm_tr_ns turns a tick into the archive's time (ns) */
+void mcm_tr_clock_end(void);
+uint64_t mcm_tr_ns(uint64_t tick);
 /* the id of an event string (interned); 0 if there is no memory */
 uint32_t mcm_tr_str(const char *s);
 /* the global id of comm (made known if a call we do not intercept made
  * it) */
 uint32_t mcm_tr_comm_id(MPI_Comm comm);
+
+/* the calls on comm kept by trace_coll.c, forgotten (MPI_Comm_free: the
+ * handle may come back for another comm); caller holds the lock */
+void mcm_trace_comm_forget(MPI_Comm comm);
 
 /* the entry of a new request with handle h (zeroed, at the end of h's
  * list), or NULL if no memory; caller holds the lock */
@@ -107,13 +175,73 @@ mcm_treq_t *mcm_tr_req_find(uint64_t k);
 /* removes the oldest entry of handle bits k */
 void mcm_tr_req_drop(uint64_t k);
 
-/* events: under mcm_tr.lock, in time order */
-void mcm_tr_lock(void);
-void mcm_tr_unlock(void);
-void mcm_tr_enter(int region, uint64_t t);
-void mcm_tr_leave(int region, uint64_t t);
-/* MpiCollectiveEnd of c with its attributes at t */
-void mcm_tr_coll_end(const mcm_tcoll_t *c, uint64_t t);
+/* events: in time order, under mcm_tr.lock where other threads may
+ * call MPI at the same time (mcm_tr.mt) */
+static inline void mcm_tr_lock(void)
+{
+    if (mcm_tr.mt)
+        pthread_mutex_lock(&mcm_tr.lock);
+}
+
+static inline void mcm_tr_unlock(void)
+{
+    if (mcm_tr.mt)
+        pthread_mutex_unlock(&mcm_tr.lock);
+}
+/* the log (trace_log.c): opened in DIR at MPI_Init (0 or -1); its
+ * buffer written to its file; at MPI_Finalize, every record into the
+ * OTF2 event writer (0, or the errno that lost events) */
+int mcm_tr_log_open(const char *dir);
+void mcm_tr_log_spill(void);
+int mcm_tr_log_write(void);
+
+/* appends a record of n bytes */
+static inline void mcm_tr_log(const void *rec, size_t n)
+{
+    if (mcm_tr.lused + n > MCM_TR_LOG)
+        mcm_tr_log_spill();
+    memcpy(mcm_tr.log + mcm_tr.lused, rec, n);
+    mcm_tr.lused += n;
+}
+
+/* the record of one event but a collective's end */
+static inline void mcm_tr_ev(uint32_t kind, uint64_t t, uint32_t peer,
+                             uint32_t comm, uint32_t tag, uint64_t len,
+                             uint64_t id)
+{
+    mcm_tev_t e = {kind, peer, comm, tag, t, len, id};
+    mcm_tr_log(&e, sizeof e);
+}
+
+/* a region used at t (for the definitions and the clock's range) */
+static inline void mcm_tr_used(int region, uint64_t t)
+{
+    mcm_tr.regions[region / 64] |= 1ull << (region % 64);
+    if (!mcm_tr.first)
+        mcm_tr.first = t;
+    mcm_tr.last = t;
+}
+
+static inline void mcm_tr_enter(int region, uint64_t t)
+{
+    mcm_tr_used(region, t);
+    mcm_tr_ev(MCM_E_ENTER, t, (uint32_t)region, 0, 0, 0, 0);
+}
+
+static inline void mcm_tr_leave(int region, uint64_t t)
+{
+    mcm_tr_used(region, t);
+    mcm_tr_ev(MCM_E_LEAVE, t, (uint32_t)region, 0, 0, 0, 0);
+}
+
+/* a blocking collective (MCM_E_COLL, t0 to t1) or a collective's end
+ * (MCM_E_CEND at t1) */
+static inline void mcm_tr_coll(uint32_t kind, uint64_t t0, uint64_t t1,
+                               const mcm_tcoll_t *c)
+{
+    mcm_tevc_t e = {.kind = kind, .t0 = t0, .t1 = t1, .c = *c};
+    mcm_tr_log(&e, sizeof e);
+}
 
 /* the world communicator: id 0, members 0..P-1; 0 or -1 (no memory) */
 int mcm_tr_comm_world(void);
