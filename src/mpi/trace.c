@@ -289,12 +289,6 @@ void mcm_trace_finalize(void)
     OTF2_EvtWriter_GetNumberOfEvents(mcm_tr.ev, &mcm_tr.nev);
     OTF2_Archive_CloseEvtWriter(mcm_tr.ar, mcm_tr.ev);
     OTF2_Archive_CloseEvtFiles(mcm_tr.ar);
-    OTF2_Archive_OpenDefFiles(mcm_tr.ar);
-    OTF2_DefWriter *dw = OTF2_Archive_GetDefWriter(
-        mcm_tr.ar, (OTF2_LocationRef)mcm_tr.rank);
-    if (dw)
-        OTF2_Archive_CloseDefWriter(mcm_tr.ar, dw);
-    OTF2_Archive_CloseDefFiles(mcm_tr.ar);
     mcm_tr_write_defs();
     OTF2_Archive_Close(mcm_tr.ar);
     OTF2_AttributeList_Delete(mcm_tr.al);

@@ -2,7 +2,8 @@
  * The recording's own state, shared by trace_*.c (trace.h says what each
  * does). One archive writer per rank; everything here is the rank's.
  *
- * Ids in the archive:
+ * Ids the events carry (each rank's local definitions map regions and
+ * comms to the archive's dense ids at finalize, trace_defs.c):
  *   regions     fixed: a collective's form coll * MCM_FORMS + form, then
  *               the point-to-point calls and the waits (MCM_R_*)
  *   strings     0 .. base-1: written by rank 0 at finalize (names of
@@ -245,11 +246,15 @@ static inline void mcm_tr_coll(uint32_t kind, uint64_t t0, uint64_t t1,
 
 /* the world communicator: id 0, members 0..P-1; 0 or -1 (no memory) */
 int mcm_tr_comm_world(void);
-/* rank 0 at finalize: the group of all locations, then a group and a
- * Comm per distinct comm of every rank's words (id, parent, kind, n,
- * members), parents first; str gives a fixed string's id */
-void mcm_tr_write_comms(OTF2_GlobalDefWriter *w, const uint32_t *words,
-                        size_t n, uint32_t (*str)(void *, const char *),
+/* rank 0 at finalize: the distinct comms of every rank's words (id,
+ * parent, kind, n, members, each), parents first, as pointers into
+ * words (a new array, NULL if no memory); their number */
+size_t mcm_tr_comm_order(const uint32_t *words, size_t n,
+                         const uint32_t ***order);
+/* then the group of all locations, and comm i of order as the archive's
+ * comm i (group 1 + i); str gives a fixed string's id */
+void mcm_tr_write_comms(OTF2_GlobalDefWriter *w, const uint32_t **order,
+                        size_t k, uint32_t (*str)(void *, const char *),
                         void *u);
 
 /* the archive's definitions at MPI_Finalize (trace_defs.c) */

@@ -3,7 +3,9 @@
  * test (tests/mpi/check_trace.py reads the archive MC_MPI_TRACE wrote and
  * checks each event against this sequence; keep the two in step):
  *
- *   1  MPI_Allreduce   world, 4 doubles, sum
+ *   1  MPI_Allreduce   world, 4 doubles, sum; then max twice on the same
+ *                      buffers (the recording keeps a call's record for
+ *                      the next same call: the op must tell them apart)
  *   2  MPI_Bcast       world, 3 ints, root P-1
  *   3  MPI_Comm_split  color rank % 2, key rank -> half
  *      MPI_Allgatherv  half, rank i of half gives i + 1 ints
@@ -34,6 +36,11 @@ static int collectives(int rank, int P)
     MPI_Allreduce(x, y, 4, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
     if (y[0] != P * (P - 1) / 2.0 || y[1] != P)
         return fail(rank, "allreduce");
+    for (int i = 0; i < 2; i++) {
+        MPI_Allreduce(x, y, 4, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        if (y[0] != P - 1 || y[1] != 1)
+            return fail(rank, "allreduce max");
+    }
     int b[3] = {0, 0, 0};
     if (rank == P - 1)
         b[0] = b[1] = b[2] = 42;
