@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "mpi/trace.h"
 
@@ -31,7 +32,7 @@
 int mcm_trace_on;
 _Thread_local int mcm_trace_depth
     __attribute__((tls_model("initial-exec")));
-mcm_trace_t mcm_tr = {.lock = PTHREAD_MUTEX_INITIALIZER};
+mcm_trace_t mcm_tr = {.lock = PTHREAD_MUTEX_INITIALIZER, .fd = -1};
 
 /* events per chunk of the event writer; the definitions' chunk */
 #define MCM_TR_CHUNK (1u << 20)
@@ -250,6 +251,11 @@ void mcm_trace_init(void)
                 dir, mcm_tr.rank, why ? why : "another rank could not");
     /* the archive is left as it is: OTF2 cannot close half of one */
     mcm_tr.ar = NULL;
+    if (mcm_tr.fd >= 0)
+        close(mcm_tr.fd);
+    mcm_tr.fd = -1;
+    free(mcm_tr.log);
+    mcm_tr.log = NULL;
 }
 
 static void free_tables(void)

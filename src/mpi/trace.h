@@ -1,6 +1,7 @@
 /*
- * Recording an MPI run as an OTF2 archive: MC_MPI_TRACE=DIR (docs/replay.md;
- * the archive's contract with the replay side is /work/notes/otf2_contract.md).
+ * Recording an MPI run as an OTF2 archive: MC_MPI_TRACE=DIR
+ * (docs/replay.md; the archive's contract with the replay side is
+ * /work/notes/otf2_contract.md).
  *
  *   MPI_Allreduce(...)                 (the program's call)
  *     MCM_TRACE_COLL(...)   tracing off: one load of mcm_trace_on and a

@@ -181,6 +181,7 @@ int mcm_tr_log_write(void)
         have -= used;
     }
     close(mcm_tr.fd);
+    mcm_tr.fd = -1;
     free(mcm_tr.log);
     mcm_tr.log = NULL;
     return err;
