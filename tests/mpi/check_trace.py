@@ -14,6 +14,7 @@ import re
 import subprocess
 import sys
 
+MANY = 6000  # test_mpi_trace.c's loop, at 2 ranks
 EV = re.compile(r"^(\S+)\s+(\d+)\s+(\d+)\s*(.*)$")
 ATTR = re.compile(r'\("manycoll::(\w+)" <\d+>; \w+; (?:"([^"]*)" <\d+>|(\d+))\)')
 FIELD = re.compile(r'(Operation|Communicator|Root|Sent|Received|Receiver|'
@@ -154,6 +155,17 @@ def expected(r, P, half_id):
     if r == 1:
         seq.append(("MPI_Recv", [dict(ev="MPI_RECV", Sender=0, Tag="7",
                                       Length="20", Communicator="W")]))
+    if P == 2:  # the loop that fills more than the recording's log
+        seq += [
+            ("MPI_Allreduce", [B, coll_end("ALLREDUCE", "W", "NONE", 8, 8,
+                                           count=1, datatype="f64",
+                                           op="sum", in_place=0,
+                                           path="manycoll")]),
+            ("MPI_Sendrecv", [dict(ev="MPI_SEND", Receiver=right, Tag="3",
+                                   Length="8", Communicator="W"),
+                              dict(ev="MPI_RECV", Sender=left, Tag="3",
+                                   Length="8", Communicator="W")]),
+        ] * MANY
     return seq
 
 

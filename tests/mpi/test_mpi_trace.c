@@ -15,6 +15,11 @@
  *      to right and left (2 and 1 doubles... see below), MPI_Waitall
  *   7  MPI_Send rank 0 -> 1 (5 ints, tag 7), MPI_Recv at rank 1
  *   8  MPI_Comm_free(half)
+ *   9  at 2 ranks: MANY times MPI_Allreduce (1 double, sum) and
+ *      MPI_Sendrecv (1 double, tag 3, to the right, from the left): more
+ *      than the recording's 1 MiB event log holds, so that it goes to
+ *      its file and is read back at MPI_Finalize, records across the
+ *      reads' boundaries (src/mpi/trace_log.c)
  *
  * Checks its own results (exit 1 on a wrong one), so a recording that
  * changed what the program computes fails here too.
@@ -106,6 +111,22 @@ static int point_to_point(int rank, int P)
     return 0;
 }
 
+#define MANY 6000
+
+static int many(int rank, int P)
+{
+    int left = (rank + P - 1) % P, right = (rank + 1) % P;
+    for (int i = 0; i < MANY; i++) {
+        double x = i, y = -1, s = rank, r = -1;
+        MPI_Allreduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+        MPI_Sendrecv(&s, 1, MPI_DOUBLE, right, 3, &r, 1, MPI_DOUBLE, left,
+                     3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        if (y != (double)i * P || r != left)
+            return fail(rank, "the loop");
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -118,7 +139,8 @@ int main(int argc, char **argv)
         MPI_Finalize();
         return 2;
     }
-    int bad = collectives(rank, P) || point_to_point(rank, P);
+    int bad = collectives(rank, P) || point_to_point(rank, P) ||
+              (P == 2 && many(rank, P));
     MPI_Finalize();
     return bad;
 }
