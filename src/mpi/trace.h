@@ -138,7 +138,7 @@ int mcm_tr_isend(const void *buf, int count, MPI_Datatype dt, int dest,
 int mcm_tr_irecv(void *buf, int count, MPI_Datatype dt, int src, int tag,
                  MPI_Comm comm, MPI_Request *req);
 
-/* the waits and tests: which one (trace_wait.c) */
+/* the waits and tests: which one (trace_p2p.c) */
 enum { MCM_TW_WAIT, MCM_TW_TEST, MCM_TW_WAITANY, MCM_TW_TESTANY,
        MCM_TW_WAITALL, MCM_TW_TESTALL, MCM_TW_WAITSOME, MCM_TW_TESTSOME,
        MCM_TW_KINDS };

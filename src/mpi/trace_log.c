@@ -5,7 +5,7 @@
  * and six attributes of one collective (most of it the attribute list's
  * encoding): more than the 8-byte allreduce it records. So a call does
  * not write OTF2 while the program runs; it appends one fixed-size record
- * (mcm_tev_t or mcm_tevc_t, 40 or 96 bytes) to a per-rank buffer of
+ * (mcm_tev_t or mcm_tevc_t, 40 or 88 bytes) to a per-rank buffer of
  * MCM_TR_LOG bytes. A full buffer is written with one write() to an
  * unnamed file in DIR (created and unlinked at MPI_Init, so a crash
  * leaves nothing behind). At MPI_Finalize the log is read back and each
