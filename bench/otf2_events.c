@@ -1,12 +1,15 @@
 /*
- * otf2_events [N]: what OTF2's event writer costs for one recorded
- * collective, as libmanycoll_mpi's recording writes it at MPI_Finalize
+ * otf2_events [N]: the recording's two floors (docs/benchmarks.md).
+ * What OTF2's event writer costs for one recorded collective, as
+ * libmanycoll_mpi's recording writes it at MPI_Finalize
  * (src/mpi/trace_log.c): Enter, MpiCollectiveBegin, MpiCollectiveEnd with
  * five manycoll::* attributes, Leave; N times (default 1,000,000) into a
  * scratch archive under /tmp, flushed to disk as the recording does.
  * Prints the CPU time per collective (the process's, not the wall's: on a
  * shared machine the wall clock also counts other programs' turns). Its
  * instructions: valgrind --tool=callgrind bench/otf2_events 100000.
+ * Then what one read of the TSC costs (x86-64), which a recorded call
+ * makes twice (src/mpi/trace_impl.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +17,9 @@
 #include <unistd.h>
 
 #include <otf2/otf2.h>
+#if defined(__x86_64__)
+#include <x86intrin.h>
+#endif
 
 static OTF2_FlushType pre_flush(void *u, OTF2_FileType ft,
                                 OTF2_LocationRef loc, void *caller,
@@ -76,6 +82,15 @@ int main(int argc, char **argv)
     OTF2_AttributeList_Delete(al);
     printf("otf2_events: %ld recorded collectives, %.0f ns of CPU each "
            "(4 events, 5 attributes)\n", n, (t1 - t0) / (double)n);
+#if defined(__x86_64__)
+    uint64_t sum = 0;
+    t0 = cpu_ns();
+    for (long i = 0; i < 10 * n; i++)
+        sum += __rdtsc();
+    t1 = cpu_ns();
+    printf("otf2_events: a read of the TSC: %.1f ns of CPU%s\n",
+           (t1 - t0) / (10.0 * (double)n), sum ? "" : " ");
+#endif
     char rm[96];
     snprintf(rm, sizeof rm, "rm -rf %s", dir);
     return system(rm) != 0;

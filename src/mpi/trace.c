@@ -91,10 +91,6 @@ void mcm_tr_clock_end(void)
             mcm_tr.ns_per_tick = (double)(n1 - mcm_tr.ns0) /
                                  (double)(t1 - mcm_tr.tick0);
     }
-    if (mcm_tr.first) {
-        mcm_tr.first = mcm_tr_ns(mcm_tr.first);
-        mcm_tr.last = mcm_tr_ns(mcm_tr.last);
-    }
 }
 
 uint64_t mcm_tr_ns(uint64_t tick)

@@ -315,7 +315,6 @@ static struct last {
 
 static void key_of(ckey_t *k, MPI_Comm comm, const mcm_targs_t *a)
 {
-    memset(k, 0, sizeof *k); /* (no padding bytes left unset) */
     k->comm = mcm_key(&comm, sizeof comm);
     k->sdt = mcm_key(&a->sdt, sizeof a->sdt);
     k->rdt = mcm_key(&a->rdt, sizeof a->rdt);
@@ -325,6 +324,14 @@ static void key_of(ckey_t *k, MPI_Comm comm, const mcm_targs_t *a)
     k->rcount = a->rcount;
     k->root = a->root;
     k->ip = (a->sbuf == MPI_IN_PLACE) | (a->rbuf == MPI_IN_PLACE) << 1;
+}
+
+static int same_key(const ckey_t *x, const ckey_t *y)
+{
+    return x->comm == y->comm && x->sdt == y->sdt && x->rdt == y->rdt &&
+           x->op == y->op && x->count == y->count &&
+           x->scount == y->scount && x->rcount == y->rcount &&
+           x->root == y->root && x->ip == y->ip;
 }
 
 /* a type the key may hold: predefined, or none (the field not set) */
@@ -360,7 +367,6 @@ void mcm_trace_begin(mcm_tcall_t *tc, int coll, int form, MPI_Comm comm,
                      const mcm_targs_t *a)
 {
     mcm_trace_depth = 1;
-    memset(tc, 0, sizeof *tc);
     tc->coll = coll;
     tc->form = form;
     mcm_comm_t *s = mcm_comm(comm);
@@ -371,9 +377,10 @@ void mcm_trace_begin(mcm_tcall_t *tc, int coll, int form, MPI_Comm comm,
     key_of(&k, comm, a);
     struct last *l = &last[coll][form];
     mcm_tr_lock();
-    if (l->full && !memcmp(&l->k, &k, sizeof k)) {
+    if (l->full && same_key(&l->k, &k)) {
         tc->c = l->c;
     } else {
+        memset(&tc->c, 0, sizeof tc->c);
         describe(tc, comm, a);
         l->full = !a->scounts && !a->rcounts && keyable(a->sdt, k.sdt) &&
                   keyable(a->rdt, k.rdt) && tc->c.dtype && tc->c.op &&
@@ -410,8 +417,6 @@ int mcm_trace_end(mcm_tcall_t *tc, int rc, MPI_Request *req)
     }
     tc->c.path = mcm_tr.s_path[path_of(tc)];
     if (tc->form == MCM_BLOCKING) { /* one record: Enter .. Leave */
-        mcm_tr_used((int)tc->c.region, tc->t0);
-        mcm_tr_used((int)tc->c.region, t1);
         mcm_tr_coll(MCM_E_COLL, tc->t0, t1, &tc->c);
         mcm_tr_unlock();
         return rc;

@@ -83,6 +83,8 @@ typedef struct mcm_tevc {
     mcm_tcoll_t c;
 } mcm_tevc_t;
 #define MCM_TR_LOG (1u << 20) /* bytes of the log's buffer */
+_Static_assert(sizeof(mcm_tev_t) % 8 == 0 && sizeof(mcm_tevc_t) % 8 == 0,
+               "the log's records stay 8-byte aligned");
 
 /* an outstanding request (trace_p2p.c) */
 enum { MCM_Q_ISEND, MCM_Q_IRECV, MCM_Q_COLL };
@@ -104,10 +106,11 @@ typedef struct mcm_trace {
     int tsc;                 /* ticks are the TSC's (else ns) */
     uint64_t tick0, ns0;     /* a tick and CLOCK_MONOTONIC's ns at it */
     double ns_per_tick;      /* (measured at MPI_Init and MPI_Finalize) */
-    uint64_t first, last;    /* first and last ticks recorded (ns after
-                                mcm_tr_clock_end) */
+    uint64_t first, last;    /* first and last times written (ns; set
+                                as the log becomes events) */
     uint64_t nev;            /* events written (at finalize) */
-    uint64_t regions[(MCM_R_COUNT + 63) / 64]; /* bit per region used */
+    uint64_t regions[(MCM_R_COUNT + 63) / 64]; /* bit per region used
+                                (set as the log becomes events) */
     uint32_t str_base;       /* id of the first event string */
     char **strs;             /* event strings, in order of their index */
     size_t nstr, capstr;
@@ -196,13 +199,16 @@ int mcm_tr_log_open(const char *dir);
 void mcm_tr_log_spill(void);
 int mcm_tr_log_write(void);
 
-/* appends a record of n bytes */
-static inline void mcm_tr_log(const void *rec, size_t n)
+/* room for a record of n bytes (a multiple of 8) at the log's end: the
+ * buffer is malloc's and every record's size a multiple of 8, so the
+ * record is written in place, aligned */
+static inline void *mcm_tr_log_put(size_t n)
 {
     if (mcm_tr.lused + n > MCM_TR_LOG)
         mcm_tr_log_spill();
-    memcpy(mcm_tr.log + mcm_tr.lused, rec, n);
+    void *p = mcm_tr.log + mcm_tr.lused;
     mcm_tr.lused += n;
+    return p;
 }
 
 /* the record of one event but a collective's end */
@@ -210,28 +216,17 @@ static inline void mcm_tr_ev(uint32_t kind, uint64_t t, uint32_t peer,
                              uint32_t comm, uint32_t tag, uint64_t len,
                              uint64_t id)
 {
-    mcm_tev_t e = {kind, peer, comm, tag, t, len, id};
-    mcm_tr_log(&e, sizeof e);
-}
-
-/* a region used at t (for the definitions and the clock's range) */
-static inline void mcm_tr_used(int region, uint64_t t)
-{
-    mcm_tr.regions[region / 64] |= 1ull << (region % 64);
-    if (!mcm_tr.first)
-        mcm_tr.first = t;
-    mcm_tr.last = t;
+    mcm_tev_t *e = mcm_tr_log_put(sizeof *e);
+    *e = (mcm_tev_t){kind, peer, comm, tag, t, len, id};
 }
 
 static inline void mcm_tr_enter(int region, uint64_t t)
 {
-    mcm_tr_used(region, t);
     mcm_tr_ev(MCM_E_ENTER, t, (uint32_t)region, 0, 0, 0, 0);
 }
 
 static inline void mcm_tr_leave(int region, uint64_t t)
 {
-    mcm_tr_used(region, t);
     mcm_tr_ev(MCM_E_LEAVE, t, (uint32_t)region, 0, 0, 0, 0);
 }
 
@@ -240,8 +235,12 @@ static inline void mcm_tr_leave(int region, uint64_t t)
 static inline void mcm_tr_coll(uint32_t kind, uint64_t t0, uint64_t t1,
                                const mcm_tcoll_t *c)
 {
-    mcm_tevc_t e = {.kind = kind, .t0 = t0, .t1 = t1, .c = *c};
-    mcm_tr_log(&e, sizeof e);
+    mcm_tevc_t *e = mcm_tr_log_put(sizeof *e);
+    e->kind = kind;
+    e->pad = 0;
+    e->t0 = t0;
+    e->t1 = t1;
+    e->c = *c;
 }
 
 /* the world communicator: id 0, members 0..P-1; 0 or -1 (no memory) */

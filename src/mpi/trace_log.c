@@ -71,6 +71,17 @@ void mcm_tr_log_spill(void)
 
 /* ---- at MPI_Finalize: the log into OTF2 events ---- */
 
+/* a call of region r entered or left at t: for the definitions (the
+ * regions used, the clock's range) */
+static void seen(uint32_t r, uint64_t t)
+{
+    if (r < MCM_R_COUNT)
+        mcm_tr.regions[r / 64] |= 1ull << (r % 64);
+    if (!mcm_tr.first)
+        mcm_tr.first = t;
+    mcm_tr.last = t;
+}
+
 static void coll_end(const mcm_tcoll_t *c, uint64_t t)
 {
     OTF2_AttributeList *al = mcm_tr.al; /* OTF2 empties it at each event */
@@ -93,6 +104,8 @@ static void write_coll(const mcm_tevc_t *e)
         coll_end(&e->c, e->t1);
         return;
     }
+    seen(e->c.region, e->t0);
+    seen(e->c.region, e->t1);
     OTF2_EvtWriter_Enter(w, NULL, e->t0, e->c.region);
     OTF2_EvtWriter_MpiCollectiveBegin(w, NULL, e->t0);
     coll_end(&e->c, e->t1);
@@ -102,6 +115,8 @@ static void write_coll(const mcm_tevc_t *e)
 static void write_one(const mcm_tev_t *e)
 {
     OTF2_EvtWriter *w = mcm_tr.ev;
+    if (e->kind == MCM_E_ENTER || e->kind == MCM_E_LEAVE)
+        seen(e->peer, e->t);
     switch (e->kind) {
     case MCM_E_ENTER: OTF2_EvtWriter_Enter(w, NULL, e->t, e->peer); break;
     case MCM_E_LEAVE: OTF2_EvtWriter_Leave(w, NULL, e->t, e->peer); break;
