@@ -20,6 +20,7 @@ set(face_job job/sim_job.h)
 set(face_hier hier/hier.h)
 set(face_oracle oracle/check.h)
 set(face_app app/gcmc.h)
+set(face_replay replay/replay.h)
 
 string(REPLACE "," ";" LAYERS "${LAYERS}")
 list(LENGTH LAYERS nlayers)
