@@ -120,7 +120,10 @@ tsan:
 chaos: build
 	python3 tests/harden/chaos.py --build $(BUILD) --faults $(CHAOS_FAULTS)
 
-install: build
+# the installed files only (target installable), not the tests
+install:
+	@./tools/configure.sh $(BUILD) $(BUILD_ARGS)
+	@cmake --build $(BUILD) -j $(JOBS) --target installable
 	cmake --install $(BUILD) --prefix $(PREFIX)
 
 clean:

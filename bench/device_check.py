@@ -35,7 +35,6 @@ import argparse
 import datetime
 import json
 import os
-import platform
 import re
 import shlex
 import subprocess
@@ -45,6 +44,8 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import mpilib  # noqa: E402
 from mpilib import log  # noqa: E402
+from device_check_report import markdown, size_label  # noqa: E402,F401
+import device_check_machine  # noqa: E402
 
 FORMAT = "manycoll-device-check/1"
 COLLS = ["barrier", "bcast", "reduce", "allreduce", "allgather", "alltoall",
@@ -64,14 +65,6 @@ QUICK = {"ranks": [2], "sizes": [8, 1024],
          "mpi_iters": 20, "mpi_case_seconds": 0.2, "calibrate": ["--quick"],
          "bench_timeout": 60, "mpi_timeout": 60, "calibrate_timeout": 60,
          "budget": 90}
-
-
-def size_label(b):
-    if b >= 1 << 20 and b % (1 << 20) == 0:
-        return f"{b >> 20} MiB"
-    if b >= 1024 and b % 1024 == 0:
-        return f"{b >> 10} KiB"
-    return f"{b} B"
 
 
 def options():
@@ -193,52 +186,7 @@ class Check:
 
     # -- 1. the machine --
     def machine(self):
-        m = {"hostname": platform.node(), "kernel": platform.release()}
-        model = None
-        try:
-            with open("/proc/cpuinfo") as f:
-                for line in f:
-                    if line.startswith("model name"):
-                        model = line.split(":", 1)[1].strip()
-                        break
-        except OSError:
-            pass
-        m["cpu_model"] = model or platform.processor() or "unknown"
-        m["cpus_online"] = os.cpu_count()
-        m["cpus_available"] = len(os.sched_getaffinity(0))
-        cores, sockets = set(), set()
-        base = "/sys/devices/system/cpu"
-        for c in sorted(os.sched_getaffinity(0)):
-            try:
-                with open(f"{base}/cpu{c}/topology/core_id") as f:
-                    core = f.read().strip()
-                with open(f"{base}/cpu{c}/topology/physical_package_id") \
-                        as f:
-                    pkg = f.read().strip()
-                cores.add((pkg, core))
-                sockets.add(pkg)
-            except OSError:
-                pass
-        m["physical_cores"] = len(cores) or None
-        m["sockets"] = len(sockets) or None
-        nodes = sorted(d for d in os.listdir("/sys/devices/system/node")
-                       if re.fullmatch(r"node\d+", d)) \
-            if os.path.isdir("/sys/devices/system/node") else []
-        m["numa_nodes"] = len(nodes) or None
-        with open("/proc/loadavg") as f:
-            m["loadavg"] = " ".join(f.read().split()[:3])
-        st, out, err = self.run(["lstopo-no-graphics", "--of", "console"],
-                                30) if _which("lstopo-no-graphics") \
-            else (None, "", "")
-        if st == 0 and out.strip():
-            m["topology_source"] = "lstopo-no-graphics --of console"
-            m["topology"] = out.rstrip()
-        else:
-            m["topology_source"] = "/sys (hwloc's lstopo-no-graphics " \
-                                   "not found)"
-            m["topology"] = "\n".join(
-                f"{n}: CPUs {_read(f'/sys/devices/system/node/{n}/cpulist')}"
-                for n in nodes) or "no NUMA information in /sys"
+        m = device_check_machine.describe(self.run)
         self.r["machine"] = m
         v = {}
         st, out, err = self.run([self.mc, "--version"], 30)
@@ -642,133 +590,6 @@ class Check:
         with open(mp, "w") as f:
             f.write(markdown(self.r))
         log(f"wrote {mp} and {jp}")
-
-
-def _which(p):
-    return any(os.access(os.path.join(d, p), os.X_OK)
-               for d in os.environ.get("PATH", "").split(os.pathsep))
-
-
-def _read(path):
-    try:
-        with open(path) as f:
-            return f.read().strip()
-    except OSError:
-        return "?"
-
-
-def us(x):
-    if x is None:
-        return "-"
-    return f"{x:.2f}" if x < 100 else f"{x:.0f}"
-
-
-def markdown(r):
-    m, v = r["machine"], r["versions"]
-    o = [f"# Device check ({r['created']}, {v.get('describe', '?')})", "",
-         f"`{r['command']}`" + (" (quick: tiny sizes and iteration "
-                                "counts; not a measurement)"
-                                if r["quick"] else ""), ""]
-    o += ["## Machine", "",
-          f"- CPU: {m['cpu_model']}; {m['cpus_available']} CPUs available "
-          f"({m['cpus_online']} online), {m['physical_cores']} physical "
-          f"cores, {m['sockets']} socket(s), {m['numa_nodes']} NUMA "
-          f"node(s); load {m['loadavg']}; Linux {m['kernel']}",
-          f"- manycoll: {v.get('manycoll')}, commit {v.get('commit')} "
-          f"({v.get('describe')})",
-          f"- Open MPI: {v.get('openmpi')}; MPICH: {v.get('mpich')}; "
-          f"gcc: {v.get('gcc')}",
-          f"- topology ({m['topology_source']}):", "", "```",
-          m["topology"], "```", ""]
-    o += ["## Steps", "", "| step | status | seconds | note |",
-          "|---|---|---|---|"]
-    for s in r["steps"]:
-        o.append(f"| {s['step']} | {s['status']} | {s['seconds']} | "
-                 f"{s.get('note', '')} |")
-    for s in r["skipped_ranks"]:
-        o.append("")
-        o.append(f"- {s['why']}")
-    o.append("")
-    o += ["## manycoll bench", "",
-          "p50 in µs (a call's time is its slowest rank's). `selected`: "
-          "what the built-in rules run (MC_TUNING=none), interleaved call "
-          "by call with the collective's other algorithms; `best/sel` < 1: "
-          "another algorithm was faster here (a rule to look at).", "",
-          "| ranks | coll | size | selected | p50 | best | p50 | best/sel "
-          "| algos |", "|---|---|---|---|---|---|---|---|---|"]
-    for s in r["bench_summary"]:
-        o.append(f"| {s['ranks']} | {s['coll']} | "
-                 f"{size_label(s['bytes'])} | {s['selected']} | "
-                 f"{us(s['selected_p50_us'])} | {s['best']} | "
-                 f"{us(s['best_p50_us'])} | {s['best_over_selected']} | "
-                 f"{s['algos']} |")
-    if not r["bench_summary"]:
-        o.append("| - | no measurement | | | | | | | |")
-    o += ["", "## Drop-in against the MPIs", "",
-          "bench/mpi_compare with libmanycoll_mpi preloaded: PMPI_X (the "
-          "MPI alone) against MPI_X (through the library), interleaved in "
-          "the same processes. ratio = median of PMPI time / library time "
-          "per iteration (> 1: the library is faster).", ""]
-    for mpi, e in r["mpi"].items():
-        ver = e.get("version")
-        o.append(f"### {e['label']}: {e.get('status')}"
-                 + (f" ({ver})" if ver and ver != "not installed" else ""))
-        o.append("")
-        if e.get("status") in ("not installed", "not asked (--mpis)"):
-            o += [f"{e['label']} {e['status']}: skipped.", ""]
-            continue
-        o += ["| ranks | coll | size | PMPI p50 | lib p50 | ratio |",
-              "|---|---|---|---|---|---|"]
-        for run in e["runs"]:
-            for x in run["rows"]:
-                o.append(f"| {run['ranks']} | {x['coll']} | "
-                         f"{size_label(x['bytes'])} | "
-                         f"{us(x['pmpi_p50_us'])} | {us(x['lib_p50_us'])} "
-                         f"| {x['ratio_paired']:.2f} |")
-            if run.get("error"):
-                o.append(f"| {run['ranks']} | failed: {run['error']} "
-                         "| | | | |")
-        o.append("")
-    o += ["## Calibration and prediction", ""]
-    c = r["calibration"]
-    if c:
-        o += [f"`{c['command']}`: R_L {us(c['R_L_ns'])} ns, R_R "
-              f"{us(c['R_R_ns'])} ns, R_I {us(c['R_I_ns'])} ns, contention "
-              f"slope (E-E) {us(c['contention_c_ns'])} ns; "
-              f"{len(c['skipped'])} measurement(s) skipped.", ""]
-    else:
-        o += ["No profile: calibrate failed.", ""]
-    p = r["prediction"]
-    if p:
-        o += [f"At {p['ranks']} ranks. The simulator on `{p['platform']}` "
-              f"(contention: {p['contention']}), running the algorithm "
-              "the library selected on shared memory (`sim ran` says what "
-              "it ran instead when that one falls back there), beside the "
-              "measured p50:", "",
-              "| coll | size | algorithm | sim ran | sim µs | measured µs "
-              "| sim/measured |", "|---|---|---|---|---|---|---|"]
-        for x in p["sim"]:
-            o.append(f"| {x['coll']} | {size_label(x['bytes'])} | "
-                     f"{x['algo']} | {x['sim_ran']} | {us(x['sim_us'])} | "
-                     f"{us(x['measured_us'])} | {x['sim_over_measured']} |")
-        o += ["", "The cache-coherence models' optimum (`manycoll model "
-              "optimize` on the profile) beside the same parameters "
-              "measured, and the selected algorithm, 8 B:", "",
-              "| model | algorithm | model min µs | model max µs | measured "
-              "µs | selected | its µs | note |",
-              "|---|---|---|---|---|---|---|---|"]
-        for x in p["model"]:
-            o.append(f"| {x['model']} | {x['algo']} | "
-                     f"{us(x['model_min_us'])} | {us(x['model_max_us'])} | "
-                     f"{us(x['measured_us'])} | {x['selected']} | "
-                     f"{us(x['selected_us'])} | {x['note'] or ''} |")
-        o.append("")
-    else:
-        o += ["No prediction (see Failures).", ""]
-    o += ["## Failures", ""]
-    o += [f"- {x}" for x in r["failures"]] or ["none"]
-    o += ["", f"Exit status: {r['exit_status']}", ""]
-    return "\n".join(o)
 
 
 def main():

@@ -1,25 +1,28 @@
 /*
  * The recording's life and its writer: MC_MPI_TRACE=DIR opens an OTF2
- * archive at MPI_Init (DIR/traces.otf2, one event file per rank), the
- * wrappers write events through the helpers below, and MPI_Finalize
- * writes the definitions and closes it (trace.h has the whole picture).
+ * archive at MPI_Init (DIR/traces.otf2, one event file per rank) and
+ * the rank's event log (trace_log.c), the wrappers append records to the
+ * log, and MPI_Finalize turns the log into OTF2 events, writes the
+ * definitions and closes the archive (trace.h has the whole picture).
  *
- * Memory: each rank's events go through OTF2's buffered event writer in
- * chunks of MCM_TR_CHUNK bytes; a full chunk is written to the rank's
- * event file (OTF2 flushes it; the pre-flush callback says yes), so a
- * long run holds one chunk of events, plus the tables that grow with
- * what the program made, not with how long it ran: one entry per
- * communicator, per distinct event string (datatype, op, vcounts) and per
- * request in flight.
+ * Memory: the log's buffer (MCM_TR_LOG bytes) and, at MPI_Finalize,
+ * OTF2's event chunks of MCM_TR_CHUNK bytes, each written to the rank's
+ * event file when full (the pre-flush callback says yes), plus the
+ * tables that grow with what the program made, not with how long it
+ * ran: one entry per communicator, per distinct event string (datatype,
+ * op, vcounts) and per request in flight.
  *
- * Clock: CLOCK_MONOTONIC in ns; at MPI_Init every rank reads it right
- * after a barrier and takes rank 0's reading as its own, so that ranks
- * on different hosts share a time axis to within the barrier's skew.
+ * Clock: CLOCK_MONOTONIC in ns, read as the TSC's ticks where it can
+ * stand for it (trace_impl.h) and turned into ns at MPI_Finalize; at
+ * MPI_Init every rank reads it right after a barrier and takes rank 0's
+ * reading as its own, so that ranks on different hosts share a time axis
+ * to within the barrier's skew.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "mpi/trace.h"
 
@@ -27,33 +30,74 @@
 #include "mpi/trace_impl.h"
 
 int mcm_trace_on;
-_Thread_local int mcm_trace_depth;
-mcm_trace_t mcm_tr = {.lock = PTHREAD_MUTEX_INITIALIZER};
+_Thread_local int mcm_trace_depth
+    __attribute__((tls_model("initial-exec")));
+mcm_trace_t mcm_tr = {.lock = PTHREAD_MUTEX_INITIALIZER, .fd = -1};
 
 /* events per chunk of the event writer; the definitions' chunk */
 #define MCM_TR_CHUNK (1u << 20)
 #define MCM_TR_DEF_CHUNK (4u << 20)
 
-static uint64_t mono_ns(void)
+uint64_t mcm_tr_mono_ns(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-uint64_t mcm_tr_now(void)
+/* the TSC can stand for the clock: constant and non-stop (cpuinfo), and
+ * the kernel keeps time with it (so it agrees across cores) */
+static int tsc_usable(void)
 {
-    return (uint64_t)((int64_t)mono_ns() + mcm_tr.shift);
+#if defined(__x86_64__)
+    char line[4096], cs[32] = "";
+    int flags = 0;
+    FILE *f = fopen("/sys/devices/system/clocksource/clocksource0/"
+                    "current_clocksource", "r");
+    if (f) {
+        if (!fgets(cs, sizeof cs, f))
+            cs[0] = 0;
+        fclose(f);
+    }
+    f = fopen("/proc/cpuinfo", "r");
+    while (f && !flags && fgets(line, sizeof line, f))
+        if (!strncmp(line, "flags", 5))
+            flags = strstr(line, " constant_tsc") &&
+                    strstr(line, " nonstop_tsc");
+    if (f)
+        fclose(f);
+    const char *env = getenv("MC_MPI_TRACE_TSC"); /* 0: never */
+    return flags && !strncmp(cs, "tsc", 3) && !(env && !strcmp(env, "0"));
+#else
+    return 0;
+#endif
 }
 
-void mcm_tr_lock(void)
+/* a tick and the ns at it, read as close together as can be */
+static void pair(uint64_t *tick, uint64_t *ns)
 {
-    pthread_mutex_lock(&mcm_tr.lock);
+    uint64_t a = mcm_tr_mono_ns();
+    *tick = mcm_tr_now();
+    *ns = a + (mcm_tr_mono_ns() - a) / 2;
 }
 
-void mcm_tr_unlock(void)
+void mcm_tr_clock_end(void)
 {
-    pthread_mutex_unlock(&mcm_tr.lock);
+    mcm_tr.ns_per_tick = 1;
+    if (mcm_tr.tsc) {
+        uint64_t t1, n1;
+        pair(&t1, &n1);
+        if (t1 > mcm_tr.tick0)
+            mcm_tr.ns_per_tick = (double)(n1 - mcm_tr.ns0) /
+                                 (double)(t1 - mcm_tr.tick0);
+    }
+}
+
+uint64_t mcm_tr_ns(uint64_t tick)
+{
+    int64_t d = (int64_t)(tick - mcm_tr.tick0);
+    return mcm_tr.ns0 + (uint64_t)mcm_tr.shift +
+           (uint64_t)(int64_t)((double)d * mcm_tr.ns_per_tick);
 }
 
 /* ---- event strings ---- */
@@ -98,43 +142,19 @@ uint32_t mcm_tr_str(const char *s)
     return str_id(i);
 }
 
+/* the strings every rank writes: "" and the paths' names; 0 or -1 */
+static int fixed_strings(void)
+{
+    static const char *const path[MCM_P_N] = {
+        [MCM_P_MANYCOLL] = "manycoll", [MCM_P_HIER] = "hier",
+        [MCM_P_MPI] = "mpi"};
+    int bad = !(mcm_tr.s_none = mcm_tr_str(""));
+    for (int i = 0; i < MCM_P_N; i++)
+        bad |= !(mcm_tr.s_path[i] = mcm_tr_str(path[i]));
+    return bad ? -1 : 0;
+}
+
 /* ---- events ---- */
-
-static void used(int region, uint64_t t)
-{
-    mcm_tr.regions[region / 64] |= 1ull << (region % 64);
-    if (!mcm_tr.first)
-        mcm_tr.first = t;
-    mcm_tr.last = t;
-}
-
-void mcm_tr_enter(int region, uint64_t t)
-{
-    used(region, t);
-    OTF2_EvtWriter_Enter(mcm_tr.ev, NULL, t, (OTF2_RegionRef)region);
-}
-
-void mcm_tr_leave(int region, uint64_t t)
-{
-    used(region, t);
-    OTF2_EvtWriter_Leave(mcm_tr.ev, NULL, t, (OTF2_RegionRef)region);
-}
-
-void mcm_tr_coll_end(const mcm_tcoll_t *c, uint64_t t)
-{
-    OTF2_AttributeList *al = mcm_tr.al;
-    OTF2_AttributeList_RemoveAllAttributes(al);
-    OTF2_AttributeList_AddUint64(al, MCM_A_COUNT, c->count);
-    OTF2_AttributeList_AddStringRef(al, MCM_A_DATATYPE, c->dtype);
-    OTF2_AttributeList_AddStringRef(al, MCM_A_OP, c->op);
-    if (c->has_vcounts)
-        OTF2_AttributeList_AddStringRef(al, MCM_A_VCOUNTS, c->vcounts);
-    OTF2_AttributeList_AddUint8(al, MCM_A_IN_PLACE, c->in_place);
-    OTF2_AttributeList_AddStringRef(al, MCM_A_PATH, c->path);
-    OTF2_EvtWriter_MpiCollectiveEnd(mcm_tr.ev, al, t,
-                                    (OTF2_CollectiveOp)c->op_otf2, c->comm,
-                                    c->root, c->sent, c->recvd);
-}
 
 /* ---- the archive ---- */
 
@@ -146,15 +166,11 @@ static OTF2_FlushType pre_flush(void *u, OTF2_FileType ft,
     return OTF2_FLUSH;
 }
 
-static OTF2_TimeStamp post_flush(void *u, OTF2_FileType ft,
-                                 OTF2_LocationRef loc)
-{
-    (void)u, (void)ft, (void)loc;
-    return mcm_tr_now();
-}
-
+/* no post-flush callback: OTF2 writes its chunks at MPI_Finalize (the
+ * log, trace_log.c), not while the program runs, so there is no pause of
+ * the program's to record as a BufferFlush */
 static const OTF2_FlushCallbacks flush_cbs = {.otf2_pre_flush = pre_flush,
-                                              .otf2_post_flush = post_flush};
+                                              .otf2_post_flush = NULL};
 
 /* opens DIR/traces.otf2 and this rank's event writer; NULL or the
  * reason it could not */
@@ -179,14 +195,18 @@ static const char *open_archive(const char *dir)
     mcm_tr.ev = OTF2_Archive_GetEvtWriter(mcm_tr.ar,
                                           (OTF2_LocationRef)mcm_tr.rank);
     mcm_tr.al = OTF2_AttributeList_New();
-    return mcm_tr.ev && mcm_tr.al ? NULL : "no event writer";
+    if (!mcm_tr.ev || !mcm_tr.al)
+        return "no event writer";
+    return mcm_tr_log_open(dir) ? "cannot create the event log in DIR"
+                                : NULL;
 }
 
 /* every rank reads the clock after one barrier; rank 0's is the time */
 static void sync_clock(void)
 {
     PMPI_Barrier(mcm_tr.comm);
-    int64_t mine = (int64_t)mono_ns(), zero = mine;
+    pair(&mcm_tr.tick0, &mcm_tr.ns0);
+    int64_t mine = (int64_t)mcm_tr.ns0, zero = mine;
     PMPI_Bcast(&zero, 1, MPI_INT64_T, 0, mcm_tr.comm);
     mcm_tr.shift = zero - mine;
 }
@@ -204,8 +224,14 @@ void mcm_trace_init(void)
     mc_map_init(&mcm_tr.str_ids, sizeof(uint32_t));
     mc_map_init(&mcm_tr.comm_of, sizeof(uint32_t));
     mc_map_init(&mcm_tr.reqs, sizeof(mcm_treq_t *));
+    int level = MPI_THREAD_MULTIPLE;
+    PMPI_Query_thread(&level);
+    mcm_tr.mt = level == MPI_THREAD_MULTIPLE;
+    mcm_tr.tsc = tsc_usable();
     sync_clock();
     const char *why = open_archive(dir);
+    if (!why && fixed_strings())
+        why = "no memory for the event strings";
     if (!why && mcm_tr_comm_world())
         why = "no memory for the communicator table";
     int ok = !why, all = 0;
@@ -221,6 +247,11 @@ void mcm_trace_init(void)
                 dir, mcm_tr.rank, why ? why : "another rank could not");
     /* the archive is left as it is: OTF2 cannot close half of one */
     mcm_tr.ar = NULL;
+    if (mcm_tr.fd >= 0)
+        close(mcm_tr.fd);
+    mcm_tr.fd = -1;
+    free(mcm_tr.log);
+    mcm_tr.log = NULL;
 }
 
 static void free_tables(void)
@@ -251,15 +282,15 @@ void mcm_trace_finalize(void)
     mcm_tr_lock();
     mcm_trace_on = 0;
     mcm_tr_unlock();
+    mcm_tr_clock_end();
+    int lost = mcm_tr_log_write();
+    if (lost)
+        fprintf(stderr, "manycoll_mpi: MC_MPI_TRACE: rank %d could not "
+                        "write its event log (%s): events are missing\n",
+                mcm_tr.rank, strerror(lost));
     OTF2_EvtWriter_GetNumberOfEvents(mcm_tr.ev, &mcm_tr.nev);
     OTF2_Archive_CloseEvtWriter(mcm_tr.ar, mcm_tr.ev);
     OTF2_Archive_CloseEvtFiles(mcm_tr.ar);
-    OTF2_Archive_OpenDefFiles(mcm_tr.ar);
-    OTF2_DefWriter *dw = OTF2_Archive_GetDefWriter(
-        mcm_tr.ar, (OTF2_LocationRef)mcm_tr.rank);
-    if (dw)
-        OTF2_Archive_CloseDefWriter(mcm_tr.ar, dw);
-    OTF2_Archive_CloseDefFiles(mcm_tr.ar);
     mcm_tr_write_defs();
     OTF2_Archive_Close(mcm_tr.ar);
     OTF2_AttributeList_Delete(mcm_tr.al);

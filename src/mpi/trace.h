@@ -1,14 +1,18 @@
 /*
- * Recording an MPI run as an OTF2 archive: MC_MPI_TRACE=DIR (docs/replay.md;
- * the archive's contract with the replay side is /work/notes/otf2_contract.md).
+ * Recording an MPI run as an OTF2 archive: MC_MPI_TRACE=DIR
+ * (docs/replay.md; the archive's contract with the replay side is
+ * /work/notes/otf2_contract.md).
  *
  *   MPI_Allreduce(...)                 (the program's call)
  *     MCM_TRACE_COLL(...)   tracing off: one load of mcm_trace_on and a
  *                           predictable branch, nothing else
  *                           tracing on: t0; the same MPI_Allreduce again
  *                           (mcm_trace_depth = 1: it runs as untraced);
- *                           t1; Enter, MpiCollectiveBegin/End with the
- *                           manycoll::* attributes, Leave (trace_coll.c)
+ *                           t1; one record in the rank's event log: the
+ *                           call's Enter, MpiCollectiveBegin/End with the
+ *                           manycoll::* attributes and Leave, made from
+ *                           its arguments or copied from the same call's
+ *                           last record (trace_coll.c)
  *   MPI_Isend / MPI_Irecv   the request's handle -> (requestID, kind,
  *                           peer, tag, comm, length) in a per-rank table;
  *                           the waits and tests (complete.c) write the
@@ -17,16 +21,18 @@
  *                           the new comm's members (comm rank 0's
  *                           proposal, PMPI_Bcast) and its members in world
  *                           ranks (trace_comm.c)
- *   MPI_Finalize            the definitions, gathered to rank 0 over a
+ *   MPI_Finalize            the event log into OTF2 events (trace_log.c);
+ *                           the definitions, gathered to rank 0 over a
  *                           private duplicate of MPI_COMM_WORLD with PMPI
  *                           (trace_defs.c); OTF2's collective callbacks
  *                           over the same duplicate (trace_otf2.c)
  *
  * Built only with OTF2 (cmake MC_OTF2, MCM_HAVE_OTF2); without it the
  * hooks below are empty and MC_MPI_TRACE gives one line at MPI_Init.
- * The recording is one thread's at a time: events are written under a
- * lock, but the calls of concurrent threads (MPI_THREAD_MULTIPLE) would
- * interleave their Enter/Leave on the one location of the rank.
+ * The recording is one thread's at a time: under MPI_THREAD_MULTIPLE its
+ * tables and log are written under a lock (no lock below that level),
+ * but the calls of concurrent threads would interleave their Enter/Leave
+ * on the one location of the rank.
  */
 #ifndef MC_MPI_TRACE_H
 #define MC_MPI_TRACE_H
@@ -69,8 +75,12 @@ typedef struct mcm_tcall {
 /* 1 while this process records (set once at MPI_Init, cleared at
  * MPI_Finalize): the only thing the untraced path reads */
 extern int mcm_trace_on;
-/* 1 inside a recorded call: the call it makes again runs untraced */
-extern _Thread_local int mcm_trace_depth;
+/* 1 inside a recorded call: the call it makes again runs untraced.
+ * Read three times per recorded call: initial-exec, one load, not a
+ * call to __tls_get_addr (4 bytes of the static TLS glibc keeps for
+ * libraries loaded later, should a program dlopen this one) */
+extern _Thread_local int mcm_trace_depth
+    __attribute__((tls_model("initial-exec")));
 
 #define MCM_TRACING() (__builtin_expect(mcm_trace_on, 0) && !mcm_trace_depth)
 
@@ -128,7 +138,7 @@ int mcm_tr_isend(const void *buf, int count, MPI_Datatype dt, int dest,
 int mcm_tr_irecv(void *buf, int count, MPI_Datatype dt, int src, int tag,
                  MPI_Comm comm, MPI_Request *req);
 
-/* the waits and tests: which one (trace_wait.c) */
+/* the waits and tests: which one (trace_p2p.c) */
 enum { MCM_TW_WAIT, MCM_TW_TEST, MCM_TW_WAITANY, MCM_TW_TESTANY,
        MCM_TW_WAITALL, MCM_TW_TESTALL, MCM_TW_WAITSOME, MCM_TW_TESTSOME,
        MCM_TW_KINDS };

@@ -120,10 +120,34 @@ static uint32_t dtype_str(MPI_Datatype dt)
 
 static uint32_t op_str(MPI_Op op)
 {
+    if (op == MPI_OP_NULL)
+        return mcm_tr.s_none;
     int o = mcm_builtin_op(op);
     if (o >= 0)
         return mcm_tr_str(mc_op_name((mc_op_t)o));
     return mcm_tr_str(op == MPI_LXOR ? "lxor" : "user");
+}
+
+/* the manycoll::datatype and manycoll::op strings of dt and op
+ * (MPI_OP_NULL: no op, ""), through the string cache: a call on a
+ * predefined type looks up one slot, keyed by both handles, instead of
+ * two maps and two strings. A derived type is looked up each time: its
+ * handle may be freed and come back with another extent; an op's string
+ * never changes (a user op's is "user") */
+static void dt_op(MPI_Datatype dt, MPI_Op op, uint32_t *d, uint32_t *o)
+{
+    uintptr_t kd = mcm_key(&dt, sizeof dt), ko = mcm_key(&op, sizeof op);
+    mcm_tsc_t *c = &mcm_tr.sc[mcm_slot(kd ^ (ko << 1 | ko >> 63),
+                                       MCM_TR_SC_BITS)];
+    if (c->dtype && c->dt == kd && c->op == ko) {
+        *d = c->dtype;
+        *o = c->opname;
+        return;
+    }
+    *d = dtype_str(dt);
+    *o = op_str(op);
+    if (mcm_type(dt) && *d && *o)
+        *c = (mcm_tsc_t){.dt = kd, .op = ko, .dtype = *d, .opname = *o};
 }
 
 static uint32_t vcounts_str(const int *v, int n)
@@ -132,7 +156,7 @@ static uint32_t vcounts_str(const int *v, int n)
                               ? small
                               : malloc((size_t)n * 12 + 1);
     if (!b)
-        return mcm_tr_str("");
+        return mcm_tr.s_none;
     size_t at = 0;
     b[0] = 0;
     for (int i = 0; i < n; i++)
@@ -226,8 +250,7 @@ static void blocks(mcm_tcoll_t *c, int coll, const mcm_targs_t *a,
         count = (int64_t)sum(v, w->P); break;
     }
     c->count = count > 0 ? (uint64_t)count : 0;
-    c->dtype = dtype_str(snd ? a->sdt : a->rdt);
-    c->op = mcm_tr_str("");
+    dt_op(snd ? a->sdt : a->rdt, MPI_OP_NULL, &c->dtype, &c->op);
     if (v) {
         c->has_vcounts = 1;
         c->vcounts = vcounts_str(v, w->P);
@@ -241,17 +264,16 @@ static void attrs(mcm_tcoll_t *c, int coll, const mcm_targs_t *a,
     unsigned props = mc_coll_info((mc_coll_t)coll)->props;
     c->in_place = (uint8_t)w->ip;
     if (coll == MC_COLL_BARRIER) {
-        c->dtype = c->op = mcm_tr_str("");
+        c->dtype = c->op = mcm_tr.s_none;
     } else if (coll == MC_COLL_REDUCE_SCATTER) {
         c->count = pos(at(a->rcounts, w->me));
-        c->dtype = dtype_str(a->sdt);
-        c->op = op_str(a->op);
+        dt_op(a->sdt, a->op, &c->dtype, &c->op);
         c->has_vcounts = 1;
         c->vcounts = vcounts_str(a->rcounts, w->P);
     } else if (coll == MC_COLL_BCAST || (props & MC_COLL_REDUCES)) {
         c->count = pos(a->count);
-        c->dtype = dtype_str(a->sdt);
-        c->op = props & MC_COLL_REDUCES ? op_str(a->op) : mcm_tr_str("");
+        dt_op(a->sdt, props & MC_COLL_REDUCES ? a->op : MPI_OP_NULL,
+              &c->dtype, &c->op);
     } else {
         blocks(c, coll, a, w);
     }
@@ -272,42 +294,116 @@ static void where(where_t *w, int coll, MPI_Comm comm, const mcm_targs_t *a)
     w->rsig = gath ? w->root : !(scat && w->ip);
 }
 
+/* ---- the last call of each collective and form ----
+ * A loop that makes the same call again (an iterative solver's
+ * allreduce) gets the same record: the arguments it is made from are
+ * kept as a key beside it, and a call whose key matches copies it
+ * instead of working it out. Only calls on predefined types (or none)
+ * and without v-counts are kept: a predefined type's handle is never
+ * freed, so a match is one; a comm's entries go at MPI_Comm_free, as
+ * its handle may come back for another comm. Under the lock. */
+typedef struct ckey {
+    uintptr_t comm, sdt, rdt, op;
+    int count, scount, rcount, root, ip;
+} ckey_t;
+
+static struct last {
+    ckey_t k;
+    mcm_tcoll_t c;
+    int full;
+} last[MC_COLL_COUNT][MCM_FORMS];
+
+static void key_of(ckey_t *k, MPI_Comm comm, const mcm_targs_t *a)
+{
+    k->comm = mcm_key(&comm, sizeof comm);
+    k->sdt = mcm_key(&a->sdt, sizeof a->sdt);
+    k->rdt = mcm_key(&a->rdt, sizeof a->rdt);
+    k->op = mcm_key(&a->op, sizeof a->op);
+    k->count = a->count;
+    k->scount = a->scount;
+    k->rcount = a->rcount;
+    k->root = a->root;
+    k->ip = (a->sbuf == MPI_IN_PLACE) | (a->rbuf == MPI_IN_PLACE) << 1;
+}
+
+static int same_key(const ckey_t *x, const ckey_t *y)
+{
+    return x->comm == y->comm && x->sdt == y->sdt && x->rdt == y->rdt &&
+           x->op == y->op && x->count == y->count &&
+           x->scount == y->scount && x->rcount == y->rcount &&
+           x->root == y->root && x->ip == y->ip;
+}
+
+/* a type the key may hold: predefined, or none (the field not set) */
+static int keyable(MPI_Datatype dt, uintptr_t bits)
+{
+    return !bits || mcm_type(dt);
+}
+
+void mcm_trace_comm_forget(MPI_Comm comm)
+{
+    uintptr_t k = mcm_key(&comm, sizeof comm);
+    for (int c = 0; c < MC_COLL_COUNT; c++)
+        for (int f = 0; f < MCM_FORMS; f++)
+            if (last[c][f].k.comm == k)
+                last[c][f].full = 0;
+}
+
+/* tc->c from the arguments */
+static void describe(mcm_tcall_t *tc, MPI_Comm comm, const mcm_targs_t *a)
+{
+    int coll = tc->coll;
+    where_t w = {.P = 1};
+    where(&w, coll, comm, a);
+    int rooted = mc_coll_info((mc_coll_t)coll)->props & MC_COLL_ROOTED;
+    tc->c.comm = mcm_tr_comm_id(comm);
+    tc->c.root = rooted ? (uint32_t)a->root : OTF2_UNDEFINED_UINT32;
+    tc->c.op_otf2 = otf2_op[coll];
+    tc->c.region = (uint32_t)(coll * MCM_FORMS + tc->form);
+    attrs(&tc->c, coll, a, &w);
+}
+
 void mcm_trace_begin(mcm_tcall_t *tc, int coll, int form, MPI_Comm comm,
                      const mcm_targs_t *a)
 {
     mcm_trace_depth = 1;
-    memset(tc, 0, sizeof *tc);
     tc->coll = coll;
     tc->form = form;
-    where_t w = {.P = 1};
-    where(&w, coll, comm, a);
-    int rooted = mc_coll_info((mc_coll_t)coll)->props & MC_COLL_ROOTED;
     mcm_comm_t *s = mcm_comm(comm);
     tc->s = s;
     if (s)
         memcpy(tc->before, s->stat[coll][form].n, sizeof tc->before);
+    ckey_t k;
+    key_of(&k, comm, a);
+    struct last *l = &last[coll][form];
     mcm_tr_lock();
-    tc->c.comm = mcm_tr_comm_id(comm);
-    tc->c.root = rooted ? (uint32_t)a->root : OTF2_UNDEFINED_UINT32;
-    tc->c.op_otf2 = otf2_op[coll];
-    tc->c.region = (uint32_t)(coll * MCM_FORMS + form);
-    attrs(&tc->c, coll, a, &w);
+    if (l->full && same_key(&l->k, &k)) {
+        tc->c = l->c;
+    } else {
+        memset(&tc->c, 0, sizeof tc->c);
+        describe(tc, comm, a);
+        l->full = !a->scounts && !a->rcounts && keyable(a->sdt, k.sdt) &&
+                  keyable(a->rdt, k.rdt) && tc->c.dtype && tc->c.op &&
+                  tc->c.comm != MCM_T_UNDEF_COMM;
+        l->k = k;
+        l->c = tc->c;
+    }
     mcm_tr_unlock();
     tc->t0 = mcm_tr_now();
 }
 
-/* the path whose count the call raised */
-static const char *path_of(const mcm_tcall_t *tc)
+/* the path whose count the call raised (MCM_P_*) */
+static int path_of(const mcm_tcall_t *tc)
 {
     const mcm_comm_t *s = tc->s;
     if (!s)
-        return "mpi";
+        return MCM_P_MPI;
     const long *n = s->stat[tc->coll][tc->form].n;
     if (n[MCM_FLAT] > tc->before[MCM_FLAT])
-        return "manycoll";
+        return MCM_P_MANYCOLL;
     if (n[MCM_HIER] > tc->before[MCM_HIER])
-        return "hier";
-    return "mpi";
+        return MCM_P_HIER;
+    return MCM_P_MPI;
 }
 
 int mcm_trace_end(mcm_tcall_t *tc, int rc, MPI_Request *req)
@@ -319,13 +415,16 @@ int mcm_trace_end(mcm_tcall_t *tc, int rc, MPI_Request *req)
         mcm_tr_unlock();
         return rc;
     }
-    tc->c.path = mcm_tr_str(path_of(tc));
+    tc->c.path = mcm_tr.s_path[path_of(tc)];
+    if (tc->form == MCM_BLOCKING) { /* one record: Enter .. Leave */
+        mcm_tr_coll(MCM_E_COLL, tc->t0, t1, &tc->c);
+        mcm_tr_unlock();
+        return rc;
+    }
     mcm_tr_enter((int)tc->c.region, tc->t0);
     if (tc->form != MCM_PERSISTENT)
-        OTF2_EvtWriter_MpiCollectiveBegin(mcm_tr.ev, NULL, tc->t0);
-    if (tc->form == MCM_BLOCKING) {
-        mcm_tr_coll_end(&tc->c, t1);
-    } else if (rc == MPI_SUCCESS && req) {
+        mcm_tr_ev(MCM_E_CBEGIN, tc->t0, 0, 0, 0, 0, 0);
+    if (rc == MPI_SUCCESS && req) {
         mcm_treq_t *q = mcm_tr_req_add(*req);
         if (q) {
             q->kind = MCM_Q_COLL;

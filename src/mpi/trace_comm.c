@@ -12,7 +12,9 @@
  *
  * A handle maps to its entry until MPI_Comm_free (MPI may reuse the
  * handle); the entries themselves are kept for the definitions, written
- * by rank 0 at finalize (mcm_tr_write_comms), parents first.
+ * by rank 0 at finalize (mcm_tr_write_comms), parents first, numbered
+ * 0, 1, ... in that order; each rank's local definitions map the ids its
+ * events carry to those (trace_defs.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -139,6 +141,7 @@ void mcm_trace_comm_free(MPI_Comm c)
 {
     mcm_tr_lock();
     mc_map_remove(&mcm_tr.comm_of, mcm_key(&c, sizeof c));
+    mcm_trace_comm_forget(c);
     mcm_tr_unlock();
 }
 
@@ -163,58 +166,80 @@ static size_t parse(const uint32_t *w, size_t n, rec_t *recs, mc_map_t *ix)
     return k;
 }
 
-static void write_one(OTF2_GlobalDefWriter *gw, const rec_t *r,
-                      OTF2_GroupRef g, uint32_t (*str)(void *, const char *),
-                      void *u)
+size_t mcm_tr_comm_order(const uint32_t *words, size_t n,
+                         const uint32_t ***order)
 {
-    uint32_t n = r->w[3], kind = r->w[2];
+    rec_t *recs = malloc((n / 4 + 1) * sizeof *recs);
+    const uint32_t **out = malloc((n / 4 + 1) * sizeof *out);
+    size_t k = 0, m = 0;
+    mc_map_t ix;
+    mc_map_init(&ix, sizeof(size_t));
+    if (recs && out) {
+        k = parse(words, n, recs, &ix);
+        for (int pass = 1; pass && m < k;) {
+            pass = 0;
+            for (size_t i = 0; i < k; i++) {
+                const size_t *p = mc_map_get(&ix, recs[i].w[1]);
+                if (recs[i].done || (p && !recs[*p].done))
+                    continue;
+                out[m++] = recs[i].w;
+                recs[i].done = pass = 1;
+            }
+        }
+    }
+    mc_map_fini(&ix);
+    free(recs);
+    *order = out;
+    return m;
+}
+
+static void write_one(OTF2_GlobalDefWriter *gw, const uint32_t *w,
+                      uint32_t self, uint32_t parent,
+                      uint32_t (*str)(void *, const char *), void *u)
+{
+    uint32_t n = w[3], kind = w[2];
     uint64_t *m = malloc(((size_t)n + 1) * sizeof *m);
     if (!m)
         return;
     for (uint32_t i = 0; i < n; i++)
-        m[i] = r->w[4 + i];
+        m[i] = w[4 + i];
     uint32_t name = str(u, kind < MCM_TC_KINDS ? kind_name[kind] : "other");
-    OTF2_GlobalDefWriter_WriteGroup(gw, g, name, OTF2_GROUP_TYPE_COMM_GROUP,
+    OTF2_GlobalDefWriter_WriteGroup(gw, 1 + self, name,
+                                    OTF2_GROUP_TYPE_COMM_GROUP,
                                     OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
                                     n, m);
-    OTF2_GlobalDefWriter_WriteComm(gw, r->w[0], name, g, r->w[1],
+    OTF2_GlobalDefWriter_WriteComm(gw, self, name, 1 + self, parent,
                                    OTF2_COMM_FLAG_NONE);
     free(m);
 }
 
-/* the group of all locations, then each comm's group and the comm,
- * every parent before its children */
-void mcm_tr_write_comms(OTF2_GlobalDefWriter *gw, const uint32_t *words,
-                        size_t n, uint32_t (*str)(void *, const char *),
+/* the group of all locations, then comm i of order as comm i with group
+ * 1 + i (so that ids rise as they are written: otf2-print asks for it) */
+void mcm_tr_write_comms(OTF2_GlobalDefWriter *gw, const uint32_t **order,
+                        size_t k, uint32_t (*str)(void *, const char *),
                         void *u)
 {
     uint64_t *all = malloc((size_t)mcm_tr.size * sizeof *all);
-    rec_t *recs = malloc((n / 4 + 1) * sizeof *recs);
-    mc_map_t ix;
-    mc_map_init(&ix, sizeof(size_t));
-    if (all && recs) {
+    mc_map_t ix; /* recorded id -> its place in order */
+    mc_map_init(&ix, sizeof(uint32_t));
+    if (all) {
         for (int i = 0; i < mcm_tr.size; i++)
             all[i] = (uint64_t)i;
         OTF2_GlobalDefWriter_WriteGroup(
             gw, 0, str(u, "locations"), OTF2_GROUP_TYPE_COMM_LOCATIONS,
             OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, (uint32_t)mcm_tr.size,
             all);
-        size_t k = parse(words, n, recs, &ix), left = k;
-        for (int pass = 1; pass && left;) {
-            pass = 0;
-            for (size_t i = 0; i < k; i++) {
-                const size_t *p = mc_map_get(&ix, recs[i].w[1]);
-                if (recs[i].done || (p && !recs[*p].done))
-                    continue;
-                write_one(gw, &recs[i], (OTF2_GroupRef)(1 + i), str, u);
-                recs[i].done = pass = 1;
-                left--;
-            }
+        for (size_t i = 0; i < k; i++) {
+            void *v;
+            const uint32_t *p = mc_map_get(&ix, order[i][1]);
+            write_one(gw, order[i], (uint32_t)i,
+                      p ? *p : MCM_T_UNDEF_COMM, str, u);
+            if (mc_map_add(&ix, order[i][0], &v) == 1)
+                *(uint32_t *)v = (uint32_t)i;
         }
     }
     mc_map_fini(&ix);
     free(all);
-    free(recs);
 }
 
 #endif /* MCM_HAVE_OTF2 */

@@ -4,7 +4,8 @@
  * the other ranks know:
  *
  *   every rank -> rank 0   events written, first and last timestamps
- *                          (PMPI_Gather); regions used (PMPI_Reduce, bor);
+ *                          (PMPI_Gather); regions used (PMPI_Allreduce,
+ *                          bor: every rank learns them all);
  *                          its event strings, in order (PMPI_Gatherv), whose
  *                          ids it chose as base + i * P + rank;
  *                          the communicators it knows (PMPI_Gatherv of
@@ -15,6 +16,18 @@
  *                          manycoll::* attributes; the group of all
  *                          locations; a group and a Comm per communicator,
  *                          parents first
+ *   rank 0 -> every rank   each comm's recorded id and its number in the
+ *                          archive (PMPI_Bcast)
+ *   every rank writes      its local definitions: two mapping tables,
+ *                          OTF2_MAPPING_REGION and OTF2_MAPPING_COMM,
+ *                          from the ids its events carry to the archive's
+ *
+ * Ids: the events carry a region's fixed id (coll * MCM_FORMS + form,
+ * ...) and a comm's recorded id (w + P * k, trace_comm.c), known without
+ * talking to other ranks but far apart; the archive numbers the regions
+ * used and the comms 0, 1, 2, ... in the order it defines them (readers
+ * such as otf2-print ask for it), and a reader that reads the local
+ * definitions (OTF2 does it for the events it hands over) sees those.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,7 +48,10 @@ typedef struct defs {
     int *str_n, *str_at;     /* bytes and offsets per rank */
     uint32_t *cw;            /* every rank's comm words */
     int *cw_n, *cw_at;
-    uint64_t regions[(MCM_R_COUNT + 63) / 64];
+    uint64_t regions[(MCM_R_COUNT + 63) / 64]; /* used by any rank */
+    const uint32_t **order;  /* the distinct comms, parents first */
+    size_t ncomm;
+    uint32_t *ids;           /* [2 * ncomm]: recorded id, archive id */
 } defs_t;
 
 static uint32_t fixed(defs_t *d, const char *s)
@@ -110,8 +126,8 @@ static int gather_all(defs_t *d)
     d->info = root ? malloc(3 * (size_t)P * sizeof *d->info) : NULL;
     PMPI_Gather(mine, 3, MPI_UINT64_T, d->info, 3, MPI_UINT64_T, 0,
                 mcm_tr.comm);
-    PMPI_Reduce(mcm_tr.regions, d->regions, (MCM_R_COUNT + 63) / 64,
-                MPI_UINT64_T, MPI_BOR, 0, mcm_tr.comm);
+    PMPI_Allreduce(mcm_tr.regions, d->regions, (MCM_R_COUNT + 63) / 64,
+                   MPI_UINT64_T, MPI_BOR, mcm_tr.comm);
     int ns = 0, nc = 0;
     char *s = pack_strings(&ns);
     uint32_t *c = pack_comms(&nc);
@@ -173,16 +189,22 @@ static void write_system(defs_t *d)
     }
 }
 
+static int region_used(const defs_t *d, int r)
+{
+    return d->regions[r / 64] >> (r % 64) & 1;
+}
+
+/* the regions used, numbered 0, 1, ... in the order of their fixed ids */
 static void write_regions(defs_t *d)
 {
     char buf[64];
-    uint32_t empty = fixed(d, "");
+    uint32_t empty = fixed(d, ""), self = 0;
     for (int r = 0; r < MCM_R_COUNT; r++) {
-        if (!(d->regions[r / 64] >> (r % 64) & 1))
+        if (!region_used(d, r))
             continue;
         uint32_t n = fixed(d, mcm_tr_region_name(r, buf, sizeof buf));
         OTF2_GlobalDefWriter_WriteRegion(
-            d->w, (OTF2_RegionRef)r, n, n, empty, mcm_tr_region_role(r),
+            d->w, self++, n, n, empty, mcm_tr_region_role(r),
             OTF2_PARADIGM_MPI, OTF2_REGION_FLAG_NONE, empty, 0, 0);
     }
 }
@@ -231,17 +253,96 @@ static void write_all(defs_t *d)
     write_system(d);
     write_regions(d);
     write_attributes(d);
-    size_t n = 0;
-    for (int r = 0; r < mcm_tr.size; r++)
-        n += (size_t)d->cw_n[r];
-    mcm_tr_write_comms(d->w, d->cw, n, fixed_cb, d);
+    mcm_tr_write_comms(d->w, d->order, d->ncomm, fixed_cb, d);
     OTF2_Archive_CloseGlobalDefWriter(mcm_tr.ar, d->w);
+}
+
+/* rank 0: the comms in the archive's order; then every rank gets each
+ * one's recorded id and archive id (d->ids, d->ncomm) */
+static void number_comms(defs_t *d, int ok)
+{
+    if (mcm_tr.rank == 0 && ok) {
+        size_t n = 0;
+        for (int r = 0; r < mcm_tr.size; r++)
+            n += (size_t)d->cw_n[r];
+        d->ncomm = mcm_tr_comm_order(d->cw, n, &d->order);
+    }
+    uint64_t k = d->ncomm;
+    PMPI_Bcast(&k, 1, MPI_UINT64_T, 0, mcm_tr.comm);
+    d->ids = malloc((2 * k + 1) * sizeof *d->ids);
+    for (size_t i = 0; d->ids && mcm_tr.rank == 0 && i < k; i++) {
+        d->ids[2 * i] = d->order[i][0];
+        d->ids[2 * i + 1] = (uint32_t)i;
+    }
+    int have = d->ids != NULL, all = 0;
+    PMPI_Allreduce(&have, &all, 1, MPI_INT, MPI_MIN, mcm_tr.comm);
+    if (all)
+        PMPI_Bcast(d->ids, (int)(2 * k), MPI_UINT32_T, 0, mcm_tr.comm);
+    d->ncomm = all ? k : 0;
+}
+
+/* the mapping table of kind from the pairs (local, global) of ids */
+static void write_map(OTF2_DefWriter *dw, OTF2_MappingType kind,
+                      const uint32_t *pairs, size_t n)
+{
+    OTF2_IdMap *m = OTF2_IdMap_Create(OTF2_ID_MAP_SPARSE, n + 1);
+    for (size_t i = 0; m && i < n; i++)
+        OTF2_IdMap_AddIdPair(m, pairs[2 * i], pairs[2 * i + 1]);
+    if (m)
+        OTF2_DefWriter_WriteMappingTable(dw, kind, m);
+    OTF2_IdMap_Free(m);
+}
+
+/* this rank's local definitions: its regions' and comms' ids in the
+ * archive */
+static void write_local(const defs_t *d)
+{
+    OTF2_Archive_OpenDefFiles(mcm_tr.ar);
+    OTF2_DefWriter *dw = OTF2_Archive_GetDefWriter(
+        mcm_tr.ar, (OTF2_LocationRef)mcm_tr.rank);
+    uint32_t r_ids[2 * MCM_R_COUNT], self = 0;
+    size_t nr = 0;
+    for (int r = 0; r < MCM_R_COUNT; r++) {
+        if (!region_used(d, r))
+            continue;
+        if (mcm_tr.regions[r / 64] >> (r % 64) & 1) {
+            r_ids[2 * nr] = (uint32_t)r;
+            r_ids[2 * nr++ + 1] = self;
+        }
+        self++;
+    }
+    mc_map_t at; /* recorded id -> archive id, this rank's comms only */
+    mc_map_init(&at, sizeof(uint32_t));
+    uint32_t *c_ids = malloc((2 * mcm_tr.ncomm + 1) * sizeof *c_ids);
+    size_t nc = 0;
+    for (size_t i = 0; i < d->ncomm; i++) {
+        void *v;
+        if (mc_map_add(&at, d->ids[2 * i], &v) == 1)
+            *(uint32_t *)v = d->ids[2 * i + 1];
+    }
+    for (size_t i = 0; c_ids && i < mcm_tr.ncomm; i++) {
+        const uint32_t *g = mc_map_get(&at, mcm_tr.comms[i].id);
+        if (g) {
+            c_ids[2 * nc] = mcm_tr.comms[i].id;
+            c_ids[2 * nc++ + 1] = *g;
+        }
+    }
+    if (dw) {
+        write_map(dw, OTF2_MAPPING_REGION, r_ids, nr);
+        write_map(dw, OTF2_MAPPING_COMM, c_ids, nc);
+        OTF2_Archive_CloseDefWriter(mcm_tr.ar, dw);
+    }
+    OTF2_Archive_CloseDefFiles(mcm_tr.ar);
+    mc_map_fini(&at);
+    free(c_ids);
 }
 
 void mcm_tr_write_defs(void)
 {
     defs_t d = {0};
     int ok = gather_all(&d) == 0;
+    number_comms(&d, ok);
+    write_local(&d);
     if (mcm_tr.rank == 0 && !ok)
         fprintf(stderr, "manycoll_mpi: MC_MPI_TRACE: no memory for the "
                         "archive's definitions; the archive has events "
@@ -253,6 +354,8 @@ void mcm_tr_write_defs(void)
     free(d.str_n);
     free(d.cw);
     free(d.cw_n);
+    free(d.order);
+    free(d.ids);
 }
 
 #endif /* MCM_HAVE_OTF2 */

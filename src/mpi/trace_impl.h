@@ -2,7 +2,8 @@
  * The recording's own state, shared by trace_*.c (trace.h says what each
  * does). One archive writer per rank; everything here is the rank's.
  *
- * Ids in the archive:
+ * Ids the events carry (each rank's local definitions map regions and
+ * comms to the archive's dense ids at finalize, trace_defs.c):
  *   regions     fixed: a collective's form coll * MCM_FORMS + form, then
  *               the point-to-point calls and the waits (MCM_R_*)
  *   strings     0 .. base-1: written by rank 0 at finalize (names of
@@ -21,6 +22,7 @@
 
 #include <pthread.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <otf2/otf2.h>
 
@@ -52,6 +54,38 @@ typedef struct mcm_tcomm {
     uint32_t *members; /* world ranks, in the comm's rank order */
 } mcm_tcomm_t;
 
+/* the paths of a collective, as manycoll::path names them */
+enum { MCM_P_MANYCOLL, MCM_P_HIER, MCM_P_MPI, MCM_P_N };
+
+/* a slot of the string cache: a predefined datatype and an op (handle
+ * bits) -> the ids of their manycoll::datatype and manycoll::op strings */
+#define MCM_TR_SC_BITS 4
+typedef struct mcm_tsc {
+    uintptr_t dt, op;
+    uint32_t dtype, opname; /* 0: the slot is empty */
+} mcm_tsc_t;
+
+/* the event log's records (trace_log.c): each becomes OTF2 events at
+ * MPI_Finalize */
+enum { MCM_E_ENTER, MCM_E_LEAVE, MCM_E_CBEGIN, MCM_E_SEND, MCM_E_RECV,
+       MCM_E_ISEND, MCM_E_IRECV_REQ, MCM_E_ISEND_DONE, MCM_E_IRECV,
+       MCM_E_CEND, MCM_E_COLL };
+/* every event but a collective's end: Enter/Leave's region in peer */
+typedef struct mcm_tev {
+    uint32_t kind, peer, comm, tag;
+    uint64_t t, len, id;
+} mcm_tev_t;
+/* MCM_E_COLL: a whole blocking collective (t0 to t1); MCM_E_CEND: the
+ * end of a non-blocking or persistent one (t1) */
+typedef struct mcm_tevc {
+    uint32_t kind, pad;
+    uint64_t t0, t1;
+    mcm_tcoll_t c;
+} mcm_tevc_t;
+#define MCM_TR_LOG (1u << 20) /* bytes of the log's buffer */
+_Static_assert(sizeof(mcm_tev_t) % 8 == 0 && sizeof(mcm_tevc_t) % 8 == 0,
+               "the log's records stay 8-byte aligned");
+
 /* an outstanding request (trace_p2p.c) */
 enum { MCM_Q_ISEND, MCM_Q_IRECV, MCM_Q_COLL };
 typedef struct mcm_treq {
@@ -69,9 +103,14 @@ typedef struct mcm_trace {
     MPI_Comm comm;           /* private duplicate of MPI_COMM_WORLD */
     int rank, size;
     int64_t shift;           /* added to CLOCK_MONOTONIC: rank 0's clock */
-    uint64_t first, last;    /* first and last timestamps written */
+    int tsc;                 /* ticks are the TSC's (else ns) */
+    uint64_t tick0, ns0;     /* a tick and CLOCK_MONOTONIC's ns at it */
+    double ns_per_tick;      /* (measured at MPI_Init and MPI_Finalize) */
+    uint64_t first, last;    /* first and last times written (ns; set
+                                as the log becomes events) */
     uint64_t nev;            /* events written (at finalize) */
-    uint64_t regions[(MCM_R_COUNT + 63) / 64]; /* bit per region used */
+    uint64_t regions[(MCM_R_COUNT + 63) / 64]; /* bit per region used
+                                (set as the log becomes events) */
     uint32_t str_base;       /* id of the first event string */
     char **strs;             /* event strings, in order of their index */
     size_t nstr, capstr;
@@ -87,17 +126,50 @@ typedef struct mcm_trace {
                                 oldest first */
     uint64_t next_req;
     OTF2_AttributeList *al;
+    int mt;                  /* the MPI runs MPI_THREAD_MULTIPLE: events
+                                are written under the lock; otherwise
+                                there is no lock to take */
+    uint32_t s_none;         /* the id of "" */
+    uint32_t s_path[MCM_P_N]; /* the ids of the paths' names */
+    mcm_tsc_t sc[1 << MCM_TR_SC_BITS];
+    unsigned char *log;      /* the event log's buffer (trace_log.c) */
+    size_t lused;            /* its bytes in use */
+    int fd;                  /* its file */
+    int log_err;             /* errno of a failed write: events lost */
 } mcm_trace_t;
 
 extern mcm_trace_t mcm_tr;
 
-/* now, in the archive's clock (ns) */
-uint64_t mcm_tr_now(void);
+/* now, in ticks: the TSC where it counts at a constant rate, the same
+ * on every core (the kernel's clocksource is tsc), else CLOCK_MONOTONIC
+ * in ns. Reading the TSC costs a fraction of clock_gettime, and a
+ * recorded call reads the clock twice; the log holds ticks, and
+ * MPI_Finalize turns them into the archive's ns (mcm_tr_ns) */
+#if defined(__x86_64__)
+#include <x86intrin.h>
+#endif
+uint64_t mcm_tr_mono_ns(void);
+static inline uint64_t mcm_tr_now(void)
+{
+#if defined(__x86_64__)
+    if (mcm_tr.tsc)
+        return __rdtsc();
+#endif
+    return mcm_tr_mono_ns();
+}
+/* MPI_Finalize: measures the ticks' rate against CLOCK_MONOTONIC since
+ * MPI_Init; then mcm_tr_ns turns a tick into the archive's time (ns) */
+void mcm_tr_clock_end(void);
+uint64_t mcm_tr_ns(uint64_t tick);
 /* the id of an event string (interned); 0 if there is no memory */
 uint32_t mcm_tr_str(const char *s);
 /* the global id of comm (made known if a call we do not intercept made
  * it) */
 uint32_t mcm_tr_comm_id(MPI_Comm comm);
+
+/* the calls on comm kept by trace_coll.c, forgotten (MPI_Comm_free: the
+ * handle may come back for another comm); caller holds the lock */
+void mcm_trace_comm_forget(MPI_Comm comm);
 
 /* the entry of a new request with handle h (zeroed, at the end of h's
  * list), or NULL if no memory; caller holds the lock */
@@ -107,21 +179,81 @@ mcm_treq_t *mcm_tr_req_find(uint64_t k);
 /* removes the oldest entry of handle bits k */
 void mcm_tr_req_drop(uint64_t k);
 
-/* events: under mcm_tr.lock, in time order */
-void mcm_tr_lock(void);
-void mcm_tr_unlock(void);
-void mcm_tr_enter(int region, uint64_t t);
-void mcm_tr_leave(int region, uint64_t t);
-/* MpiCollectiveEnd of c with its attributes at t */
-void mcm_tr_coll_end(const mcm_tcoll_t *c, uint64_t t);
+/* events: in time order, under mcm_tr.lock where other threads may
+ * call MPI at the same time (mcm_tr.mt) */
+static inline void mcm_tr_lock(void)
+{
+    if (mcm_tr.mt)
+        pthread_mutex_lock(&mcm_tr.lock);
+}
+
+static inline void mcm_tr_unlock(void)
+{
+    if (mcm_tr.mt)
+        pthread_mutex_unlock(&mcm_tr.lock);
+}
+/* the log (trace_log.c): opened in DIR at MPI_Init (0 or -1); its
+ * buffer written to its file; at MPI_Finalize, every record into the
+ * OTF2 event writer (0, or the errno that lost events) */
+int mcm_tr_log_open(const char *dir);
+void mcm_tr_log_spill(void);
+int mcm_tr_log_write(void);
+
+/* room for a record of n bytes (a multiple of 8) at the log's end: the
+ * buffer is malloc's and every record's size a multiple of 8, so the
+ * record is written in place, aligned */
+static inline void *mcm_tr_log_put(size_t n)
+{
+    if (mcm_tr.lused + n > MCM_TR_LOG)
+        mcm_tr_log_spill();
+    void *p = mcm_tr.log + mcm_tr.lused;
+    mcm_tr.lused += n;
+    return p;
+}
+
+/* the record of one event but a collective's end */
+static inline void mcm_tr_ev(uint32_t kind, uint64_t t, uint32_t peer,
+                             uint32_t comm, uint32_t tag, uint64_t len,
+                             uint64_t id)
+{
+    mcm_tev_t *e = mcm_tr_log_put(sizeof *e);
+    *e = (mcm_tev_t){kind, peer, comm, tag, t, len, id};
+}
+
+static inline void mcm_tr_enter(int region, uint64_t t)
+{
+    mcm_tr_ev(MCM_E_ENTER, t, (uint32_t)region, 0, 0, 0, 0);
+}
+
+static inline void mcm_tr_leave(int region, uint64_t t)
+{
+    mcm_tr_ev(MCM_E_LEAVE, t, (uint32_t)region, 0, 0, 0, 0);
+}
+
+/* a blocking collective (MCM_E_COLL, t0 to t1) or a collective's end
+ * (MCM_E_CEND at t1) */
+static inline void mcm_tr_coll(uint32_t kind, uint64_t t0, uint64_t t1,
+                               const mcm_tcoll_t *c)
+{
+    mcm_tevc_t *e = mcm_tr_log_put(sizeof *e);
+    e->kind = kind;
+    e->pad = 0;
+    e->t0 = t0;
+    e->t1 = t1;
+    e->c = *c;
+}
 
 /* the world communicator: id 0, members 0..P-1; 0 or -1 (no memory) */
 int mcm_tr_comm_world(void);
-/* rank 0 at finalize: the group of all locations, then a group and a
- * Comm per distinct comm of every rank's words (id, parent, kind, n,
- * members), parents first; str gives a fixed string's id */
-void mcm_tr_write_comms(OTF2_GlobalDefWriter *w, const uint32_t *words,
-                        size_t n, uint32_t (*str)(void *, const char *),
+/* rank 0 at finalize: the distinct comms of every rank's words (id,
+ * parent, kind, n, members, each), parents first, as pointers into
+ * words (a new array, NULL if no memory); their number */
+size_t mcm_tr_comm_order(const uint32_t *words, size_t n,
+                         const uint32_t ***order);
+/* then the group of all locations, and comm i of order as the archive's
+ * comm i (group 1 + i); str gives a fixed string's id */
+void mcm_tr_write_comms(OTF2_GlobalDefWriter *w, const uint32_t **order,
+                        size_t k, uint32_t (*str)(void *, const char *),
                         void *u);
 
 /* the archive's definitions at MPI_Finalize (trace_defs.c) */

@@ -119,9 +119,8 @@ int mcm_tr_send(const void *buf, int count, MPI_Datatype dt, int dest,
     int r = sync ? MCM_R_SSEND : MCM_R_SEND;
     mcm_tr_enter(r, t0);
     if (dest != MPI_PROC_NULL)
-        OTF2_EvtWriter_MpiSend(mcm_tr.ev, NULL, t0, (uint32_t)dest,
-                               mcm_tr_comm_id(comm), (uint32_t)tag,
-                               bytes(count, dt));
+        mcm_tr_ev(MCM_E_SEND, t0, (uint32_t)dest, mcm_tr_comm_id(comm),
+                  (uint32_t)tag, bytes(count, dt), 0);
     mcm_tr_leave(r, t1);
     mcm_tr_unlock();
     return rc;
@@ -130,9 +129,9 @@ int mcm_tr_send(const void *buf, int count, MPI_Datatype dt, int dest,
 static void recv_event(const MPI_Status *st, MPI_Comm comm, uint64_t t)
 {
     if (st->MPI_SOURCE != MPI_PROC_NULL)
-        OTF2_EvtWriter_MpiRecv(mcm_tr.ev, NULL, t, (uint32_t)st->MPI_SOURCE,
-                               mcm_tr_comm_id(comm), (uint32_t)st->MPI_TAG,
-                               received(st));
+        mcm_tr_ev(MCM_E_RECV, t, (uint32_t)st->MPI_SOURCE,
+                  mcm_tr_comm_id(comm), (uint32_t)st->MPI_TAG, received(st),
+                  0);
 }
 
 int mcm_tr_recv(void *buf, int count, MPI_Datatype dt, int src, int tag,
@@ -168,9 +167,8 @@ int mcm_tr_sendrecv(const void *sbuf, int scount, MPI_Datatype stype,
         return rc;
     mcm_tr_enter(MCM_R_SENDRECV, t0);
     if (dest != MPI_PROC_NULL)
-        OTF2_EvtWriter_MpiSend(mcm_tr.ev, NULL, t0, (uint32_t)dest,
-                               mcm_tr_comm_id(comm), (uint32_t)stag,
-                               bytes(scount, stype));
+        mcm_tr_ev(MCM_E_SEND, t0, (uint32_t)dest, mcm_tr_comm_id(comm),
+                  (uint32_t)stag, bytes(scount, stype), 0);
     if (rc == MPI_SUCCESS)
         recv_event(st, comm, t1);
     mcm_tr_leave(MCM_R_SENDRECV, t1);
@@ -193,8 +191,8 @@ int mcm_tr_isend(const void *buf, int count, MPI_Datatype dt, int dest,
         q->kind = MCM_Q_ISEND;
         q->id = mcm_tr.next_req++;
         q->comm = mcm_tr_comm_id(comm);
-        OTF2_EvtWriter_MpiIsend(mcm_tr.ev, NULL, t0, (uint32_t)dest, q->comm,
-                                (uint32_t)tag, bytes(count, dt), q->id);
+        mcm_tr_ev(MCM_E_ISEND, t0, (uint32_t)dest, q->comm, (uint32_t)tag,
+                  bytes(count, dt), q->id);
     }
     mcm_tr_leave(MCM_R_ISEND, t1);
     mcm_tr_unlock();
@@ -216,7 +214,7 @@ int mcm_tr_irecv(void *buf, int count, MPI_Datatype dt, int src, int tag,
         q->kind = MCM_Q_IRECV;
         q->id = mcm_tr.next_req++;
         q->comm = mcm_tr_comm_id(comm);
-        OTF2_EvtWriter_MpiIrecvRequest(mcm_tr.ev, NULL, t0, q->id);
+        mcm_tr_ev(MCM_E_IRECV_REQ, t0, 0, 0, 0, 0, q->id);
     }
     mcm_tr_leave(MCM_R_IRECV, t1);
     mcm_tr_unlock();
@@ -232,13 +230,12 @@ static void complete(uint64_t h, const MPI_Status *st, uint64_t t)
     if (!q)
         return;
     if (q->kind == MCM_Q_ISEND)
-        OTF2_EvtWriter_MpiIsendComplete(mcm_tr.ev, NULL, t, q->id);
+        mcm_tr_ev(MCM_E_ISEND_DONE, t, 0, 0, 0, 0, q->id);
     else if (q->kind == MCM_Q_IRECV && st->MPI_SOURCE != MPI_PROC_NULL)
-        OTF2_EvtWriter_MpiIrecv(mcm_tr.ev, NULL, t, (uint32_t)st->MPI_SOURCE,
-                                q->comm, (uint32_t)st->MPI_TAG, received(st),
-                                q->id);
+        mcm_tr_ev(MCM_E_IRECV, t, (uint32_t)st->MPI_SOURCE, q->comm,
+                  (uint32_t)st->MPI_TAG, received(st), q->id);
     else if (q->kind == MCM_Q_COLL)
-        mcm_tr_coll_end(&q->c, t);
+        mcm_tr_coll(MCM_E_CEND, 0, t, &q->c);
     if (!q->persistent)
         mcm_tr_req_drop(h);
 }
@@ -332,7 +329,7 @@ int mcm_tr_start(int all, int n, MPI_Request *reqs)
     for (int i = 0; rc == MPI_SUCCESS && i < n; i++) {
         const mcm_treq_t *q = mcm_tr_req_find(key(reqs[i]));
         if (q && q->kind == MCM_Q_COLL)
-            OTF2_EvtWriter_MpiCollectiveBegin(mcm_tr.ev, NULL, t0);
+            mcm_tr_ev(MCM_E_CBEGIN, t0, 0, 0, 0, 0, 0);
     }
     mcm_tr_leave(r, t1);
     mcm_tr_unlock();

@@ -3,7 +3,9 @@
  * test (tests/mpi/check_trace.py reads the archive MC_MPI_TRACE wrote and
  * checks each event against this sequence; keep the two in step):
  *
- *   1  MPI_Allreduce   world, 4 doubles, sum
+ *   1  MPI_Allreduce   world, 4 doubles, sum; then max twice on the same
+ *                      buffers (the recording keeps a call's record for
+ *                      the next same call: the op must tell them apart)
  *   2  MPI_Bcast       world, 3 ints, root P-1
  *   3  MPI_Comm_split  color rank % 2, key rank -> half
  *      MPI_Allgatherv  half, rank i of half gives i + 1 ints
@@ -13,6 +15,11 @@
  *      to right and left (2 and 1 doubles... see below), MPI_Waitall
  *   7  MPI_Send rank 0 -> 1 (5 ints, tag 7), MPI_Recv at rank 1
  *   8  MPI_Comm_free(half)
+ *   9  at 2 ranks: MANY times MPI_Allreduce (1 double, sum) and
+ *      MPI_Sendrecv (1 double, tag 3, to the right, from the left): more
+ *      than the recording's 1 MiB event log holds, so that it goes to
+ *      its file and is read back at MPI_Finalize, records across the
+ *      reads' boundaries (src/mpi/trace_log.c)
  *
  * Checks its own results (exit 1 on a wrong one), so a recording that
  * changed what the program computes fails here too.
@@ -34,6 +41,11 @@ static int collectives(int rank, int P)
     MPI_Allreduce(x, y, 4, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
     if (y[0] != P * (P - 1) / 2.0 || y[1] != P)
         return fail(rank, "allreduce");
+    for (int i = 0; i < 2; i++) {
+        MPI_Allreduce(x, y, 4, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        if (y[0] != P - 1 || y[1] != 1)
+            return fail(rank, "allreduce max");
+    }
     int b[3] = {0, 0, 0};
     if (rank == P - 1)
         b[0] = b[1] = b[2] = 42;
@@ -99,6 +111,22 @@ static int point_to_point(int rank, int P)
     return 0;
 }
 
+#define MANY 6000
+
+static int many(int rank, int P)
+{
+    int left = (rank + P - 1) % P, right = (rank + 1) % P;
+    for (int i = 0; i < MANY; i++) {
+        double x = i, y = -1, s = rank, r = -1;
+        MPI_Allreduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+        MPI_Sendrecv(&s, 1, MPI_DOUBLE, right, 3, &r, 1, MPI_DOUBLE, left,
+                     3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        if (y != (double)i * P || r != left)
+            return fail(rank, "the loop");
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -111,7 +139,8 @@ int main(int argc, char **argv)
         MPI_Finalize();
         return 2;
     }
-    int bad = collectives(rank, P) || point_to_point(rank, P);
+    int bad = collectives(rank, P) || point_to_point(rank, P) ||
+              (P == 2 && many(rank, P));
     MPI_Finalize();
     return bad;
 }
