@@ -70,6 +70,10 @@ typedef struct mcm_tcall {
     mcm_tcoll_t c;
 } mcm_tcall_t;
 
+/* how a communicator was made (comm.c passes it in every build) */
+enum { MCM_TC_WORLD, MCM_TC_SPLIT, MCM_TC_SHARED, MCM_TC_DUP, MCM_TC_CREATE,
+       MCM_TC_OTHER, MCM_TC_KINDS };
+
 #if MCM_HAVE_OTF2
 
 /* 1 while this process records (set once at MPI_Init, cleared at
@@ -107,9 +111,7 @@ int mcm_trace_end(mcm_tcall_t *tc, int rc, MPI_Request *req);
 void mcm_trace_init(void);
 void mcm_trace_finalize(void);
 
-/* communicators (trace_comm.c) */
-enum { MCM_TC_WORLD, MCM_TC_SPLIT, MCM_TC_SHARED, MCM_TC_DUP, MCM_TC_CREATE,
-       MCM_TC_OTHER, MCM_TC_KINDS };
+/* communicators (trace_comm.c; the kinds: above, in every build) */
 void mcm_trace_comm_new(MPI_Comm parent, MPI_Comm c, int kind);
 void mcm_trace_comm_free(MPI_Comm c);
 #define MCM_TRACE_COMM(parent, c, kind)                                     \
