@@ -187,10 +187,15 @@ def main():
     print(f"# per call at 2 ranks ({a.bytes} B; rank 0 is the root): "
           f"baseline {entry['commit']} ({entry['date']}) > now")
     table(entry["results"], now, rows)
-    print(f"icount-check: {'REGRESSED' if bad else 'ok'} (limits: "
-          f"instructions +{INSTR_TOL:.0%}, lines +{LINES_TOL}, shared lines "
-          f"+{LINES_TOL}; config '{cfg}')")
-    return 1 if bad else 0
+    return verdict(cfg, bad)
+
+
+def verdict(cfg, bad):
+    """the last line, and the exit status: 1 if a call regressed"""
+    word = "REGRESSED" if bad else "ok"
+    print(f"icount-check: {word} (limits: instructions +{INSTR_TOL:.0%}, "
+          f"lines +{LINES_TOL}, shared lines +{LINES_TOL}; config '{cfg}')")
+    return int(bad)
 
 
 if __name__ == "__main__":
