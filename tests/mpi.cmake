@@ -46,11 +46,17 @@ foreach(v ${MC_MPI_VARIANTS})
                  OR (v STREQUAL "abi" AND name STREQUAL "hier_n6_3x2")))
       continue()
     endif()
+    # the hierarchy itself where it is the case's subject; 3x2 leaves the
+    # choice to the pick (the default, measure), on every communicator
+    set(pick "")
+    if(name STREQUAL "hier_n4_2x2" OR name STREQUAL "hier_n5_uneven")
+      set(pick ";MC_MPI_HIER_PICK=hier")
+    endif()
     add_test(NAME mpi_${v}_${name}
              COMMAND ${run} -n ${n} $<TARGET_FILE:${exe}> --expect ${expect}
                      ${opt} ${m})
     set_tests_properties(mpi_${v}_${name} PROPERTIES TIMEOUT 300
-                         ENVIRONMENT "${env};MC_MPI_NODE_SIZE=${k}")
+                         ENVIRONMENT "${env};MC_MPI_NODE_SIZE=${k}${pick}")
   endforeach()
   # the non-blocking cases flat at 3 ranks under every ABI: a wait on
   # manycoll's request progresses the MPI library (MPICH's probe of
@@ -95,8 +101,43 @@ foreach(v ${MC_MPI_VARIANTS})
                      ${opt})
     set_tests_properties(mpi_${v}_progress_${name} PROPERTIES TIMEOUT 120
       PROCESSORS 2 LABELS mpi
-      ENVIRONMENT "${env};MC_MPI_NODE_SIZE=${k}")
+      ENVIRONMENT "${env};MC_MPI_NODE_SIZE=${k};MC_MPI_HIER_PICK=hier")
   endforeach()
+endforeach()
+
+# The pick across nodes (src/mpi/pick.c, tests/mpi/test_mpi_pick.c) at 4
+# ranks as 2x2 "nodes": measured (and said in MC_MPI_VERBOSE's report),
+# forced per collective, and with the skew hook, under which the ranks'
+# own times disagree: a pick that skipped the allreduce would split the
+# ranks between the two sides (MC_TIMEOUT ends such a run in seconds).
+foreach(v ${MC_MPI_VARIANTS})
+  set(exe test_mpi_pick_${v})
+  add_executable(${exe} mpi/test_mpi_pick.c)
+  target_compile_options(${exe} PRIVATE ${MC_MPI_${v}_CFLAGS})
+  target_link_libraries(${exe} PRIVATE manycoll_mpi_${v} ${MC_MPI_${v}_LIBS}
+                        ${CMAKE_DL_LIBS})
+  set(run ${MC_MPI_${v}_RUN})
+  if(v STREQUAL "openmpi")
+    set(run ${run} --oversubscribe)
+  endif()
+  set(env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+      OMPI_MCA_mpi_yield_when_idle=1 ASAN_OPTIONS=detect_leaks=0
+      MC_TUNING=none MC_MPI_NODE_SIZE=2 MC_TIMEOUT=20)
+  set(forced "mpi,allreduce:hier,bcast:measure")
+  add_test(NAME mpi_${v}_pick_2x2
+           COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/expect_run.sh 0
+                   "across nodes: <=64 B (hier|mpi) \\(hier [0-9.]+ us, mpi [0-9.]+ us\\); <=4 KiB (hier|mpi) \\(hier"
+                   -- ${run} -n 4 $<TARGET_FILE:${exe}> --expect measure)
+  add_test(NAME mpi_${v}_pick_forced_2x2
+           COMMAND ${run} -n 4 $<TARGET_FILE:${exe}> --expect ${forced})
+  add_test(NAME mpi_${v}_pick_skew_2x2
+           COMMAND ${run} -n 4 $<TARGET_FILE:${exe}> --expect skew)
+  set_tests_properties(mpi_${v}_pick_2x2 PROPERTIES TIMEOUT 120
+                       ENVIRONMENT "${env};MC_MPI_VERBOSE=1")
+  set_tests_properties(mpi_${v}_pick_forced_2x2 PROPERTIES TIMEOUT 120
+                       ENVIRONMENT "${env};MC_MPI_HIER_PICK=${forced}")
+  set_tests_properties(mpi_${v}_pick_skew_2x2 PROPERTIES TIMEOUT 120
+                       ENVIRONMENT "${env};MC_MPI_HIER_PICK_SKEW=1")
 endforeach()
 
 # `manycoll info` lists every variant built, with its preload line

@@ -38,7 +38,17 @@
  *                           says no                              noncomm
  *   8    thread level       not blocking, and some rank of the   multi
  *                           communicator runs MPI_THREAD_MULTIPLE
+ *   9    the pick (hier     MC_MPI_HIER_PICK=mpi; or measure     pick.c's:
+ *        only; pick.c)      (the default): a trial call of MPI's forced,
+ *                           side, or MPI's measured faster for   trial,
+ *                           this collective and size class       measured
  *   -    otherwise          the communicator's path: flat or hier
+ *
+ * Step 9 chooses per collective and size class between the hierarchy and
+ * the MPI library's own collective, from the first calls of the class
+ * (timed on both sides, alternately) and one PMPI_Allreduce that gives
+ * every rank the same times (pick.c). A trial call is timed after it
+ * returns (mcm_picked, in the wrappers of the hierarchy's collectives).
  *
  * The shape of a reduction waits until step 7 because it depends on the
  * op's commutativity (a non-commutative op needs nodes of consecutive
@@ -231,6 +241,8 @@ int mcm_plan(mcm_comm_t *s, mc_coll_t coll, mcm_form_t f,
         p->why = s->topo && s->topo->why ? s->topo->why : no_comm;
     else if (!(p->why = steps(s, coll, f, a, p)))
         p->path = s->path;
+    if (p->path == MCM_HIER && (p->why = mcm_pick(s, coll, a, p)))
+        p->path = MCM_PMPI; /* step 9 */
     mcm_count(s, coll, f, p->path, p->why);
     return p->path;
 }
