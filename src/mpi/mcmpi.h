@@ -84,8 +84,9 @@ typedef struct mcm_stat {
 
 /* ---- the choice across nodes: hierarchy or MPI (pick.c) ---- */
 enum { MCM_PICK_MEASURE = 0, MCM_PICK_HIER = 1, MCM_PICK_MPI = 2 };
+#define MCM_PICK_COLLS 8   /* the collectives with a hierarchical form */
 #define MCM_PICK_CLASSES 8 /* sizes: <= 64 B, then up by 8x, > 16 MiB */
-#define MCM_PICK_REPS 5    /* timed trial calls per side, after a warm-up */
+#define MCM_PICK_REPS 7    /* timed trial calls per side, after a warm-up */
 
 /* a (collective, size class) of a communicator spanning nodes: its trial
  * calls so far, then the path all ranks chose */
@@ -120,7 +121,7 @@ typedef struct mcm_comm {
     size_t *v;              /* the v-variants' counts and displacements
                                in bytes: 4 x size entries (stage_v.c) */
     mcm_stat_t stat[MC_COLL_COUNT][MCM_FORMS];
-    mcm_pick_slot_t pick[MC_COLL_COUNT][MCM_PICK_CLASSES]; /* hier only */
+    mcm_pick_slot_t pick[MCM_PICK_COLLS][MCM_PICK_CLASSES]; /* hier only */
     struct mcm_comm *next;  /* live list or free list */
 } mcm_comm_t;
 

@@ -11,11 +11,11 @@
  *   MC_MPI_HIER_PICK=measure        (the default) per (collective, class):
  *
  *     calls 0-1     one warm-up call each side: hierarchy, MPI
- *     calls 2-11    5 timed calls each side, in the order M H H M M H H M
- *                   M H (ABBA: neither side always follows the other);
- *                   each rank times its own calls (mcm_picked, after the
- *                   call)
- *     call 12       in its plan: PMPI_Allreduce(MAX) of this rank's
+ *     calls 2-15    7 timed calls each side, in the order M H H M M H H M
+ *                   M H H M M H (ABBA: neither side always follows the
+ *                   other); each rank times its own calls (mcm_picked,
+ *                   after the call)
+ *     call 16       in its plan: PMPI_Allreduce(MAX) of this rank's
  *                   median per side -> the slowest rank's medians, the
  *                   same numbers on every rank -> MPI if its median is
  *                   the smaller, else the hierarchy; then this call and
@@ -45,6 +45,20 @@
 #include "mpi/mcmpi.h"
 
 enum { WARM = 2, TRIALS = WARM + 2 * MCM_PICK_REPS };
+
+/* 1 + the table's row of each collective with a hierarchical form; 0:
+ * none (a collective added later has none until it is given a row) */
+static const unsigned char rows[MC_COLL_COUNT] = {
+    [MC_COLL_BARRIER] = 1,   [MC_COLL_BCAST] = 2,
+    [MC_COLL_REDUCE] = 3,    [MC_COLL_ALLREDUCE] = 4,
+    [MC_COLL_ALLGATHER] = 5, [MC_COLL_GATHER] = 6,
+    [MC_COLL_SCATTER] = 7,   [MC_COLL_REDUCE_SCATTER_BLOCK] = 8};
+_Static_assert(MCM_PICK_COLLS == 8, "a row per collective above");
+
+static int row(int coll)
+{
+    return rows[coll] - 1;
+}
 
 static const char *const trial_why =
     "a trial of MPI's own against the hierarchy (MC_MPI_HIER_PICK)";
@@ -153,9 +167,10 @@ const char *mcm_pick(mcm_comm_t *s, mc_coll_t coll, const mcm_call_t *a,
                      mcm_plan_t *p)
 {
     int mode = mcm_cfg.pick[coll];
-    if (mode != MCM_PICK_MEASURE)
+    if (mode != MCM_PICK_MEASURE || row(coll) < 0) /* (no hier form) */
         return mode == MCM_PICK_MPI ? forced_why : NULL;
-    mcm_pick_slot_t *x = &s->pick[coll][size_class(call_bytes(coll, a, p))];
+    mcm_pick_slot_t *x =
+        &s->pick[row(coll)][size_class(call_bytes(coll, a, p))];
     if (!x->state && x->n == TRIALS)
         decide(s, x);
     if (x->state)
@@ -244,14 +259,14 @@ int mcm_pick_report(const mcm_comm_t *s, int coll, char *line, int n,
                     size_t len)
 {
     int mode = mcm_cfg.pick[coll], any = 0;
-    if (s->path != MCM_HIER || n >= (int)len)
+    if (s->path != MCM_HIER || row(coll) < 0 || n >= (int)len)
         return n;
     if (mode != MCM_PICK_MEASURE)
         return n + snprintf(line + n, len - (size_t)n,
                             "\n    across nodes: %s (MC_MPI_HIER_PICK)",
                             modes[mode]);
     for (int c = 0; c < MCM_PICK_CLASSES && n < (int)len; c++) {
-        const mcm_pick_slot_t *x = &s->pick[coll][c];
+        const mcm_pick_slot_t *x = &s->pick[row(coll)][c];
         if (!x->n)
             continue;
         n += snprintf(line + n, len - (size_t)n, "%s%s",
@@ -290,13 +305,13 @@ MCM_API int mc_mpi_pick(MPI_Comm comm, const char *coll, long long bytes,
     *choice = 0;
     *hier_us = *mpi_us = -1;
     if (!s || s->path != MCM_HIER || !coll ||
-        mcm_form_lookup(coll, &c, &form) || form >= 0)
+        mcm_form_lookup(coll, &c, &form) || form >= 0 || row(c) < 0)
         return -1;
     if (mcm_cfg.pick[c] != MCM_PICK_MEASURE) {
         *choice = mcm_cfg.pick[c];
         return 0;
     }
-    const mcm_pick_slot_t *x = &s->pick[c][size_class(bytes)];
+    const mcm_pick_slot_t *x = &s->pick[row(c)][size_class(bytes)];
     *choice = x->state;
     if (x->state) {
         *hier_us = 1e6 * x->med[0];

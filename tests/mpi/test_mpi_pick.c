@@ -1,22 +1,23 @@
 /*
  * The pick across nodes (src/mpi/pick.c): on a communicator spanning
  * "nodes" (MC_MPI_NODE_SIZE), each of the hierarchy's collectives at 8 B,
- * 1 KiB and 64 KiB is called N times (16: the 12 trial calls and 4 after
+ * 1 KiB and 64 KiB is called N times (20: the 16 trial calls and 4 after
  * the decision), with the root moving and new data every call, and every
  * result is checked. Then, per collective and size, every rank asks the
  * library (mc_mpi_pick) what was decided, and the ranks compare:
  *
- *   test_mpi_pick --expect SPEC [--calls N]
+ *   test_mpi_pick --expect SPEC [--calls N] [--quick]
  *
  * SPEC is MC_MPI_HIER_PICK's syntax ("measure", "mpi,allreduce:hier",
- * ...) and must be the value the run has; "skew" stands for measure under
+ * ...) and must be the value the run has; --quick: 8 B and 64 KiB only
+ * (for MPIs that are slow oversubscribed); "skew" stands for measure under
  * MC_MPI_HIER_PICK_SKEW, where MPI must win everywhere. Checked:
  *   - every (collective, size) reached a decision, the same on every rank,
  *     with the same two times on every rank (the slowest rank's), both
  *     measured (between 0 and 10 s), and the forced side where SPEC
  *     forces one;
  *   - the calls went where the decisions say: per collective,
- *     mc_mpi_query's counts are exactly the trial's (6 each side per
+ *     mc_mpi_query's counts are exactly the trial's (8 each side per
  *     size) plus the calls after it on the side chosen.
  */
 #include <dlfcn.h>
@@ -27,13 +28,13 @@
 
 #include <mpi.h>
 
-enum { HIER = 1, MPI_SIDE = 2, TRIAL_EACH = 6, TRIALS = 12 };
+enum { HIER = 1, MPI_SIDE = 2, TRIAL_EACH = 8, TRIALS = 16 };
 
 typedef int (*pick_fn)(MPI_Comm, const char *, long long, int *, double *,
                        double *);
 typedef int (*query_fn)(MPI_Comm, const char *, long *, long *, int *);
 
-static int rank, size, failures, calls = 16;
+static int rank, size, failures, calls = 20;
 
 #define FAIL(...)                                                            \
     do {                                                                     \
@@ -48,8 +49,10 @@ static const char *const colls[] = {"barrier", "bcast",  "reduce",
                                     "allreduce", "allgather", "gather",
                                     "scatter", "reduce_scatter_block"};
 #define NCOLL 8
-static const long long sizes[] = {8, 1024, 65536};
-#define NSIZE 3
+static const long long all_sizes[] = {8, 1024, 65536};
+static const long long quick_sizes[] = {8, 65536};
+static const long long *sizes = all_sizes;
+static int nsizes = 3;
 
 static int val(int r, int it, int i)
 {
@@ -198,7 +201,7 @@ static void check(MPI_Comm comm, const char *spec, int skew)
         return;
     }
     for (int c = 0; c < NCOLL; c++) {
-        int mode = spec_mode(spec, c), nsize = c ? NSIZE : 1, path;
+        int mode = spec_mode(spec, c), nsize = c ? nsizes : 1, path;
         long want[3] = {0}, mc = 0, pm = 0;
         for (int k = 0; k < nsize; k++) {
             int choice = decided(pick, comm, c, sizes[k], mode, skew);
@@ -230,6 +233,8 @@ int main(int argc, char **argv)
             spec = argv[++i];
         else if (!strcmp(argv[i], "--calls") && i + 1 < argc)
             calls = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--quick"))
+            sizes = quick_sizes, nsizes = 2;
     }
     int skew = !strcmp(spec, "skew");
     if (skew)
@@ -241,10 +246,10 @@ int main(int argc, char **argv)
     }
     MPI_Comm comm;
     MPI_Comm_dup(MPI_COMM_WORLD, &comm);
-    size_t most = (size_t)sizes[NSIZE - 1] / sizeof(int) * (size_t)size;
+    size_t most = (size_t)sizes[nsizes - 1] / sizeof(int) * (size_t)size;
     int *a = malloc(sizeof(int) * most), *b = malloc(sizeof(int) * most);
     for (int c = 0; c < NCOLL; c++)
-        for (int k = 0; k < (c ? NSIZE : 1); k++)
+        for (int k = 0; k < (c ? nsizes : 1); k++)
             for (int it = 0; it < calls; it++)
                 one(comm, c, (int)(sizes[k] / (long long)sizeof(int)), it, a,
                     b);
