@@ -67,15 +67,13 @@ foreach(v ${MC_MPI_VARIANTS})
                        ENVIRONMENT "${env};MC_MPI_NODE_SIZE=0")
 endforeach()
 
-# MPI's progress rule (tests/mpi/test_mpi_progress.c): a rank waiting in
-# a collective manycoll took lets its pending point-to-point operations
-# progress, for every collective, form and shape, at 2 and 3 ranks and as
-# 2x2 "nodes". A case that hangs exits 3 after 10 s (its own alarm), well
-# before the ctest timeout. MPICH busy-polls oversubscribed: its 3- and
-# 4-rank runs take the shorter matrix (--quick).
-foreach(v ${MC_MPI_VARIANTS})
-  set(exe test_mpi_progress_${v})
-  add_executable(${exe} mpi/test_mpi_progress.c)
+# An MPI test program of variant v, linked after the library (so that its
+# MPI_* come before the MPI library's). Sets mpi_run to the launcher
+# (Open MPI's oversubscribed) and mpi_quick to --quick where the MPI
+# busy-polls oversubscribed (MPICH's ABI: its own calls take milliseconds
+# here), for the program's shorter matrix.
+function(mc_mpi_test_exe v exe)
+  add_executable(${exe} ${ARGN})
   target_compile_options(${exe} PRIVATE ${MC_MPI_${v}_CFLAGS})
   target_link_libraries(${exe} PRIVATE manycoll_mpi_${v} ${MC_MPI_${v}_LIBS}
                         ${CMAKE_DL_LIBS})
@@ -86,6 +84,21 @@ foreach(v ${MC_MPI_VARIANTS})
   else()
     set(q --quick)
   endif()
+  set(mpi_run ${run} PARENT_SCOPE)
+  set(mpi_quick ${q} PARENT_SCOPE)
+endfunction()
+
+# MPI's progress rule (tests/mpi/test_mpi_progress.c): a rank waiting in
+# a collective manycoll took lets its pending point-to-point operations
+# progress, for every collective, form and shape, at 2 and 3 ranks and as
+# 2x2 "nodes". A case that hangs exits 3 after 10 s (its own alarm), well
+# before the ctest timeout. MPICH busy-polls oversubscribed: its 3- and
+# 4-rank runs take the shorter matrix (--quick).
+foreach(v ${MC_MPI_VARIANTS})
+  set(exe test_mpi_progress_${v})
+  mc_mpi_test_exe(${v} ${exe} mpi/test_mpi_progress.c)
+  set(run ${mpi_run})
+  set(q ${mpi_quick})
   set(env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
       OMPI_MCA_mpi_yield_when_idle=1 ASAN_OPTIONS=detect_leaks=0
       MC_TUNING=none)
@@ -112,17 +125,9 @@ endforeach()
 # ranks between the two sides (MC_TIMEOUT ends such a run in seconds).
 foreach(v ${MC_MPI_VARIANTS})
   set(exe test_mpi_pick_${v})
-  add_executable(${exe} mpi/test_mpi_pick.c)
-  target_compile_options(${exe} PRIVATE ${MC_MPI_${v}_CFLAGS})
-  target_link_libraries(${exe} PRIVATE manycoll_mpi_${v} ${MC_MPI_${v}_LIBS}
-                        ${CMAKE_DL_LIBS})
-  set(run ${MC_MPI_${v}_RUN})
-  set(q "")
-  if(v STREQUAL "openmpi")
-    set(run ${run} --oversubscribe)
-  else()
-    set(q --quick) # MPICH busy-polls: its own calls take milliseconds here
-  endif()
+  mc_mpi_test_exe(${v} ${exe} mpi/test_mpi_pick.c)
+  set(run ${mpi_run})
+  set(q ${mpi_quick})
   set(env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
       OMPI_MCA_mpi_yield_when_idle=1 ASAN_OPTIONS=detect_leaks=0
       MC_TUNING=none MC_MPI_NODE_SIZE=2 MC_TIMEOUT=20)

@@ -450,6 +450,9 @@ void mcm_report(const mcm_comm_t *s);
 
 /* ---- the PMPI provider (provider.c) ---- */
 extern const mc_hier_provider_t mcm_provider;
+/* 1 if an MPI library is known to get this reduction wrong (provider.c:
+ * between nodes it then runs manycoll's kernel as a user op) */
+int mcm_mpi_op_wrong(mc_dtype_t dt, mc_op_t op);
 
 /* init.c */
 void mcm_lazy_init(void);

@@ -32,6 +32,12 @@
  * <= 64 B, <= 512 B, <= 4 KiB, <= 32 KiB, <= 256 KiB, <= 2 MiB,
  * <= 16 MiB, more.
  *
+ * A reduction that an MPI library is known to get wrong (8- and 16-bit
+ * integer sums and products, unsigned minima and maxima: provider.c)
+ * always stays in the hierarchy, whose phase between nodes runs
+ * manycoll's kernel for it: MPI's own collective would give the MPI's
+ * wrong result. It is neither a trial nor forced to MPI.
+ *
  * MC_MPI_HIER_PICK may also name a side per collective after the default:
  * "measure,bcast:mpi,allreduce:hier". MC_MPI_HIER_PICK_SKEW=R is a test
  * hook: before the allreduce, rank R adds 1 s to its hierarchy median and
@@ -167,6 +173,10 @@ const char *mcm_pick(mcm_comm_t *s, mc_coll_t coll, const mcm_call_t *a,
                      mcm_plan_t *p)
 {
     int mode = mcm_cfg.pick[coll];
+    /* a reduction the MPI gets wrong stays where manycoll's kernel runs */
+    if ((mc_coll_info(coll)->props & MC_COLL_REDUCES) &&
+        mcm_mpi_op_wrong(p->red.dt, p->red.op))
+        return NULL;
     if (mode != MCM_PICK_MEASURE || row(coll) < 0) /* (no hier form) */
         return mode == MCM_PICK_MPI ? forced_why : NULL;
     mcm_pick_slot_t *x =

@@ -28,22 +28,16 @@
 
 #include <mpi.h>
 
+#include "test_mpi.h"
+
 enum { HIER = 1, MPI_SIDE = 2, TRIAL_EACH = 8, TRIALS = 16 };
 
 typedef int (*pick_fn)(MPI_Comm, const char *, long long, int *, double *,
                        double *);
 typedef int (*query_fn)(MPI_Comm, const char *, long *, long *, int *);
 
-static int rank, size, failures, calls = 20;
-
-#define FAIL(...)                                                            \
-    do {                                                                     \
-        if (failures++ < 20) {                                               \
-            fprintf(stderr, "FAIL rank %d: ", rank);                         \
-            fprintf(stderr, __VA_ARGS__);                                    \
-            fprintf(stderr, "\n");                                           \
-        }                                                                    \
-    } while (0)
+int rank, failures, cases, quick, small; /* test_mpi.h's */
+static int size, calls = 20;
 
 static const char *const colls[] = {"barrier", "bcast",  "reduce",
                                     "allreduce", "allgather", "gather",
