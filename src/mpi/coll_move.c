@@ -120,7 +120,7 @@ int MPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype,
         return PMPI_Allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm);
     if (mcm_plan(s, MC_COLL_ALLGATHER, MCM_BLOCKING,
                  &(mcm_call_t){.sbuf = sbuf, .scount = scount,
-                               .rcount = rcount, .sdt = stype, .rdt = rtype},
+                               .rcount = rcount, .dt = stype, .rdt = rtype},
                  &p) == MCM_PMPI)
         return mcm_picked(&p, PMPI_Allgather(sbuf, scount, stype, rbuf,
                                              rcount, rtype, comm));

@@ -27,7 +27,7 @@ static int plan(mcm_comm_t *s, mc_coll_t coll, const void *sbuf, int scount,
     return mcm_plan(s, coll, MCM_BLOCKING,
                     &(mcm_call_t){.sbuf = sbuf, .rbuf = rbuf, .root = root,
                                   .scount = scount, .rcount = rcount,
-                                  .sdt = stype, .rdt = rtype},
+                                  .dt = stype, .rdt = rtype},
                     p);
 }
 

@@ -94,6 +94,9 @@ typedef struct mcm_pick_slot {
     unsigned char n;       /* trial calls planned */
     unsigned char got[2];  /* calls timed: [0] the hierarchy, [1] MPI */
     unsigned char state;   /* 0: in trial; MCM_PICK_HIER; MCM_PICK_MPI */
+    unsigned char side;    /* the trial call under way: 0 the hierarchy,
+                              1 MPI; 2 | side: a warm-up, not timed */
+    double t0;             /* when it started */
     float t[2][MCM_PICK_REPS]; /* this rank's times, seconds */
     float med[2];          /* decided: the slowest rank's median per side */
 } mcm_pick_slot_t;
@@ -288,9 +291,10 @@ typedef struct mcm_call {
     int scount, rcount;            /* a side of one count */
     const int *scounts, *rcounts;  /* a side of P counts */
     const int *sdispls, *rdispls;
-    MPI_Datatype dt;               /* reductions, bcast */
+    MPI_Datatype dt;               /* reductions, bcast; data movement:
+                                      the send side's type */
     MPI_Op op;
-    MPI_Datatype sdt, rdt;         /* data movement: the sides' types */
+    MPI_Datatype rdt;              /* data movement: the receive side's */
 } mcm_call_t;
 
 /* where a call goes: the path, why it goes to MPI, and what the plan
@@ -302,9 +306,6 @@ typedef struct mcm_plan {
     int ip;           /* MPI_IN_PLACE where the collective has it, here */
     mcm_red_t red;    /* reductions taken: manycoll's dtype and op */
     mcm_pick_slot_t *trial; /* a trial call of the pick (pick.c): timed */
-    int side;         /* its side: 0 the hierarchy, 1 MPI; 2 | side: the
-                         warm-up, not timed */
-    double t0;        /* when it started */
 } mcm_plan_t;
 
 /* The plan of a call of collective coll in form f on s (NULL: MPI, not

@@ -99,12 +99,12 @@ static long long call_bytes(mc_coll_t coll, const mcm_call_t *a,
     case MC_COLL_REDUCE_SCATTER_BLOCK:
         return times(a->count, a->dt);
     case MC_COLL_ALLGATHER:
-        return p->ip ? times(a->rcount, a->rdt) : times(a->scount, a->sdt);
+        return p->ip ? times(a->rcount, a->rdt) : times(a->scount, a->dt);
     case MC_COLL_GATHER:
         return p->root && p->ip ? times(a->rcount, a->rdt)
-                                : times(a->scount, a->sdt);
+                                : times(a->scount, a->dt);
     case MC_COLL_SCATTER:
-        return p->root ? times(a->scount, a->sdt) : times(a->rcount, a->rdt);
+        return p->root ? times(a->scount, a->dt) : times(a->rcount, a->rdt);
     default:
         return 0;
     }
@@ -169,8 +169,12 @@ static void decide(mcm_comm_t *s, mcm_pick_slot_t *x)
     x->state = all[1] < all[0] ? MCM_PICK_MPI : MCM_PICK_HIER;
 }
 
-const char *mcm_pick(mcm_comm_t *s, mc_coll_t coll, const mcm_call_t *a,
-                     mcm_plan_t *p)
+/* out of line (the library is built with LTO): inlined, it made every
+ * plan save more registers, on one node too; the plan's steps call it
+ * last, as a tail call */
+__attribute__((noinline)) const char *mcm_pick(mcm_comm_t *s, mc_coll_t coll,
+                                               const mcm_call_t *a,
+                                               mcm_plan_t *p)
 {
     int mode = mcm_cfg.pick[coll];
     /* a reduction the MPI gets wrong stays where manycoll's kernel runs */
@@ -186,18 +190,18 @@ const char *mcm_pick(mcm_comm_t *s, mc_coll_t coll, const mcm_call_t *a,
     if (x->state)
         return x->state == MCM_PICK_MPI ? measured_why : NULL;
     int n = x->n++, side = (n ^ n >> 1) & 1; /* H M M H H M M H ... */
-    p->trial = x;
-    p->side = side | (n < WARM ? 2 : 0);
-    p->t0 = now();
+    p->trial = x; /* collectives on a communicator are one at a time */
+    x->side = (unsigned char)(side | (n < WARM ? 2 : 0));
+    x->t0 = now();
     return side ? trial_why : NULL;
 }
 
 void mcm_pick_time(mcm_plan_t *p)
 {
     mcm_pick_slot_t *x = p->trial;
-    int side = p->side;
+    int side = x->side;
     if (side < 2 && x->got[side] < MCM_PICK_REPS)
-        x->t[side][x->got[side]++] = (float)(now() - p->t0);
+        x->t[side][x->got[side]++] = (float)(now() - x->t0);
 }
 
 /* ---- settings ---- */

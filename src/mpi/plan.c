@@ -198,7 +198,7 @@ static int hier_form(mc_coll_t coll, mcm_form_t f)
     return f == MCM_BLOCKING && mc_hier_supports(&any, coll, 1);
 }
 
-/* steps 2-8 on a communicator manycoll takes: NULL (its path) or the
+/* steps 2-9 on a communicator manycoll takes: NULL (its path) or the
  * reason the call goes to MPI */
 static const char *steps(mcm_comm_t *s, mc_coll_t coll, mcm_form_t f,
                          const mcm_call_t *a, mcm_plan_t *p)
@@ -228,7 +228,7 @@ static const char *steps(mcm_comm_t *s, mc_coll_t coll, mcm_form_t f,
     }
     if (f != MCM_BLOCKING && s->topo->multi)
         return multi;
-    return NULL;
+    return hier ? mcm_pick(s, coll, a, p) : NULL; /* step 9 (pick.c) */
 }
 
 int mcm_plan(mcm_comm_t *s, mc_coll_t coll, mcm_form_t f,
@@ -241,8 +241,6 @@ int mcm_plan(mcm_comm_t *s, mc_coll_t coll, mcm_form_t f,
         p->why = s->topo && s->topo->why ? s->topo->why : no_comm;
     else if (!(p->why = steps(s, coll, f, a, p)))
         p->path = s->path;
-    if (p->path == MCM_HIER && (p->why = mcm_pick(s, coll, a, p)))
-        p->path = MCM_PMPI; /* step 9 */
     mcm_count(s, coll, f, p->path, p->why);
     return p->path;
 }
