@@ -71,7 +71,8 @@ endforeach()
 # MPI_* come before the MPI library's). Sets mpi_run to the launcher
 # (Open MPI's oversubscribed) and mpi_quick to --quick where the MPI
 # busy-polls oversubscribed (MPICH's ABI: its own calls take milliseconds
-# here), for the program's shorter matrix.
+# here), for the program's shorter matrix; mpi_env to the environment
+# every such run needs.
 function(mc_mpi_test_exe v exe)
   add_executable(${exe} ${ARGN})
   target_compile_options(${exe} PRIVATE ${MC_MPI_${v}_CFLAGS})
@@ -86,6 +87,9 @@ function(mc_mpi_test_exe v exe)
   endif()
   set(mpi_run ${run} PARENT_SCOPE)
   set(mpi_quick ${q} PARENT_SCOPE)
+  set(mpi_env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+      OMPI_MCA_mpi_yield_when_idle=1 ASAN_OPTIONS=detect_leaks=0
+      MC_TUNING=none PARENT_SCOPE)
 endfunction()
 
 # MPI's progress rule (tests/mpi/test_mpi_progress.c): a rank waiting in
@@ -97,24 +101,20 @@ endfunction()
 foreach(v ${MC_MPI_VARIANTS})
   set(exe test_mpi_progress_${v})
   mc_mpi_test_exe(${v} ${exe} mpi/test_mpi_progress.c)
-  set(run ${mpi_run})
-  set(q ${mpi_quick})
-  set(env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-      OMPI_MCA_mpi_yield_when_idle=1 ASAN_OPTIONS=detect_leaks=0
-      MC_TUNING=none)
   # name; ranks; node size; expected path; options
-  foreach(c "n2;2;0;flat;" "n3;3;0;flat;${q}" "2x2;4;2;hier;${q}")
+  foreach(c "n2;2;0;flat;" "n3;3;0;flat;${mpi_quick}"
+            "2x2;4;2;hier;${mpi_quick}")
     list(GET c 0 name)
     list(GET c 1 n)
     list(GET c 2 k)
     list(GET c 3 expect)
     list(GET c 4 opt)
     add_test(NAME mpi_${v}_progress_${name}
-             COMMAND ${run} -n ${n} $<TARGET_FILE:${exe}> --expect ${expect}
-                     ${opt})
+             COMMAND ${mpi_run} -n ${n} $<TARGET_FILE:${exe}>
+                     --expect ${expect} ${opt})
     set_tests_properties(mpi_${v}_progress_${name} PROPERTIES TIMEOUT 120
       PROCESSORS 2 LABELS mpi
-      ENVIRONMENT "${env};MC_MPI_NODE_SIZE=${k};MC_MPI_HIER_PICK=hier")
+      ENVIRONMENT "${mpi_env};MC_MPI_NODE_SIZE=${k};MC_MPI_HIER_PICK=hier")
   endforeach()
 endforeach()
 
@@ -128,9 +128,7 @@ foreach(v ${MC_MPI_VARIANTS})
   mc_mpi_test_exe(${v} ${exe} mpi/test_mpi_pick.c)
   set(run ${mpi_run})
   set(q ${mpi_quick})
-  set(env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-      OMPI_MCA_mpi_yield_when_idle=1 ASAN_OPTIONS=detect_leaks=0
-      MC_TUNING=none MC_MPI_NODE_SIZE=2 MC_TIMEOUT=20)
+  set(env ${mpi_env} MC_MPI_NODE_SIZE=2 MC_TIMEOUT=20)
   set(forced "mpi,allreduce:hier,bcast:measure")
   add_test(NAME mpi_${v}_pick_2x2
            COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/expect_run.sh 0
