@@ -314,6 +314,16 @@ void mcm_release_all(void)
         PMPI_Comm_free_keyval(&keyval);
 }
 
+const mcm_comm_t *mcm_comm_peek(MPI_Comm comm)
+{
+    void *v = NULL;
+    int flag = 0;
+    if (!mcm_inited || !mcm_cfg.on || comm == MPI_COMM_NULL ||
+        PMPI_Comm_get_attr(comm, keyval, &v, &flag) != MPI_SUCCESS || !flag)
+        return NULL;
+    return v;
+}
+
 /* for tests and tools: where comm's collectives went so far (found with
  * dlsym, so declared here only). coll: a collective's name ("allreduce":
  * all its forms), a form's ("iallreduce", "allreduce_init"), or NULL
@@ -323,14 +333,11 @@ MCM_API int mc_mpi_query(MPI_Comm comm, const char *coll, long *mc_calls,
 MCM_API int mc_mpi_query(MPI_Comm comm, const char *coll, long *mc_calls,
                          long *pmpi_calls, int *path)
 {
-    void *v = NULL;
-    int flag = 0;
+    const mcm_comm_t *s = mcm_comm_peek(comm);
     *mc_calls = *pmpi_calls = 0;
     *path = -1;
-    if (!mcm_inited || !mcm_cfg.on ||
-        PMPI_Comm_get_attr(comm, keyval, &v, &flag) != MPI_SUCCESS || !flag)
+    if (!s)
         return -1;
-    const mcm_comm_t *s = v;
     int one = -1, form = -1;
     *path = s->path;
     if (coll && mcm_form_lookup(coll, &one, &form))

@@ -8,7 +8,8 @@
  *       so every k consecutive processes are a "node" (tests of several
  *       nodes on one machine)
  *   (2) PMPI_Allgather of (local index, comm rank of my node's first
- *       rank, MC_MPI_NODE_SIZE, MC_MPI_HIER, MPI_THREAD_MULTIPLE) over
+ *       rank, MC_MPI_NODE_SIZE, MC_MPI_HIER with MC_MPI_HIER_PICK,
+ *       MPI_THREAD_MULTIPLE) over
  *       the communicator
  *   (3) every rank derives the same table from it: node index of each
  *       rank (nodes in the order of their first ranks), ranks per node,
@@ -137,7 +138,8 @@ int mcm_topo_compute(MPI_Comm comm, mcm_topo_t **out)
     int level;
     if (PMPI_Query_thread(&level) != MPI_SUCCESS)
         level = MPI_THREAD_MULTIPLE; /* MPI cannot say: the safe side */
-    int mine[ALLG] = {0, 0, mcm_cfg.node_size, mcm_cfg.hier,
+    int mine[ALLG] = {0, 0, mcm_cfg.node_size,
+                      mcm_cfg.hier ? 1 + 2 * mcm_cfg.pick_sig : 0,
                       level == MPI_THREAD_MULTIPLE};
     int *all = malloc(sizeof(int) * ALLG * (size_t)t->size);
     if (!all)
@@ -151,7 +153,8 @@ int mcm_topo_compute(MPI_Comm comm, mcm_topo_t **out)
     if (rc == MPI_SUCCESS)
         rc = PMPI_Allgather(mine, ALLG, MPI_INT, all, ALLG, MPI_INT, comm);
     if (rc == MPI_SUCCESS && !same_settings(all, t->size)) {
-        t->why = "MC_MPI_NODE_SIZE or MC_MPI_HIER differs between ranks";
+        t->why = "MC_MPI_NODE_SIZE, MC_MPI_HIER or MC_MPI_HIER_PICK "
+                 "differs between ranks";
     } else if (rc == MPI_SUCCESS && derive(t, all)) {
         rc = MPI_ERR_NO_MEM;
     } else if (rc == MPI_SUCCESS) {
