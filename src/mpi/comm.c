@@ -3,8 +3,11 @@
  *
  *   first collective on comm (every rank: collectives are ordered)
  *     -> cache miss -> PMPI_Comm_get_attr: none
- *     -> topology (topo.c): split_type, one allgather -> path
- *     -> build: job name from comm rank 0 by PMPI_Bcast, then
+ *     -> topology (topo.c): from the world's table made at MPI_Init
+ *        (no communication), or split_type and one allgather -> path
+ *     -> build: job name from comm rank 0 by PMPI_Bcast (a parked node
+ *        communicator's, which every rank takes back if all have theirs:
+ *        one PMPI_Allreduce), else
  *        mc_comm_create_shm(job.n<node>, local, node size) on every node,
  *        one PMPI_Allreduce so all ranks agree it worked, and for
  *        several nodes PMPI_Comm_split into slices (src/hier/hier.h)
@@ -12,8 +15,10 @@
  *   MPI_Comm_dup / idup: the copy callback gives the duplicate a new
  *     state sharing the topology; its first collective builds its own
  *     node communicator and slices (same path, no split_type again)
- *   MPI_Comm_free (and MPI_Finalize): the delete callback frees the
- *     manycoll communicator and slices and prints the MC_MPI_VERBOSE
+ *   MPI_Comm_free (and MPI_Finalize): the delete callback parks the
+ *     node's manycoll communicator for the next communicator of the same
+ *     processes (park.c: its first collective then reuses it, with no
+ *     new segment), frees the slices and prints the MC_MPI_VERBOSE
  *     report
  *
  * The cache is direct-mapped on the handle's bits; a state holds its key,
@@ -110,17 +115,65 @@ static int make_slices(mcm_comm_t *s)
     return MPI_SUCCESS;
 }
 
-/* the node's manycoll communicator; every rank learns whether all made
- * theirs. 0, or -1 after calling the error handler. */
+/* what comm rank 0 sends: the job name of the node communicators, and
+ * whether they are parked ones to reuse (park.c) */
+typedef struct job_msg {
+    char job[MC_JOB_NAME_MAX];
+    char reuse;
+} job_msg_t;
+
+/* rank 0's job name (a parked one's if `offer` and it has one), sent to
+ * every rank, and s->node_name from it: 0, or -1 (no name) */
+static int agree_job(mcm_comm_t *s, int offer, job_msg_t *m)
+{
+    const mcm_topo_t *t = s->topo;
+    memset(m, 0, sizeof *m);
+    if (t->rank == 0) {
+        m->reuse = offer && !mcm_park_offer(t->local, t->node_n, t->nodeid,
+                                            m->job, sizeof m->job);
+        if (!m->reuse && mc_job_name(m->job, sizeof m->job) != MC_OK)
+            m->job[0] = 0;
+    }
+    if (PMPI_Bcast(m, sizeof *m, MPI_BYTE, 0, s->comm) != MPI_SUCCESS)
+        m->job[0] = m->reuse = 0;
+    snprintf(s->node_name, sizeof s->node_name, "%s.n%d", m->job,
+             t->nodeid);
+    return m->job[0] ? 0 : -1;
+}
+
+/* 1 if every rank took its own parked communicator of s->node_name */
+static int reuse_node(mcm_comm_t *s)
+{
+    const mcm_topo_t *t = s->topo;
+    s->node = mcm_unpark(s->node_name, t->local, t->node_n);
+    int mine = s->node != NULL, all = 0;
+    if (PMPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, s->comm) !=
+        MPI_SUCCESS)
+        all = 0;
+    if (!all && s->node) {
+        mc_comm_free(s->node);
+        s->node = NULL;
+    }
+    return all;
+}
+
+/* the node's manycoll communicator, a parked one if every rank has its
+ * own (park.c), else made; every rank learns whether all have theirs.
+ * 0, or -1 after calling the error handler. */
 static int make_node(mcm_comm_t *s, char *msg, size_t len)
 {
     const mcm_topo_t *t = s->topo;
-    char job[MC_JOB_NAME_MAX] = "", name[MC_JOB_NAME_MAX + 16];
-    int ok = t->rank != 0 || mc_job_name(job, sizeof job) == MC_OK;
-    if (PMPI_Bcast(job, sizeof job, MPI_CHAR, 0, s->comm) != MPI_SUCCESS)
-        ok = 0;
-    snprintf(name, sizeof name, "%s.n%d", job, t->nodeid);
-    int mc = ok ? mc_comm_create_shm(name, t->local, t->node_n, &s->node)
+    job_msg_t m;
+    int ok = agree_job(s, 1, &m) == 0;
+    if (ok && m.reuse) {
+        if (reuse_node(s)) {
+            mcm_park_count(1);
+            return 0;
+        }
+        ok = agree_job(s, 0, &m) == 0;
+    }
+    int mc = ok ? mc_comm_create_shm(s->node_name, t->local, t->node_n,
+                                     &s->node)
                 : MC_ERR_ARG;
     if (mc != MC_OK) {
         snprintf(msg, len, "manycoll communicator of node %d: %s",
@@ -142,6 +195,8 @@ static int make_node(mcm_comm_t *s, char *msg, size_t len)
         mc_comm_free(s->node);
         s->node = NULL;
     }
+    if (all)
+        mcm_park_count(0);
     return all ? 0 : -1;
 }
 
@@ -269,7 +324,11 @@ static void release(mcm_comm_t *s)
         mcm_report(s);
     if (s->key)
         cache_drop(s);
-    if (s->node)
+    /* parked for the next communicator of the same processes, unless a
+     * non-blocking call may still be in flight on it */
+    if (s->node && s->path != MCM_PMPI && !mcm_nb_live)
+        mcm_park(s->node_name, s->topo->local, s->topo->node_n, s->node);
+    else if (s->node)
         mc_comm_free(s->node);
     if (s->has_slice)
         PMPI_Comm_free(&s->slice);

@@ -62,6 +62,12 @@ typedef struct mcm_topo {
  * communicators with the same group; released with mcm_topo_put */
 int mcm_topo_compute(MPI_Comm comm, mcm_topo_t **out);
 void mcm_topo_put(mcm_topo_t *t);
+/* the world's table of nodes and settings, collectively at MPI_Init, from
+ * which mcm_topo_compute sets up communicators of world ranks without
+ * communicating; _free at MPI_Finalize; _from_world: how many were */
+void mcm_topo_world(void);
+void mcm_topo_world_free(void);
+long mcm_topo_from_world(void);
 
 /* the forms of a collective, counted apart (MPI_Allreduce,
  * MPI_Iallreduce, MPI_Allreduce_init) */
@@ -79,6 +85,9 @@ typedef struct mcm_stat {
     const char *why;
 } mcm_stat_t;
 
+/* a node communicator's name: the job name and ".n<node>" */
+#define MCM_NODE_NAME_MAX (MC_JOB_NAME_MAX + 16)
+
 typedef struct mcm_comm {
     uintptr_t key;          /* the handle's bits (0: not known yet) */
     MPI_Comm comm;
@@ -91,6 +100,7 @@ typedef struct mcm_comm {
     int in_use;             /* (the pool recycles states) */
     int has_slice;          /* slice is a communicator of ours */
     mc_comm_t *node;        /* flat: the whole comm; hier: my node */
+    char node_name[MCM_NODE_NAME_MAX]; /* its name (park.c) */
     mc_hier_t hier;
     MPI_Comm slice;         /* hier: my slice (MPI_COMM_NULL if none) */
     MPI_Request req[MC_HIER_MAX_INFLIGHT];
@@ -385,6 +395,21 @@ int mcm_nb_free(mcm_nb_t *x, MPI_Request *hp);
  * to MPI, which this rank alone would take while its peers wait) */
 int mcm_nb_take(mcm_comm_t *s, mc_coll_t coll, const char *fn, int pers,
                 const mcm_call_t *a, mcm_plan_t *p, mcm_nb_t **x);
+
+/* ---- parked node communicators, for the next communicator of the same
+ * processes (park.c) ---- */
+/* keeps node communicator c (named name, this rank local of n) */
+void mcm_park(const char *name, int local, int n, mc_comm_t *c);
+/* the job name of the newest parked communicator of node nodeid where
+ * this rank is local of n: 0, or -1 (none) */
+int mcm_park_offer(int local, int n, int nodeid, char *job, size_t len);
+/* takes the parked communicator name where this rank is local of n, or
+ * NULL */
+mc_comm_t *mcm_unpark(const char *name, int local, int n);
+/* counts a node communicator made (0) or reused (1) */
+void mcm_park_count(int was_reused);
+/* frees every parked communicator (MPI_Finalize) */
+void mcm_park_drain(void);
 
 /* ---- communicators (comm.c) ---- */
 int mcm_setup(MPI_Comm comm, mcm_comm_t **out);

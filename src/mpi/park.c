@@ -1,0 +1,156 @@
+/*
+ * Parked node communicators: a program that makes and frees many
+ * communicators over the same ranks (a test suite, a solver that splits
+ * per phase) would otherwise create, join, unlink and unmap a shared
+ * memory segment for every one. When an MPI communicator is freed, its
+ * node's manycoll communicator is parked here instead of freed, under its
+ * name (job.n<node>) and this rank's place in it; the next communicator
+ * whose ranks on this node are the same processes in the same order takes
+ * it back (comm.c, make_node):
+ *
+ *   comm rank 0   offers the job name of a parked communicator in which
+ *                 it has its new place (its local index and node size),
+ *                 in the PMPI_Bcast that carries the job name anyway
+ *   every rank    takes the parked communicator of that name in which it
+ *                 has its new place, if it has one
+ *   PMPI_Allreduce(MIN)  all took theirs: reused; otherwise those that
+ *                 took one free it, and rank 0 sends a new job name
+ *
+ * Names are random per creation, so a name and a place name one segment,
+ * whose ranks are then exactly the processes that parked it in those
+ * places: every manycoll call of the old communicator is done on each of
+ * them (they freed it), and the segment goes on as one communicator's
+ * would from one collective to the next. A rank that has not freed the
+ * old communicator yet, evicted it, or has a non-blocking call in flight
+ * (nothing is parked then) just answers no: a new segment is made, as
+ * before. At most MCM_PARK_MAX are parked per process, the oldest freed
+ * first; all at MPI_Finalize.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "mpi/mcmpi.h"
+
+#define MCM_PARK_MAX 8
+
+typedef struct parked {
+    char name[MCM_NODE_NAME_MAX];
+    int local, n;
+    unsigned long age;      /* 0: empty slot */
+    mc_comm_t *c;
+} parked_t;
+
+static parked_t park[MCM_PARK_MAX];
+static unsigned long clock_;
+static long made, reused;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+void mcm_park(const char *name, int local, int n, mc_comm_t *c)
+{
+    mc_comm_t *evict = NULL;
+    pthread_mutex_lock(&lock);
+    parked_t *p = &park[0];
+    for (int i = 1; i < MCM_PARK_MAX && p->age; i++)
+        if (!park[i].age || park[i].age < p->age)
+            p = &park[i];
+    if (p->age)
+        evict = p->c;
+    snprintf(p->name, sizeof p->name, "%s", name);
+    p->local = local;
+    p->n = n;
+    p->c = c;
+    p->age = ++clock_;
+    pthread_mutex_unlock(&lock);
+    if (evict)
+        mc_comm_free(evict);
+}
+
+/* the newest parked entry where (name matches, or any) and this rank has
+ * place local of n, or NULL; under the lock */
+static parked_t *find(const char *name, int local, int n)
+{
+    parked_t *best = NULL;
+    for (int i = 0; i < MCM_PARK_MAX; i++) {
+        parked_t *p = &park[i];
+        if (p->age && p->local == local && p->n == n &&
+            (!name || !strcmp(p->name, name)) && (!best || p->age > best->age))
+            best = p;
+    }
+    return best;
+}
+
+int mcm_park_offer(int local, int n, int nodeid, char *job, size_t len)
+{
+    char suffix[24];
+    int rc = -1;
+    snprintf(suffix, sizeof suffix, ".n%d", nodeid);
+    pthread_mutex_lock(&lock);
+    const parked_t *p = find(NULL, local, n);
+    size_t l = p ? strlen(p->name) : 0, k = strlen(suffix);
+    /* the job name, if the parked one was this node's of its job */
+    if (p && l > k && l - k < len && !strcmp(p->name + l - k, suffix)) {
+        memcpy(job, p->name, l - k);
+        job[l - k] = 0;
+        rc = 0;
+    }
+    pthread_mutex_unlock(&lock);
+    return rc;
+}
+
+mc_comm_t *mcm_unpark(const char *name, int local, int n)
+{
+    pthread_mutex_lock(&lock);
+    parked_t *p = find(name, local, n);
+    mc_comm_t *c = p ? p->c : NULL;
+    if (p)
+        *p = (parked_t){0};
+    pthread_mutex_unlock(&lock);
+    return c;
+}
+
+void mcm_park_count(int was_reused)
+{
+    pthread_mutex_lock(&lock);
+    if (was_reused)
+        reused++;
+    else
+        made++;
+    pthread_mutex_unlock(&lock);
+}
+
+void mcm_park_drain(void)
+{
+    for (;;) {
+        pthread_mutex_lock(&lock);
+        mc_comm_t *c = NULL;
+        for (int i = 0; i < MCM_PARK_MAX && !c; i++)
+            if (park[i].age) {
+                c = park[i].c;
+                park[i] = (parked_t){0};
+            }
+        pthread_mutex_unlock(&lock);
+        if (!c)
+            return;
+        mc_comm_free(c);
+    }
+}
+
+/* for tests and tools (found with dlsym, so declared here only): this
+ * process's node communicators made and reused (taken from the parked
+ * ones), and the communicators whose topology came from the world's table
+ * without communicating (topo.c) */
+MCM_API int mc_mpi_setup_counts(long *node_made, long *node_reused,
+                                long *topo_local);
+MCM_API int mc_mpi_setup_counts(long *node_made, long *node_reused,
+                                long *topo_local)
+{
+    if (!node_made || !node_reused || !topo_local)
+        return -1;
+    pthread_mutex_lock(&lock);
+    *node_made = made;
+    *node_reused = reused;
+    pthread_mutex_unlock(&lock);
+    *topo_local = mcm_topo_from_world();
+    return 0;
+}
