@@ -5,9 +5,9 @@
  *     -> cache miss -> PMPI_Comm_get_attr: none
  *     -> topology (topo.c): from the world's table made at MPI_Init
  *        (no communication), or split_type and one allgather -> path
- *     -> build: job name from comm rank 0 by PMPI_Bcast (a parked node
- *        communicator's, which every rank takes back if all have theirs:
- *        one PMPI_Allreduce), else
+ *     -> build: a parked node communicator of the same job on every
+ *        rank (park.c; one PMPI_Allreduce says so), else a job name from
+ *        comm rank 0 by PMPI_Bcast, then
  *        mc_comm_create_shm(job.n<node>, local, node size) on every node,
  *        one PMPI_Allreduce so all ranks agree it worked, and for
  *        several nodes PMPI_Comm_split into slices (src/hier/hier.h)
@@ -115,63 +115,58 @@ static int make_slices(mcm_comm_t *s)
     return MPI_SUCCESS;
 }
 
-/* what comm rank 0 sends: the job name of the node communicators, and
- * whether they are parked ones to reuse (park.c) */
-typedef struct job_msg {
-    char job[MC_JOB_NAME_MAX];
-    char reuse;
-} job_msg_t;
-
-/* rank 0's job name (a parked one's if `offer` and it has one), sent to
- * every rank, and s->node_name from it: 0, or -1 (no name) */
-static int agree_job(mcm_comm_t *s, int offer, job_msg_t *m)
+/* rank 0's new job name, sent to every rank, and s->node_name from it:
+ * 0, or -1 (no name) */
+static int agree_job(mcm_comm_t *s)
 {
     const mcm_topo_t *t = s->topo;
-    memset(m, 0, sizeof *m);
-    if (t->rank == 0) {
-        m->reuse = offer && !mcm_park_offer(t->local, t->node_n, t->nodeid,
-                                            m->job, sizeof m->job);
-        if (!m->reuse && mc_job_name(m->job, sizeof m->job) != MC_OK)
-            m->job[0] = 0;
-    }
-    if (PMPI_Bcast(m, sizeof *m, MPI_BYTE, 0, s->comm) != MPI_SUCCESS)
-        m->job[0] = m->reuse = 0;
-    snprintf(s->node_name, sizeof s->node_name, "%s.n%d", m->job,
-             t->nodeid);
-    return m->job[0] ? 0 : -1;
+    char job[MC_JOB_NAME_MAX] = "";
+    if (t->rank == 0 && mc_job_name(job, sizeof job) != MC_OK)
+        job[0] = 0;
+    if (PMPI_Bcast(job, sizeof job, MPI_CHAR, 0, s->comm) != MPI_SUCCESS)
+        job[0] = 0;
+    snprintf(s->node_name, sizeof s->node_name, "%s.n%d", job, t->nodeid);
+    return job[0] ? 0 : -1;
 }
 
-/* 1 if every rank took its own parked communicator of s->node_name */
+/* 1 if every rank took a parked node communicator of the same job
+ * (park.c): one allreduce of the job names (MAX of each byte and of its
+ * complement: all equal where the two agree). Otherwise a rank that took
+ * one parks it again. */
 static int reuse_node(mcm_comm_t *s)
 {
     const mcm_topo_t *t = s->topo;
-    s->node = mcm_unpark(s->node_name, t->local, t->node_n);
-    int mine = s->node != NULL, all = 0;
-    if (PMPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, s->comm) !=
-        MPI_SUCCESS)
-        all = 0;
+    char job[MC_JOB_NAME_MAX] = "";
+    unsigned char v[2 * MC_JOB_NAME_MAX];
+    s->node = mcm_unpark(t->local, t->node_n, t->nodeid, job, sizeof job);
+    for (int i = 0; i < MC_JOB_NAME_MAX; i++) {
+        v[i] = (unsigned char)job[i];
+        v[MC_JOB_NAME_MAX + i] = (unsigned char)(255 - v[i]);
+    }
+    int all = PMPI_Allreduce(MPI_IN_PLACE, v, (int)sizeof v,
+                             MPI_UNSIGNED_CHAR, MPI_MAX, s->comm) ==
+              MPI_SUCCESS && v[0];
+    for (int i = 0; i < MC_JOB_NAME_MAX && all; i++)
+        all = v[i] == 255 - v[MC_JOB_NAME_MAX + i];
+    snprintf(s->node_name, sizeof s->node_name, "%s.n%d", job, t->nodeid);
     if (!all && s->node) {
-        mc_comm_free(s->node);
+        mcm_park(s->node_name, t->local, t->node_n, s->node);
         s->node = NULL;
     }
     return all;
 }
 
-/* the node's manycoll communicator, a parked one if every rank has its
- * own (park.c), else made; every rank learns whether all have theirs.
- * 0, or -1 after calling the error handler. */
+/* the node's manycoll communicator, a parked one if every rank has one of
+ * the same job (park.c), else made; every rank learns whether all have
+ * theirs. 0, or -1 after calling the error handler. */
 static int make_node(mcm_comm_t *s, char *msg, size_t len)
 {
     const mcm_topo_t *t = s->topo;
-    job_msg_t m;
-    int ok = agree_job(s, 1, &m) == 0;
-    if (ok && m.reuse) {
-        if (reuse_node(s)) {
-            mcm_park_count(1);
-            return 0;
-        }
-        ok = agree_job(s, 0, &m) == 0;
+    if (reuse_node(s)) {
+        mcm_park_count(1);
+        return 0;
     }
+    int ok = agree_job(s) == 0;
     int mc = ok ? mc_comm_create_shm(s->node_name, t->local, t->node_n,
                                      &s->node)
                 : MC_ERR_ARG;

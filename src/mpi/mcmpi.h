@@ -400,12 +400,9 @@ int mcm_nb_take(mcm_comm_t *s, mc_coll_t coll, const char *fn, int pers,
  * processes (park.c) ---- */
 /* keeps node communicator c (named name, this rank local of n) */
 void mcm_park(const char *name, int local, int n, mc_comm_t *c);
-/* the job name of the newest parked communicator of node nodeid where
- * this rank is local of n: 0, or -1 (none) */
-int mcm_park_offer(int local, int n, int nodeid, char *job, size_t len);
-/* takes the parked communicator name where this rank is local of n, or
- * NULL */
-mc_comm_t *mcm_unpark(const char *name, int local, int n);
+/* takes the newest parked communicator where this rank is local of n,
+ * if it was node nodeid's of its job (the job's name into job), or NULL */
+mc_comm_t *mcm_unpark(int local, int n, int nodeid, char *job, size_t len);
 /* counts a node communicator made (0) or reused (1) */
 void mcm_park_count(int was_reused);
 /* frees every parked communicator (MPI_Finalize) */

@@ -8,13 +8,13 @@
  * whose ranks on this node are the same processes in the same order takes
  * it back (comm.c, make_node):
  *
- *   comm rank 0   offers the job name of a parked communicator in which
- *                 it has its new place (its local index and node size),
- *                 in the PMPI_Bcast that carries the job name anyway
- *   every rank    takes the parked communicator of that name in which it
- *                 has its new place, if it has one
- *   PMPI_Allreduce(MIN)  all took theirs: reused; otherwise those that
- *                 took one free it, and rank 0 sends a new job name
+ *   every rank    takes its newest parked communicator of this node
+ *                 (name job.n<node>) in which it has its new place (its
+ *                 local index and node size), if it has one
+ *   PMPI_Allreduce(MAX) of the job names and their complements: all
+ *                 ranks took one of the same job: reused (one collective
+ *                 in all); otherwise they park theirs again, and rank 0
+ *                 sends a new job name (PMPI_Bcast) as before
  *
  * Names are random per creation, so a name and a place name one segment,
  * whose ranks are then exactly the processes that parked it in those
@@ -66,45 +66,35 @@ void mcm_park(const char *name, int local, int n, mc_comm_t *c)
         mc_comm_free(evict);
 }
 
-/* the newest parked entry where (name matches, or any) and this rank has
- * place local of n, or NULL; under the lock */
-static parked_t *find(const char *name, int local, int n)
+/* the newest parked entry where this rank has place local of n, or NULL;
+ * under the lock */
+static parked_t *find(int local, int n)
 {
     parked_t *best = NULL;
     for (int i = 0; i < MCM_PARK_MAX; i++) {
         parked_t *p = &park[i];
         if (p->age && p->local == local && p->n == n &&
-            (!name || !strcmp(p->name, name)) && (!best || p->age > best->age))
+            (!best || p->age > best->age))
             best = p;
     }
     return best;
 }
 
-int mcm_park_offer(int local, int n, int nodeid, char *job, size_t len)
+mc_comm_t *mcm_unpark(int local, int n, int nodeid, char *job, size_t len)
 {
     char suffix[24];
-    int rc = -1;
+    mc_comm_t *c = NULL;
     snprintf(suffix, sizeof suffix, ".n%d", nodeid);
     pthread_mutex_lock(&lock);
-    const parked_t *p = find(NULL, local, n);
+    parked_t *p = find(local, n);
     size_t l = p ? strlen(p->name) : 0, k = strlen(suffix);
-    /* the job name, if the parked one was this node's of its job */
+    /* taken if it was this node's of its job */
     if (p && l > k && l - k < len && !strcmp(p->name + l - k, suffix)) {
         memcpy(job, p->name, l - k);
         job[l - k] = 0;
-        rc = 0;
-    }
-    pthread_mutex_unlock(&lock);
-    return rc;
-}
-
-mc_comm_t *mcm_unpark(const char *name, int local, int n)
-{
-    pthread_mutex_lock(&lock);
-    parked_t *p = find(name, local, n);
-    mc_comm_t *c = p ? p->c : NULL;
-    if (p)
+        c = p->c;
         *p = (parked_t){0};
+    }
     pthread_mutex_unlock(&lock);
     return c;
 }
