@@ -328,8 +328,7 @@ static void release(mcm_comm_t *s)
     if (s->has_slice)
         PMPI_Comm_free(&s->slice);
     mc_hier_release(&s->hier);
-    free(s->scratch[0]);
-    free(s->scratch[1]);
+    mcm_scratch_release(s);
     free(s->v);
     mcm_topo_put(s->topo);
     if (s->group != MPI_GROUP_NULL)

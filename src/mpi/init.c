@@ -289,6 +289,7 @@ int MPI_Finalize(void)
     if (mcm_inited && mcm_cfg.on)
         mcm_release_all();
     mcm_park_drain();
+    mcm_scratch_drain();
     mcm_topo_world_free();
     mcm_mpi_progress_end();
     for (size_t i = 0; i < sizeof mcm_cache / sizeof *mcm_cache; i++)

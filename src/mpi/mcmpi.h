@@ -231,6 +231,10 @@ int mcm_repack(mcm_comm_t *s, mcm_buf_t *b);
 void mcm_buf_free(mcm_buf_t *b);
 /* n bytes of the state's scratch slot (0 or 1), or NULL */
 void *mcm_scratch(mcm_comm_t *s, size_t n, int slot);
+/* a freed state's scratch: kept (the larger per slot) for the next state
+ * that needs one; _drain frees what is kept (MPI_Finalize) */
+void mcm_scratch_release(mcm_comm_t *s);
+void mcm_scratch_drain(void);
 /* Unpacks a staged output (no-op when it was in place). */
 int mcm_unstage(mcm_comm_t *s, mcm_buf_t *b);
 
