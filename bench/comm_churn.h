@@ -18,33 +18,26 @@ enum { SIDE_MPI = 0, SIDE_LIB = 1, SIDES };
 
 typedef struct side {
     const char *name;
-    int (*comm_dup)(MPI_Comm, MPI_Comm *);
-    int (*comm_split)(MPI_Comm, int, int, MPI_Comm *);
-    int (*comm_split_type)(MPI_Comm, int, int, MPI_Info, MPI_Comm *);
-    int (*comm_create)(MPI_Comm, MPI_Group, MPI_Comm *);
-    int (*comm_free)(MPI_Comm *);
-    int (*type_contiguous)(int, MPI_Datatype, MPI_Datatype *);
-    int (*type_vector)(int, int, int, MPI_Datatype, MPI_Datatype *);
-    int (*type_create_struct)(int, const int[], const MPI_Aint[],
-                              const MPI_Datatype[], MPI_Datatype *);
-    int (*type_create_resized)(MPI_Datatype, MPI_Aint, MPI_Aint,
-                               MPI_Datatype *);
-    int (*type_commit)(MPI_Datatype *);
-    int (*type_free)(MPI_Datatype *);
-    int (*barrier)(MPI_Comm);
-    int (*bcast)(void *, int, MPI_Datatype, int, MPI_Comm);
-    int (*reduce)(const void *, void *, int, MPI_Datatype, MPI_Op, int,
-                  MPI_Comm);
-    int (*allreduce)(const void *, void *, int, MPI_Datatype, MPI_Op,
-                     MPI_Comm);
-    int (*gather)(const void *, int, MPI_Datatype, void *, int,
-                  MPI_Datatype, int, MPI_Comm);
-    int (*scatter)(const void *, int, MPI_Datatype, void *, int,
-                   MPI_Datatype, int, MPI_Comm);
-    int (*allgather)(const void *, int, MPI_Datatype, void *, int,
-                     MPI_Datatype, MPI_Comm);
-    int (*alltoall)(const void *, int, MPI_Datatype, void *, int,
-                    MPI_Datatype, MPI_Comm);
+    /* each with the type of its MPI function */
+    __typeof__(&PMPI_Comm_dup) comm_dup;
+    __typeof__(&PMPI_Comm_split) comm_split;
+    __typeof__(&PMPI_Comm_split_type) comm_split_type;
+    __typeof__(&PMPI_Comm_create) comm_create;
+    __typeof__(&PMPI_Comm_free) comm_free;
+    __typeof__(&PMPI_Type_contiguous) type_contiguous;
+    __typeof__(&PMPI_Type_vector) type_vector;
+    __typeof__(&PMPI_Type_create_struct) type_create_struct;
+    __typeof__(&PMPI_Type_create_resized) type_create_resized;
+    __typeof__(&PMPI_Type_commit) type_commit;
+    __typeof__(&PMPI_Type_free) type_free;
+    __typeof__(&PMPI_Barrier) barrier;
+    __typeof__(&PMPI_Bcast) bcast;
+    __typeof__(&PMPI_Reduce) reduce;
+    __typeof__(&PMPI_Allreduce) allreduce;
+    __typeof__(&PMPI_Gather) gather;
+    __typeof__(&PMPI_Scatter) scatter;
+    __typeof__(&PMPI_Allgather) allgather;
+    __typeof__(&PMPI_Alltoall) alltoall;
 } side_t;
 
 extern const side_t churn_sides[SIDES];
