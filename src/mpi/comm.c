@@ -138,7 +138,8 @@ static int reuse_node(mcm_comm_t *s)
     const mcm_topo_t *t = s->topo;
     char job[MC_JOB_NAME_MAX] = "";
     unsigned char v[2 * MC_JOB_NAME_MAX];
-    s->node = mcm_unpark(t->local, t->node_n, t->nodeid, job, sizeof job);
+    const mcm_place_t at = {t->local, t->node_n, t->nodeid, t->node_sig};
+    s->node = mcm_unpark(&at, job, sizeof job);
     for (int i = 0; i < MC_JOB_NAME_MAX; i++) {
         v[i] = (unsigned char)job[i];
         v[MC_JOB_NAME_MAX + i] = (unsigned char)(255 - v[i]);
@@ -150,7 +151,7 @@ static int reuse_node(mcm_comm_t *s)
         all = v[i] == 255 - v[MC_JOB_NAME_MAX + i];
     snprintf(s->node_name, sizeof s->node_name, "%s.n%d", job, t->nodeid);
     if (!all && s->node) {
-        mcm_park(s->node_name, t->local, t->node_n, s->node);
+        mcm_park(s->node_name, &at, s->node);
         s->node = NULL;
     }
     return all;
@@ -321,8 +322,10 @@ static void release(mcm_comm_t *s)
         cache_drop(s);
     /* parked for the next communicator of the same processes, unless a
      * non-blocking call may still be in flight on it */
+    const mcm_topo_t *t = s->topo;
+    const mcm_place_t at = {t->local, t->node_n, t->nodeid, t->node_sig};
     if (s->node && s->path != MCM_PMPI && !mcm_nb_live)
-        mcm_park(s->node_name, s->topo->local, s->topo->node_n, s->node);
+        mcm_park(s->node_name, &at, s->node);
     else if (s->node)
         mc_comm_free(s->node);
     if (s->has_slice)

@@ -56,6 +56,8 @@ typedef struct mcm_topo {
     int rank, size, local, ppn, nodeid, nnodes, uniform, block, node_n;
     int multi;             /* a rank runs MPI_THREAD_MULTIPLE */
     int *node_of, *local_of; /* [size], NULL when uniform and block */
+    uint64_t node_sig;     /* my node's processes in order, hashed; 0:
+                              not known (park.c) */
 } mcm_topo_t;
 
 /* the nodes of comm and this rank's place in them (topo.c), shared by the
@@ -402,11 +404,18 @@ int mcm_nb_take(mcm_comm_t *s, mc_coll_t coll, const char *fn, int pers,
 
 /* ---- parked node communicators, for the next communicator of the same
  * processes (park.c) ---- */
-/* keeps node communicator c (named name, this rank local of n) */
-void mcm_park(const char *name, int local, int n, mc_comm_t *c);
-/* takes the newest parked communicator where this rank is local of n,
- * if it was node nodeid's of its job (the job's name into job), or NULL */
-mc_comm_t *mcm_unpark(int local, int n, int nodeid, char *job, size_t len);
+/* where a node communicator is: its name, this rank's place (local of
+ * n) and its processes (sig: mcm_topo_t's node_sig) */
+typedef struct mcm_place {
+    int local, n, nodeid;
+    uint64_t sig;
+} mcm_place_t;
+/* keeps node communicator c, named name, at place p */
+void mcm_park(const char *name, const mcm_place_t *p, mc_comm_t *c);
+/* takes the newest parked communicator at place p (of the same processes
+ * where both know them) if it was node p->nodeid's of its job (the job's
+ * name into job), or NULL */
+mc_comm_t *mcm_unpark(const mcm_place_t *p, char *job, size_t len);
 /* counts a node communicator made (0) or reused (1) */
 void mcm_park_count(int was_reused);
 /* frees every parked communicator (MPI_Finalize) */

@@ -10,7 +10,10 @@
  *
  *   every rank    takes its newest parked communicator of this node
  *                 (name job.n<node>) in which it has its new place (its
- *                 local index and node size), if it has one
+ *                 local index and node size) and whose processes are
+ *                 those of its node now (a hash of their world ranks in
+ *                 order, where the topology knows them: topo.c), if it
+ *                 has one
  *   PMPI_Allreduce(MAX) of the job names and their complements: all
  *                 ranks took one of the same job: reused (one collective
  *                 in all); otherwise they park theirs again, and rank 0
@@ -36,7 +39,7 @@
 
 typedef struct parked {
     char name[MCM_NODE_NAME_MAX];
-    int local, n;
+    mcm_place_t at;
     unsigned long age;      /* 0: empty slot */
     mc_comm_t *c;
 } parked_t;
@@ -46,7 +49,7 @@ static unsigned long clock_;
 static long made, reused;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
-void mcm_park(const char *name, int local, int n, mc_comm_t *c)
+void mcm_park(const char *name, const mcm_place_t *at, mc_comm_t *c)
 {
     mc_comm_t *evict = NULL;
     pthread_mutex_lock(&lock);
@@ -57,8 +60,7 @@ void mcm_park(const char *name, int local, int n, mc_comm_t *c)
     if (p->age)
         evict = p->c;
     snprintf(p->name, sizeof p->name, "%s", name);
-    p->local = local;
-    p->n = n;
+    p->at = *at;
     p->c = c;
     p->age = ++clock_;
     pthread_mutex_unlock(&lock);
@@ -66,30 +68,34 @@ void mcm_park(const char *name, int local, int n, mc_comm_t *c)
         mc_comm_free(evict);
 }
 
-/* the newest parked entry where this rank has place local of n, or NULL;
- * under the lock */
-static parked_t *find(int local, int n)
+/* the newest parked entry at place `at` (of the same processes where
+ * both know them) that was node at->nodeid's of its job (its name ends
+ * in suffix), or NULL; under the lock */
+static parked_t *find(const mcm_place_t *at, const char *suffix)
 {
     parked_t *best = NULL;
+    size_t k = strlen(suffix);
     for (int i = 0; i < MCM_PARK_MAX; i++) {
         parked_t *p = &park[i];
-        if (p->age && p->local == local && p->n == n &&
+        size_t l = strlen(p->name);
+        if (p->age && p->at.local == at->local && p->at.n == at->n &&
+            (!p->at.sig || !at->sig || p->at.sig == at->sig) && l > k &&
+            !strcmp(p->name + l - k, suffix) &&
             (!best || p->age > best->age))
             best = p;
     }
     return best;
 }
 
-mc_comm_t *mcm_unpark(int local, int n, int nodeid, char *job, size_t len)
+mc_comm_t *mcm_unpark(const mcm_place_t *at, char *job, size_t len)
 {
     char suffix[24];
     mc_comm_t *c = NULL;
-    snprintf(suffix, sizeof suffix, ".n%d", nodeid);
+    snprintf(suffix, sizeof suffix, ".n%d", at->nodeid);
     pthread_mutex_lock(&lock);
-    parked_t *p = find(local, n);
+    parked_t *p = find(at, suffix);
     size_t l = p ? strlen(p->name) : 0, k = strlen(suffix);
-    /* taken if it was this node's of its job */
-    if (p && l > k && l - k < len && !strcmp(p->name + l - k, suffix)) {
+    if (p && l - k < len) {
         memcpy(job, p->name, l - k);
         job[l - k] = 0;
         c = p->c;

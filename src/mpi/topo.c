@@ -126,10 +126,22 @@ long mcm_topo_from_world(void)
     return atomic_load(&from_world_n);
 }
 
-/* step (2)'s table of comm from the world's: 0, or -1 (a rank outside
- * MPI_COMM_WORLD, no table, no memory: gather it) */
-static int from_world(MPI_Comm comm, int P, int *all)
+/* the processes of my node in comm, in their order there: a hash of
+ * their world ranks (park.c's choice among parked node communicators) */
+static uint64_t node_sig(const int *w, const int *all, int P, int me)
 {
+    uint64_t h = 0x9e3779b97f4a7c15u;
+    for (int r = 0; r < P; r++)
+        if (all[ALLG * r + 1] == all[ALLG * me + 1])
+            h = (h ^ (uint64_t)(w[r] + 1)) * 0x100000001b3u;
+    return h ? h : 1;
+}
+
+/* step (2)'s table of comm from the world's, and t->node_sig: 0, or -1
+ * (a rank outside MPI_COMM_WORLD, no table, no memory: gather it) */
+static int from_world(MPI_Comm comm, mcm_topo_t *t, int *all)
+{
+    int P = t->size;
     MPI_Group g;
     if (!world_tab || PMPI_Comm_group(comm, &g) != MPI_SUCCESS)
         return -1;
@@ -158,6 +170,8 @@ static int from_world(MPI_Comm comm, int P, int *all)
         out[1] = first[key];
         out[2] = me[2], out[3] = me[3], out[4] = me[4];
     }
+    if (!rc)
+        t->node_sig = node_sig(w, all, P, t->rank);
     free(w);
     free(first);
     if (!rc)
@@ -257,7 +271,7 @@ int mcm_topo_compute(MPI_Comm comm, mcm_topo_t **out)
     int *all = malloc(sizeof(int) * ALLG * (size_t)t->size);
     if (!all)
         return MPI_ERR_NO_MEM;
-    if (from_world(comm, t->size, all))
+    if (from_world(comm, t, all))
         rc = gather(comm, t, all);
     if (rc == MPI_SUCCESS && !same_settings(all, t->size)) {
         t->why = "MC_MPI_NODE_SIZE or MC_MPI_HIER differs between ranks";
