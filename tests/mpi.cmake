@@ -277,3 +277,26 @@ if(TARGET manycoll_mpi_openmpi)
                      sh $<TARGET_FILE:manycoll_mpi_openmpi>)
   endif()
 endif()
+
+# many communicators made and freed (issue 44): each dup and each half
+# after the first reuses its node's parked communicator, and every
+# topology comes from the world's table without communicating (counted by
+# mc_mpi_setup_counts, not timed), flat and as 2x2 "nodes"
+foreach(v ${MC_MPI_VARIANTS})
+  set(run ${MC_MPI_${v}_RUN})
+  if(v STREQUAL "openmpi")
+    set(run ${run} --oversubscribe)
+  endif()
+  add_executable(test_mpi_churn_${v} mpi/test_mpi_churn.c)
+  target_compile_options(test_mpi_churn_${v} PRIVATE ${MC_MPI_${v}_CFLAGS})
+  target_link_libraries(test_mpi_churn_${v} PRIVATE manycoll_mpi_${v}
+                        ${MC_MPI_${v}_LIBS} ${CMAKE_DL_LIBS})
+  foreach(c "flat_n4;0" "hier_n4_2x2;2")
+    list(GET c 0 name)
+    list(GET c 1 k)
+    add_test(NAME mpi_${v}_churn_${name}
+             COMMAND ${run} -n 4 $<TARGET_FILE:test_mpi_churn_${v}>)
+    set_tests_properties(mpi_${v}_churn_${name} PROPERTIES TIMEOUT 120
+      ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_mpi_yield_when_idle=1;ASAN_OPTIONS=detect_leaks=0;MC_TUNING=none;MC_MPI_NODE_SIZE=${k}")
+  endforeach()
+endforeach()

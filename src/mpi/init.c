@@ -270,6 +270,8 @@ static int started(int rc)
     if (rc == MPI_SUCCESS) {
         mcm_lazy_init();
         if (mcm_cfg.on)
+            mcm_topo_world();
+        if (mcm_cfg.on)
             trace_start();
         if (mcm_cfg.on && mcm_cfg.eager)
             mcm_comm(MPI_COMM_WORLD);
@@ -296,6 +298,9 @@ int MPI_Finalize(void)
 #endif
     if (mcm_inited && mcm_cfg.on)
         mcm_release_all();
+    mcm_park_drain();
+    mcm_scratch_drain();
+    mcm_topo_world_free();
     mcm_mpi_progress_end();
     for (size_t i = 0; i < sizeof mcm_cache / sizeof *mcm_cache; i++)
         atomic_store(&mcm_cache[i], NULL);

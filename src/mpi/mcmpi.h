@@ -59,12 +59,20 @@ typedef struct mcm_topo {
     int rank, size, local, ppn, nodeid, nnodes, uniform, block, node_n;
     int multi;             /* a rank runs MPI_THREAD_MULTIPLE */
     int *node_of, *local_of; /* [size], NULL when uniform and block */
+    uint64_t node_sig;     /* my node's processes in order, hashed; 0:
+                              not known (park.c) */
 } mcm_topo_t;
 
 /* the nodes of comm and this rank's place in them (topo.c), shared by the
  * communicators with the same group; released with mcm_topo_put */
 int mcm_topo_compute(MPI_Comm comm, mcm_topo_t **out);
 void mcm_topo_put(mcm_topo_t *t);
+/* the world's table of nodes and settings, collectively at MPI_Init, from
+ * which mcm_topo_compute sets up communicators of world ranks without
+ * communicating; _free at MPI_Finalize; _from_world: how many were */
+void mcm_topo_world(void);
+void mcm_topo_world_free(void);
+long mcm_topo_from_world(void);
 
 /* the forms of a collective, counted apart (MPI_Allreduce,
  * MPI_Iallreduce, MPI_Allreduce_init) */
@@ -100,6 +108,8 @@ typedef struct mcm_pick_slot {
     float t[2][MCM_PICK_REPS]; /* this rank's times, seconds */
     float med[2];          /* decided: the slowest rank's median per side */
 } mcm_pick_slot_t;
+/* a node communicator's name: the job name and ".n<node>" */
+#define MCM_NODE_NAME_MAX (MC_JOB_NAME_MAX + 16)
 
 typedef struct mcm_comm {
     uintptr_t key;          /* the handle's bits (0: not known yet) */
@@ -113,6 +123,7 @@ typedef struct mcm_comm {
     int in_use;             /* (the pool recycles states) */
     int has_slice;          /* slice is a communicator of ours */
     mc_comm_t *node;        /* flat: the whole comm; hier: my node */
+    char node_name[MCM_NODE_NAME_MAX]; /* its name (park.c) */
     mc_hier_t hier;
     MPI_Comm slice;         /* hier: my slice (MPI_COMM_NULL if none) */
     MPI_Request req[MC_HIER_MAX_INFLIGHT];
@@ -244,6 +255,10 @@ int mcm_repack(mcm_comm_t *s, mcm_buf_t *b);
 void mcm_buf_free(mcm_buf_t *b);
 /* n bytes of the state's scratch slot (0 or 1), or NULL */
 void *mcm_scratch(mcm_comm_t *s, size_t n, int slot);
+/* a freed state's scratch: kept (the larger per slot) for the next state
+ * that needs one; _drain frees what is kept (MPI_Finalize) */
+void mcm_scratch_release(mcm_comm_t *s);
+void mcm_scratch_drain(void);
 /* Unpacks a staged output (no-op when it was in place). */
 int mcm_unstage(mcm_comm_t *s, mcm_buf_t *b);
 
@@ -435,6 +450,25 @@ int mcm_nb_free(mcm_nb_t *x, MPI_Request *hp);
  * to MPI, which this rank alone would take while its peers wait) */
 int mcm_nb_take(mcm_comm_t *s, mc_coll_t coll, const char *fn, int pers,
                 const mcm_call_t *a, mcm_plan_t *p, mcm_nb_t **x);
+
+/* ---- parked node communicators, for the next communicator of the same
+ * processes (park.c) ---- */
+/* where a node communicator is: its name, this rank's place (local of
+ * n) and its processes (sig: mcm_topo_t's node_sig) */
+typedef struct mcm_place {
+    int local, n, nodeid;
+    uint64_t sig;
+} mcm_place_t;
+/* keeps node communicator c, named name, at place p */
+void mcm_park(const char *name, const mcm_place_t *p, mc_comm_t *c);
+/* takes the newest parked communicator at place p (of the same processes
+ * where both know them) if it was node p->nodeid's of its job (the job's
+ * name into job), or NULL */
+mc_comm_t *mcm_unpark(const mcm_place_t *p, char *job, size_t len);
+/* counts a node communicator made (0) or reused (1) */
+void mcm_park_count(int was_reused);
+/* frees every parked communicator (MPI_Finalize) */
+void mcm_park_drain(void);
 
 /* ---- communicators (comm.c) ---- */
 int mcm_setup(MPI_Comm comm, mcm_comm_t **out);
