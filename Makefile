@@ -13,7 +13,11 @@
 # deliberate bugs back one at a time, in a scratch copy, and checks that
 # the tests catch each (tests/mutants/run.py; not part of `make test`).
 # `make repro` runs the long tests (label long: the full paper sweeps, the
-# thousand-core walk); CI runs it after `make test`.
+# thousand-core walk); CI runs it after `make test`. `make icount-check`
+# counts instructions and cache lines touched per small call (barrier,
+# 8-byte allreduce, bcast, reduce at 2 ranks, under valgrind) against
+# bench/icount_baseline.json and names the calls that regressed
+# (bench/icount_check.py; ICOUNT_ARGS=--rewrite records a new baseline).
 
 BUILD ?= build
 ASAN_BUILD ?= build-asan
@@ -33,7 +37,7 @@ CHAOS_FAULTS ?= 500
 FUZZ_CC ?= $(shell command -v clang-14 || command -v clang)
 
 .PHONY: all deps build build-asan build-clang demo test test-fast install clean \
-	python-deps golden docs mutants fuzz tsan chaos repro
+	python-deps golden docs mutants fuzz tsan chaos repro icount-check
 
 all: build
 
@@ -83,6 +87,13 @@ test: build build-asan tsan
 # the long tests (label long), in the gcc build
 repro: build
 	cd $(BUILD) && ctest --output-on-failure -j 2 -L long
+
+ICOUNT_ARGS ?=
+icount-check:
+	@./tools/configure.sh $(BUILD) $(BUILD_ARGS) >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS) --target manycoll icount_calls \
+	    >$(BUILD)/icount-build.log 2>&1 || { tail -30 $(BUILD)/icount-build.log; exit 1; }
+	@bench/icount_check.py --build $(BUILD) $(ICOUNT_ARGS)
 
 # what the Python package's build and tests need, into $(PYTHON)'s
 # site-packages, and mpi4py for each installed MPI into $(BUILD)

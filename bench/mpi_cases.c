@@ -15,6 +15,8 @@
  *   allgather             n            P n             every rank
  *   alltoall              P n          P n             every rank
  *   reduce_scatter_block  P n          n               every rank
+ *   gather                n            P n             the root
+ *   scatter               P n (root)   n               every rank
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -33,6 +35,8 @@ static const char *const names[CO_COUNT] = {
     [CO_ALLGATHER] = "allgather",
     [CO_ALLTOALL] = "alltoall",
     [CO_REDUCE_SCATTER_BLOCK] = "reduce_scatter_block",
+    [CO_GATHER] = "gather",
+    [CO_SCATTER] = "scatter",
 };
 
 const char *coll_name(coll_t c)
@@ -80,6 +84,12 @@ static unsigned char bval(unsigned tag, size_t j)
     return (unsigned char)((x ^ (x >> 8) ^ (x >> 16)) * 31u + tag * 97u + 7u);
 }
 
+/* tag of the scatter block for rank dst */
+static unsigned scatter_tag(int dst)
+{
+    return 500u + (unsigned)dst;
+}
+
 /* tag of the alltoall block that rank src sends to rank dst */
 static unsigned a2a_tag(int src, int dst, int size)
 {
@@ -120,7 +130,8 @@ static void lens(const bench_case_t *k, size_t *s, size_t *r)
     switch (k->coll) {
     case CO_BARRIER: *s = 0, *r = 0; break;
     case CO_BCAST: *s = 0, *r = n; break;
-    case CO_ALLGATHER: *s = n, *r = pn; break;
+    case CO_ALLGATHER: case CO_GATHER: *s = n, *r = pn; break;
+    case CO_SCATTER: *s = pn, *r = n; break;
     case CO_ALLTOALL: *s = pn, *r = pn; break;
     case CO_REDUCE_SCATTER_BLOCK: *s = pn, *r = n; break;
     default: *s = n, *r = n; break;
@@ -143,8 +154,12 @@ static void fill_inputs(bench_case_t *k, int lib)
     case CO_REDUCE_SCATTER_BLOCK:
         fill_f(s, k->rank, 0, c * (size_t)k->size);
         break;
-    case CO_ALLGATHER:
+    case CO_ALLGATHER: case CO_GATHER:
         fill_b(s, (unsigned)k->rank, c);
+        break;
+    case CO_SCATTER:
+        for (int d = 0; d < k->size; d++)
+            fill_b(s + (size_t)d * c, scatter_tag(d), c);
         break;
     case CO_ALLTOALL:
         for (int d = 0; d < k->size; d++)
@@ -160,7 +175,8 @@ static int fill_expect(bench_case_t *k)
     size_t c = k->count;
     int me = k->rank, p = k->size;
     int none = k->coll == CO_BARRIER || (k->coll == CO_BCAST && me == k->root) ||
-               (k->coll == CO_REDUCE && me != k->root);
+               ((k->coll == CO_REDUCE || k->coll == CO_GATHER) &&
+                me != k->root);
     if (none)
         return 0;
     k->expect = alloc64(k->rlen);
@@ -171,10 +187,11 @@ static int fill_expect(bench_case_t *k)
     case CO_BCAST: fill_b(e, (unsigned)k->root, c); break;
     case CO_REDUCE: case CO_ALLREDUCE: fill_sum(e, p, 0, c); break;
     case CO_REDUCE_SCATTER_BLOCK: fill_sum(e, p, (size_t)me * c, c); break;
-    case CO_ALLGATHER:
+    case CO_ALLGATHER: case CO_GATHER:
         for (int r = 0; r < p; r++)
             fill_b(e + (size_t)r * c, (unsigned)r, c);
         break;
+    case CO_SCATTER: fill_b(e, scatter_tag(me), c); break;
     case CO_ALLTOALL:
         for (int s = 0; s < p; s++)
             fill_b(e + (size_t)s * c, a2a_tag(s, me, p), c);
@@ -285,14 +302,18 @@ typedef struct mpi_fns {
                     MPI_Datatype, MPI_Comm);
     int (*reduce_scatter_block)(const void *, void *, int, MPI_Datatype,
                                 MPI_Op, MPI_Comm);
+    int (*gather)(const void *, int, MPI_Datatype, void *, int, MPI_Datatype,
+                  int, MPI_Comm);
+    int (*scatter)(const void *, int, MPI_Datatype, void *, int, MPI_Datatype,
+                   int, MPI_Comm);
 } mpi_fns_t;
 
 static const mpi_fns_t via_mpi = {
     MPI_Barrier, MPI_Bcast, MPI_Reduce, MPI_Allreduce, MPI_Allgather,
-    MPI_Alltoall, MPI_Reduce_scatter_block};
+    MPI_Alltoall, MPI_Reduce_scatter_block, MPI_Gather, MPI_Scatter};
 static const mpi_fns_t via_pmpi = {
     PMPI_Barrier, PMPI_Bcast, PMPI_Reduce, PMPI_Allreduce, PMPI_Allgather,
-    PMPI_Alltoall, PMPI_Reduce_scatter_block};
+    PMPI_Alltoall, PMPI_Reduce_scatter_block, PMPI_Gather, PMPI_Scatter};
 
 int side_a_pmpi, side_b_lib, side_progress;
 
@@ -313,6 +334,10 @@ static int run_mpi(bench_case_t *k, const mpi_fns_t *f, int lib)
         return f->alltoall(s, c, MPI_BYTE, r, c, MPI_BYTE, k->mpi);
     case CO_REDUCE_SCATTER_BLOCK:
         return f->reduce_scatter_block(s, r, c, MPI_DOUBLE, MPI_SUM, k->mpi);
+    case CO_GATHER:
+        return f->gather(s, c, MPI_BYTE, r, c, MPI_BYTE, k->root, k->mpi);
+    case CO_SCATTER:
+        return f->scatter(s, c, MPI_BYTE, r, c, MPI_BYTE, k->root, k->mpi);
     default: return MPI_ERR_ARG;
     }
 }
@@ -332,6 +357,8 @@ static int run_mc(bench_case_t *k, int lib)
     case CO_ALLTOALL: return mc_alltoall(k->mc, s, r, c, MC_UINT8);
     case CO_REDUCE_SCATTER_BLOCK:
         return mc_reduce_scatter_block(k->mc, s, r, c, MC_FLOAT64, MC_SUM);
+    case CO_GATHER: return mc_gather(k->mc, s, r, c, MC_UINT8, k->root);
+    case CO_SCATTER: return mc_scatter(k->mc, s, r, c, MC_UINT8, k->root);
     default: return MC_ERR_ARG;
     }
 }

@@ -80,9 +80,11 @@ static const char usage_text[] =
     "         [--sides mpi,mc|pmpi,lib|lib,mc|mc,mc+progress]\n"
     "  collectives: barrier bcast reduce allreduce allgather alltoall "
     "reduce_scatter_block\n"
+    "         (all: those seven), gather scatter\n"
     "  sizes: bytes, e.g. 8,64,1K,8K,64K,1M,16M (per rank block for "
     "allgather, alltoall,\n"
-    "         reduce_scatter_block; the whole vector otherwise)\n";
+    "         reduce_scatter_block, gather, scatter; the whole vector "
+    "otherwise)\n";
 
 /* -h, --help: the usage and what the options do, on stdout */
 static int help(int rank)
@@ -157,7 +159,7 @@ static int parse_list(const char *arg, opts_t *o, int sizes)
     int *n = sizes ? &o->nsizes : &o->ncolls;
     *n = 0;
     if (!sizes && !strcmp(arg, "all")) {
-        for (int c = 0; c < CO_COUNT; c++)
+        for (int c = 0; c < CO_ALL; c++)
             o->colls[o->ncolls++] = c;
         return 0;
     }

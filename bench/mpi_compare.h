@@ -20,6 +20,9 @@ typedef enum {
     CO_ALLGATHER,
     CO_ALLTOALL,
     CO_REDUCE_SCATTER_BLOCK,
+    CO_ALL, /* the above are --colls all; those below only when named */
+    CO_GATHER = CO_ALL,
+    CO_SCATTER,
     CO_COUNT
 } coll_t;
 
@@ -31,8 +34,8 @@ enum { LIB_MPI = 0, LIB_MC = 1, LIB_COUNT };
 typedef struct bench_case {
     coll_t coll;
     size_t bytes; /* the size asked for: per rank block where the call
-                     has blocks (allgather, alltoall, reduce_scatter_block),
-                     the whole vector otherwise */
+                     has blocks (allgather, alltoall, reduce_scatter_block,
+                     gather, scatter), the whole vector otherwise */
     size_t count; /* elements per call argument (float64 or byte) */
     int rank, size, root;
     MPI_Comm mpi;

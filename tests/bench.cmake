@@ -35,3 +35,14 @@ add_test(NAME bench_device_check_quick
                  --ranks 2,4096)
 set_tests_properties(bench_device_check_quick PROPERTIES PROCESSORS 2
                      TIMEOUT 180)
+
+# bench/icount_check.py (make icount-check, issue 44): instructions and
+# cache lines touched per small call at 2 ranks against the committed
+# baseline of this build configuration; SKIP without valgrind or without
+# a baseline for this compiler and LTO setting. Deterministic (valgrind),
+# but 15-30 s: labelled long (make repro) and icount, not in make test.
+add_test(NAME bench_icount_check
+         COMMAND python3 ${CMAKE_SOURCE_DIR}/bench/icount_check.py
+                 --build ${CMAKE_BINARY_DIR})
+set_tests_properties(bench_icount_check PROPERTIES SKIP_RETURN_CODE 77
+                     PROCESSORS 2 TIMEOUT 300 LABELS "long;icount")

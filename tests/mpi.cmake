@@ -46,11 +46,17 @@ foreach(v ${MC_MPI_VARIANTS})
                  OR (v STREQUAL "abi" AND name STREQUAL "hier_n6_3x2")))
       continue()
     endif()
+    # the hierarchy itself where it is the case's subject; 3x2 leaves the
+    # choice to the pick (the default, measure), on every communicator
+    set(pick "")
+    if(name STREQUAL "hier_n4_2x2" OR name STREQUAL "hier_n5_uneven")
+      set(pick ";MC_MPI_HIER_PICK=hier")
+    endif()
     add_test(NAME mpi_${v}_${name}
              COMMAND ${run} -n ${n} $<TARGET_FILE:${exe}> --expect ${expect}
                      ${opt} ${m})
     set_tests_properties(mpi_${v}_${name} PROPERTIES TIMEOUT 300
-                         ENVIRONMENT "${env};MC_MPI_NODE_SIZE=${k}")
+                         ENVIRONMENT "${env};MC_MPI_NODE_SIZE=${k}${pick}")
   endforeach()
   # the non-blocking cases flat at 3 ranks under every ABI: a wait on
   # manycoll's request progresses the MPI library (MPICH's probe of
@@ -61,15 +67,14 @@ foreach(v ${MC_MPI_VARIANTS})
                        ENVIRONMENT "${env};MC_MPI_NODE_SIZE=0")
 endforeach()
 
-# MPI's progress rule (tests/mpi/test_mpi_progress.c): a rank waiting in
-# a collective manycoll took lets its pending point-to-point operations
-# progress, for every collective, form and shape, at 2 and 3 ranks and as
-# 2x2 "nodes". A case that hangs exits 3 after 10 s (its own alarm), well
-# before the ctest timeout. MPICH busy-polls oversubscribed: its 3- and
-# 4-rank runs take the shorter matrix (--quick).
-foreach(v ${MC_MPI_VARIANTS})
-  set(exe test_mpi_progress_${v})
-  add_executable(${exe} mpi/test_mpi_progress.c)
+# An MPI test program of variant v, linked after the library (so that its
+# MPI_* come before the MPI library's). Sets mpi_run to the launcher
+# (Open MPI's oversubscribed) and mpi_quick to --quick where the MPI
+# busy-polls oversubscribed (MPICH's ABI: its own calls take milliseconds
+# here), for the program's shorter matrix; mpi_env to the environment
+# every such run needs.
+function(mc_mpi_test_exe v exe)
+  add_executable(${exe} ${ARGN})
   target_compile_options(${exe} PRIVATE ${MC_MPI_${v}_CFLAGS})
   target_link_libraries(${exe} PRIVATE manycoll_mpi_${v} ${MC_MPI_${v}_LIBS}
                         ${CMAKE_DL_LIBS})
@@ -80,23 +85,65 @@ foreach(v ${MC_MPI_VARIANTS})
   else()
     set(q --quick)
   endif()
-  set(env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  set(mpi_run ${run} PARENT_SCOPE)
+  set(mpi_quick ${q} PARENT_SCOPE)
+  set(mpi_env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
       OMPI_MCA_mpi_yield_when_idle=1 ASAN_OPTIONS=detect_leaks=0
-      MC_TUNING=none)
+      MC_TUNING=none PARENT_SCOPE)
+endfunction()
+
+# MPI's progress rule (tests/mpi/test_mpi_progress.c): a rank waiting in
+# a collective manycoll took lets its pending point-to-point operations
+# progress, for every collective, form and shape, at 2 and 3 ranks and as
+# 2x2 "nodes". A case that hangs exits 3 after 10 s (its own alarm), well
+# before the ctest timeout. MPICH busy-polls oversubscribed: its 3- and
+# 4-rank runs take the shorter matrix (--quick).
+foreach(v ${MC_MPI_VARIANTS})
+  set(exe test_mpi_progress_${v})
+  mc_mpi_test_exe(${v} ${exe} mpi/test_mpi_progress.c)
   # name; ranks; node size; expected path; options
-  foreach(c "n2;2;0;flat;" "n3;3;0;flat;${q}" "2x2;4;2;hier;${q}")
+  foreach(c "n2;2;0;flat;" "n3;3;0;flat;${mpi_quick}"
+            "2x2;4;2;hier;${mpi_quick}")
     list(GET c 0 name)
     list(GET c 1 n)
     list(GET c 2 k)
     list(GET c 3 expect)
     list(GET c 4 opt)
     add_test(NAME mpi_${v}_progress_${name}
-             COMMAND ${run} -n ${n} $<TARGET_FILE:${exe}> --expect ${expect}
-                     ${opt})
+             COMMAND ${mpi_run} -n ${n} $<TARGET_FILE:${exe}>
+                     --expect ${expect} ${opt})
     set_tests_properties(mpi_${v}_progress_${name} PROPERTIES TIMEOUT 120
       PROCESSORS 2 LABELS mpi
-      ENVIRONMENT "${env};MC_MPI_NODE_SIZE=${k}")
+      ENVIRONMENT "${mpi_env};MC_MPI_NODE_SIZE=${k};MC_MPI_HIER_PICK=hier")
   endforeach()
+endforeach()
+
+# The pick across nodes (src/mpi/pick.c, tests/mpi/test_mpi_pick.c) at 4
+# ranks as 2x2 "nodes": measured (and said in MC_MPI_VERBOSE's report),
+# forced per collective, and with the skew hook, under which the ranks'
+# own times disagree: a pick that skipped the allreduce would split the
+# ranks between the two sides (MC_TIMEOUT ends such a run in seconds).
+foreach(v ${MC_MPI_VARIANTS})
+  set(exe test_mpi_pick_${v})
+  mc_mpi_test_exe(${v} ${exe} mpi/test_mpi_pick.c)
+  set(run ${mpi_run})
+  set(q ${mpi_quick})
+  set(env ${mpi_env} MC_MPI_NODE_SIZE=2 MC_TIMEOUT=20)
+  set(forced "mpi,allreduce:hier,bcast:measure")
+  add_test(NAME mpi_${v}_pick_2x2
+           COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/expect_run.sh 0
+                   "across nodes: <=64 B (hier|mpi) \\(hier [0-9.]+ us, mpi [0-9.]+ us\\); <=(4|256) KiB (hier|mpi) \\(hier"
+                   -- ${run} -n 4 $<TARGET_FILE:${exe}> --expect measure ${q})
+  add_test(NAME mpi_${v}_pick_forced_2x2
+           COMMAND ${run} -n 4 $<TARGET_FILE:${exe}> --expect ${forced} ${q})
+  add_test(NAME mpi_${v}_pick_skew_2x2
+           COMMAND ${run} -n 4 $<TARGET_FILE:${exe}> --expect skew ${q})
+  set_tests_properties(mpi_${v}_pick_2x2 PROPERTIES TIMEOUT 120
+                       ENVIRONMENT "${env};MC_MPI_VERBOSE=1")
+  set_tests_properties(mpi_${v}_pick_forced_2x2 PROPERTIES TIMEOUT 120
+                       ENVIRONMENT "${env};MC_MPI_HIER_PICK=${forced}")
+  set_tests_properties(mpi_${v}_pick_skew_2x2 PROPERTIES TIMEOUT 120
+                       ENVIRONMENT "${env};MC_MPI_HIER_PICK_SKEW=1")
 endforeach()
 
 # `manycoll info` lists every variant built, with its preload line
@@ -230,3 +277,26 @@ if(TARGET manycoll_mpi_openmpi)
                      sh $<TARGET_FILE:manycoll_mpi_openmpi>)
   endif()
 endif()
+
+# many communicators made and freed (issue 44): each dup and each half
+# after the first reuses its node's parked communicator, and every
+# topology comes from the world's table without communicating (counted by
+# mc_mpi_setup_counts, not timed), flat and as 2x2 "nodes"
+foreach(v ${MC_MPI_VARIANTS})
+  set(run ${MC_MPI_${v}_RUN})
+  if(v STREQUAL "openmpi")
+    set(run ${run} --oversubscribe)
+  endif()
+  add_executable(test_mpi_churn_${v} mpi/test_mpi_churn.c)
+  target_compile_options(test_mpi_churn_${v} PRIVATE ${MC_MPI_${v}_CFLAGS})
+  target_link_libraries(test_mpi_churn_${v} PRIVATE manycoll_mpi_${v}
+                        ${MC_MPI_${v}_LIBS} ${CMAKE_DL_LIBS})
+  foreach(c "flat_n4;0" "hier_n4_2x2;2")
+    list(GET c 0 name)
+    list(GET c 1 k)
+    add_test(NAME mpi_${v}_churn_${name}
+             COMMAND ${run} -n 4 $<TARGET_FILE:test_mpi_churn_${v}>)
+    set_tests_properties(mpi_${v}_churn_${name} PROPERTIES TIMEOUT 120
+      ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_mpi_yield_when_idle=1;ASAN_OPTIONS=detect_leaks=0;MC_TUNING=none;MC_MPI_NODE_SIZE=${k}")
+  endforeach()
+endforeach()

@@ -16,21 +16,25 @@
 typedef struct mc_rules mc_rules_t;
 
 struct mc_comm {
-    mc_team_t team;      /* first: &c->team == (void *)c */
-    int broken;          /* status of a failed collective, or 0 */
-    uint64_t nsplit;     /* splits made from this communicator */
-    const mc_ruleset_t *rules; /* [MC_COLL_COUNT]: sel's, maybe shared */
-    mc_rules_t *sel;
-    int owns_world;      /* created by mc_init */
+    mc_team_t team;      /* first: &c->team == (void *)c; its hot
+                            fields fill its first line (team.h), and
+                            the communicator starts on a line */
+    /* what every blocking call reads, in one line of its own (48 bytes) */
+    _Alignas(64) int broken; /* status of a failed collective, or 0 */
     int check_args;      /* MC_CHECK_ARGS: compare every call's arguments */
+    /* persistent requests run on contexts of their own (api/nbc_ctx.c) */
+    int nb_ctx;                /* requests started on its contexts, not
+                                  yet finished */
+    const mc_ruleset_t *rules; /* [MC_COLL_COUNT]: sel's, maybe shared */
     size_t max_count;       /* largest count of a call (check_count) ... */
     size_t max_block_count; /* ... of a call with one block per rank */
     /* its non-blocking calls not yet completed, in call order: the first
      * runs, the others wait for it (api/nbc.c) */
     struct mc_request *nb_head, *nb_tail;
-    /* persistent requests run on contexts of their own (api/nbc_ctx.c) */
-    int nb_ctx;                /* requests started on its contexts, not
-                                  yet finished */
+    /* the rest: set-up, reports, non-blocking calls */
+    uint64_t nsplit;     /* splits made from this communicator */
+    mc_rules_t *sel;
+    int owns_world;      /* created by mc_init */
     uint64_t ninit;            /* persistent requests initialised on it */
     struct mc_comm **ctx;      /* its contexts, by init number */
     struct mc_comm *ctx_parent; /* a context: its communicator, or NULL */

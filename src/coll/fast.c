@@ -43,7 +43,8 @@ static int reserve_slots(mc_team_t *c)
 int mc_fast_init(mc_team_t *c, int what)
 {
     size_t p = tp_line_payload(c->tp);
-    c->fast = (mc_fast_state_t){.line_max = p < 120 ? p : 120};
+    c->fast = (mc_fast_state_t){.line_max = p < 120 ? p : 120,
+                                .free_upto = MC_FAST_LINES};
     c->fast.line0 = mc_flag_line(c, MC_FL_FAST, 0);
     c->fast.line_step = tp_flags_per_line(c->tp);
     MC_CHECK(reserve_slots(c));
@@ -94,15 +95,32 @@ static __attribute__((noinline, cold)) int fast_seen_alloc(mc_team_t *c)
                                                  "fast-path state");
 }
 
+/* waits until every peer is done with call f, then notes how far the
+ * least progress seen (at least f) lets the next calls go without
+ * looking; out of line, so the fast path stays small */
+static __attribute__((noinline)) int slot_wait(mc_team_t *c, uint64_t f)
+{
+    MC_CHECK(mc_fast_wait_done(c, f));
+    uint64_t low = UINT64_MAX - MC_FAST_LINES; /* no peer: no limit */
+    for (int p = 0; p < c->size; p++)
+        if (p != c->rank && c->fast.seen[p] < low)
+            low = c->fast.seen[p];
+    c->fast.free_upto = low + MC_FAST_LINES;
+    return MC_OK;
+}
+
 int mc_fast_begin(mc_team_t *c, int publishes, uint64_t *f)
 {
     if (__builtin_expect(!c->fast.seen, 0))
         MC_CHECK(fast_seen_alloc(c));
     uint64_t me = ++c->fast.seq;
     *f = me;
-    if (!publishes || me <= MC_FAST_LINES)
+    /* seen[] only grows, so free_upto stays right: a symmetric collective
+     * (each call shows every peer done with the one before) reads seen[]
+     * here once in MC_FAST_LINES calls, not in every call */
+    if (!publishes || me <= c->fast.free_upto)
         return MC_OK;
-    return mc_fast_wait_done(c, me - MC_FAST_LINES);
+    return slot_wait(c, me - MC_FAST_LINES);
 }
 
 void mc_fast_end(mc_team_t *c, uint64_t f)

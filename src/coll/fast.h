@@ -18,7 +18,8 @@
  * has seen of each peer's progress; reading a peer's slot for call f
  * shows that peer finished f - 1, so symmetric collectives never read a
  * progress line, and a broadcast root reads them about once every 31
- * calls. 32 line slots let a root run that far ahead of the other ranks
+ * calls. It also keeps the last call whose line slot that shows free
+ * (fast.free_upto), so it looks at what it has seen once in 32 calls. 32 line slots let a root run that far ahead of the other ranks
  * in a loop of small calls: with more ranks than CPUs, a rank that waits
  * gives up its CPU, and with four slots each waiting rank's turn carried
  * only four calls (8-byte MPI_Bcast at 4 ranks on 2 CPUs, back to back,

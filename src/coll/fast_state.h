@@ -18,6 +18,9 @@ typedef struct mc_fast_state {
     uint64_t *seen;       /* [size] progress seen of each peer (allocated
                              by the first fast call above MC_TEAM_DENSE
                              ranks) */
+    uint64_t free_upto;   /* calls up to this one find their line slot
+                             free without reading seen[] (MC_FAST_LINES
+                             more than the least progress seen) */
     int line0, line_step; /* flag index of line slot 0, per slot */
     size_t line_max;      /* payload bytes that ride in a flag line */
     /* payloads beyond a line */

@@ -44,10 +44,10 @@ int MPI_Barrier(MPI_Comm comm)
     }
     if (mcm_plan(s, MC_COLL_BARRIER, MCM_BLOCKING, &(mcm_call_t){0}, &p) ==
         MCM_PMPI)
-        return PMPI_Barrier(comm);
+        return mcm_picked(&p, PMPI_Barrier(comm));
     int rc = p.path == MCM_FLAT ? mc_barrier(s->node)
                                 : mc_hier_barrier(&s->hier);
-    return result(s, "MPI_Barrier", rc);
+    return mcm_picked(&p, result(s, "MPI_Barrier", rc));
 }
 
 int MPI_Bcast(void *buf, int count, MPI_Datatype dt, int root,
@@ -68,8 +68,9 @@ int MPI_Bcast(void *buf, int count, MPI_Datatype dt, int root,
                                MC_UINT8, root));
     }
     if (mcm_plan(s, MC_COLL_BCAST, MCM_BLOCKING,
-                 &(mcm_call_t){.root = root, .count = count}, &p) == MCM_PMPI)
-        return PMPI_Bcast(buf, count, dt, root, comm);
+                 &(mcm_call_t){.root = root, .count = count, .dt = dt},
+                 &p) == MCM_PMPI)
+        return mcm_picked(&p, PMPI_Bcast(buf, count, dt, root, comm));
     mcm_buf_t b;
     int me = p.root;
     int rc = mcm_stage(s, &b, buf, count, dt, me, 0);
@@ -80,7 +81,8 @@ int MPI_Bcast(void *buf, int count, MPI_Datatype dt, int root,
              : mc_hier_bcast(&s->hier, b.p, b.bytes, MC_UINT8, root);
     if (rc != MC_OK)
         return result(s, "MPI_Bcast", rc);
-    return staged(s, "MPI_Bcast", me ? MPI_SUCCESS : mcm_unstage(s, &b));
+    return mcm_picked(&p, staged(s, "MPI_Bcast",
+                                 me ? MPI_SUCCESS : mcm_unstage(s, &b)));
 }
 
 /* The receive side (n elements of rtype at rbuf, read too when in place)
@@ -114,12 +116,14 @@ int MPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype,
     long long rsize = mcm_type_size(rtype);
     mcm_plan_t p;
     /* a datatype of unknown size is an invalid one: MPI reports it */
-    if (rsize < 0 ||
-        mcm_plan(s, MC_COLL_ALLGATHER, MCM_BLOCKING,
-                 &(mcm_call_t){.sbuf = sbuf, .scount = scount,
-                               .rcount = rcount},
-                 &p) == MCM_PMPI)
+    if (rsize < 0)
         return PMPI_Allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm);
+    if (mcm_plan(s, MC_COLL_ALLGATHER, MCM_BLOCKING,
+                 &(mcm_call_t){.sbuf = sbuf, .scount = scount,
+                               .rcount = rcount, .dt = stype, .rdt = rtype},
+                 &p) == MCM_PMPI)
+        return mcm_picked(&p, PMPI_Allgather(sbuf, scount, stype, rbuf,
+                                             rcount, rtype, comm));
     int P = s->topo->size, ip = p.ip;
     sides_t x;
     int rc = stage_both(s, &x, sbuf, scount, stype, rbuf, rcount * P, rtype,
@@ -134,7 +138,7 @@ int MPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype,
              : mc_hier_allgather(&s->hier, x.sin, x.out.p, block, MC_UINT8);
     if (rc != MC_OK)
         return result(s, fn, rc);
-    return staged(s, fn, mcm_unstage(s, &x.out));
+    return mcm_picked(&p, staged(s, fn, mcm_unstage(s, &x.out)));
 }
 
 int MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype,

@@ -43,13 +43,13 @@ allreduce_slow(const void *sbuf, void *rbuf, int count,
 {
     mcm_plan_t p;
     if (plan(s, MC_COLL_ALLREDUCE, sbuf, count, dt, op, 0, &p) == MCM_PMPI)
-        return PMPI_Allreduce(sbuf, rbuf, count, dt, op, comm);
+        return mcm_picked(&p, PMPI_Allreduce(sbuf, rbuf, count, dt, op, comm));
     int rc = p.path == MCM_FLAT
                  ? mc_allreduce(s->node, mcin(sbuf), rbuf, (size_t)count,
                                 p.red.dt, p.red.op)
                  : mc_hier_allreduce(&s->hier, mcin(sbuf), rbuf,
                                      (size_t)count, p.red.dt, p.red.op);
-    return result(s, "MPI_Allreduce", rc);
+    return mcm_picked(&p, result(s, "MPI_Allreduce", rc));
 }
 
 int MPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
@@ -81,13 +81,14 @@ int MPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
     mcm_comm_t *s = mcm_comm(comm);
     mcm_plan_t p;
     if (plan(s, MC_COLL_REDUCE, sbuf, count, dt, op, root, &p) == MCM_PMPI)
-        return PMPI_Reduce(sbuf, rbuf, count, dt, op, root, comm);
+        return mcm_picked(&p,
+                          PMPI_Reduce(sbuf, rbuf, count, dt, op, root, comm));
     int rc = p.path == MCM_FLAT
                  ? mc_reduce(s->node, mcin(sbuf), rbuf, (size_t)count,
                              p.red.dt, p.red.op, root)
                  : mc_hier_reduce(&s->hier, mcin(sbuf), rbuf, (size_t)count,
                                   p.red.dt, p.red.op, root);
-    return result(s, "MPI_Reduce", rc);
+    return mcm_picked(&p, result(s, "MPI_Reduce", rc));
 }
 
 int MPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int count,
@@ -100,12 +101,13 @@ int MPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int count,
     mcm_plan_t p;
     if (plan(s, MC_COLL_REDUCE_SCATTER_BLOCK, sbuf, count, dt, op, 0, &p) ==
         MCM_PMPI)
-        return PMPI_Reduce_scatter_block(sbuf, rbuf, count, dt, op, comm);
+        return mcm_picked(&p, PMPI_Reduce_scatter_block(sbuf, rbuf, count, dt,
+                                                        op, comm));
     int rc = p.path == MCM_FLAT
                  ? mc_reduce_scatter_block(s->node, mcin(sbuf), rbuf,
                                            (size_t)count, p.red.dt, p.red.op)
                  : mc_hier_reduce_scatter_block(&s->hier, mcin(sbuf), rbuf,
                                                 (size_t)count, p.red.dt,
                                                 p.red.op);
-    return result(s, "MPI_Reduce_scatter_block", rc);
+    return mcm_picked(&p, result(s, "MPI_Reduce_scatter_block", rc));
 }

@@ -21,11 +21,13 @@ static int done(mcm_comm_t *s, const char *fn, int rc)
 
 /* the plan of a gather or scatter (MCM_PMPI, MCM_FLAT, MCM_HIER) */
 static int plan(mcm_comm_t *s, mc_coll_t coll, const void *sbuf, int scount,
-                void *rbuf, int rcount, int root, mcm_plan_t *p)
+                MPI_Datatype stype, void *rbuf, int rcount,
+                MPI_Datatype rtype, int root, mcm_plan_t *p)
 {
     return mcm_plan(s, coll, MCM_BLOCKING,
                     &(mcm_call_t){.sbuf = sbuf, .rbuf = rbuf, .root = root,
-                                  .scount = scount, .rcount = rcount},
+                                  .scount = scount, .rcount = rcount,
+                                  .dt = stype, .rdt = rtype},
                     p);
 }
 
@@ -38,10 +40,10 @@ int MPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
     static const char fn[] = "MPI_Gather";
     mcm_comm_t *s = mcm_comm(comm);
     mcm_plan_t p;
-    if (plan(s, MC_COLL_GATHER, sbuf, scount, rbuf, rcount, root, &p) ==
-        MCM_PMPI)
-        return PMPI_Gather(sbuf, scount, stype, rbuf, rcount, rtype, root,
-                           comm);
+    if (plan(s, MC_COLL_GATHER, sbuf, scount, stype, rbuf, rcount, rtype,
+             root, &p) == MCM_PMPI)
+        return mcm_picked(&p, PMPI_Gather(sbuf, scount, stype, rbuf, rcount,
+                                          rtype, root, comm));
     int me = p.root, P = s->topo->size, ip = p.ip;
     mcm_buf_t in = {0}, out = {0};
     int rc = MPI_SUCCESS;
@@ -62,7 +64,7 @@ int MPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
         return done(s, fn, rc);
     if (me && mcm_unstage(s, &out) != MPI_SUCCESS)
         return fail(s, fn, MC_ERR_ARG, "a datatype could not be unpacked");
-    return MPI_SUCCESS;
+    return mcm_picked(&p, MPI_SUCCESS);
 }
 
 int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
@@ -74,10 +76,10 @@ int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
     static const char fn[] = "MPI_Scatter";
     mcm_comm_t *s = mcm_comm(comm);
     mcm_plan_t p;
-    if (plan(s, MC_COLL_SCATTER, sbuf, scount, rbuf, rcount, root, &p) ==
-        MCM_PMPI)
-        return PMPI_Scatter(sbuf, scount, stype, rbuf, rcount, rtype, root,
-                            comm);
+    if (plan(s, MC_COLL_SCATTER, sbuf, scount, stype, rbuf, rcount, rtype,
+             root, &p) == MCM_PMPI)
+        return mcm_picked(&p, PMPI_Scatter(sbuf, scount, stype, rbuf, rcount,
+                                           rtype, root, comm));
     int me = p.root, P = s->topo->size, ip = p.ip;
     mcm_buf_t in = {0}, out = {0};
     int rc = MPI_SUCCESS;
@@ -98,5 +100,5 @@ int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
         return done(s, fn, rc);
     if (!ip && mcm_unstage(s, &out) != MPI_SUCCESS)
         return fail(s, fn, MC_ERR_ARG, "a datatype could not be unpacked");
-    return MPI_SUCCESS;
+    return mcm_picked(&p, MPI_SUCCESS);
 }

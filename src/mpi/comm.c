@@ -3,8 +3,11 @@
  *
  *   first collective on comm (every rank: collectives are ordered)
  *     -> cache miss -> PMPI_Comm_get_attr: none
- *     -> topology (topo.c): split_type, one allgather -> path
- *     -> build: job name from comm rank 0 by PMPI_Bcast, then
+ *     -> topology (topo.c): from the world's table made at MPI_Init
+ *        (no communication), or split_type and one allgather -> path
+ *     -> build: a parked node communicator of the same job on every
+ *        rank (park.c; one PMPI_Allreduce says so), else a job name from
+ *        comm rank 0 by PMPI_Bcast, then
  *        mc_comm_create_shm(job.n<node>, local, node size) on every node,
  *        one PMPI_Allreduce so all ranks agree it worked, and for
  *        several nodes PMPI_Comm_split into slices (src/hier/hier.h)
@@ -12,8 +15,10 @@
  *   MPI_Comm_dup / idup: the copy callback gives the duplicate a new
  *     state sharing the topology; its first collective builds its own
  *     node communicator and slices (same path, no split_type again)
- *   MPI_Comm_free (and MPI_Finalize): the delete callback frees the
- *     manycoll communicator and slices and prints the MC_MPI_VERBOSE
+ *   MPI_Comm_free (and MPI_Finalize): the delete callback parks the
+ *     node's manycoll communicator for the next communicator of the same
+ *     processes (park.c: its first collective then reuses it, with no
+ *     new segment), frees the slices and prints the MC_MPI_VERBOSE
  *     report
  *
  * The cache is direct-mapped on the handle's bits; a state holds its key,
@@ -110,17 +115,61 @@ static int make_slices(mcm_comm_t *s)
     return MPI_SUCCESS;
 }
 
-/* the node's manycoll communicator; every rank learns whether all made
+/* rank 0's new job name, sent to every rank, and s->node_name from it:
+ * 0, or -1 (no name) */
+static int agree_job(mcm_comm_t *s)
+{
+    const mcm_topo_t *t = s->topo;
+    char job[MC_JOB_NAME_MAX] = "";
+    if (t->rank == 0 && mc_job_name(job, sizeof job) != MC_OK)
+        job[0] = 0;
+    if (PMPI_Bcast(job, sizeof job, MPI_CHAR, 0, s->comm) != MPI_SUCCESS)
+        job[0] = 0;
+    snprintf(s->node_name, sizeof s->node_name, "%s.n%d", job, t->nodeid);
+    return job[0] ? 0 : -1;
+}
+
+/* 1 if every rank took a parked node communicator of the same job
+ * (park.c): one allreduce of the job names (MAX of each byte and of its
+ * complement: all equal where the two agree). Otherwise a rank that took
+ * one parks it again. */
+static int reuse_node(mcm_comm_t *s)
+{
+    const mcm_topo_t *t = s->topo;
+    char job[MC_JOB_NAME_MAX] = "";
+    unsigned char v[2 * MC_JOB_NAME_MAX];
+    const mcm_place_t at = {t->local, t->node_n, t->nodeid, t->node_sig};
+    s->node = mcm_unpark(&at, job, sizeof job);
+    for (int i = 0; i < MC_JOB_NAME_MAX; i++) {
+        v[i] = (unsigned char)job[i];
+        v[MC_JOB_NAME_MAX + i] = (unsigned char)(255 - v[i]);
+    }
+    int all = PMPI_Allreduce(MPI_IN_PLACE, v, (int)sizeof v,
+                             MPI_UNSIGNED_CHAR, MPI_MAX, s->comm) ==
+              MPI_SUCCESS && v[0];
+    for (int i = 0; i < MC_JOB_NAME_MAX && all; i++)
+        all = v[i] == 255 - v[MC_JOB_NAME_MAX + i];
+    snprintf(s->node_name, sizeof s->node_name, "%s.n%d", job, t->nodeid);
+    if (!all && s->node) {
+        mcm_park(s->node_name, &at, s->node);
+        s->node = NULL;
+    }
+    return all;
+}
+
+/* the node's manycoll communicator, a parked one if every rank has one of
+ * the same job (park.c), else made; every rank learns whether all have
  * theirs. 0, or -1 after calling the error handler. */
 static int make_node(mcm_comm_t *s, char *msg, size_t len)
 {
     const mcm_topo_t *t = s->topo;
-    char job[MC_JOB_NAME_MAX] = "", name[MC_JOB_NAME_MAX + 16];
-    int ok = t->rank != 0 || mc_job_name(job, sizeof job) == MC_OK;
-    if (PMPI_Bcast(job, sizeof job, MPI_CHAR, 0, s->comm) != MPI_SUCCESS)
-        ok = 0;
-    snprintf(name, sizeof name, "%s.n%d", job, t->nodeid);
-    int mc = ok ? mc_comm_create_shm(name, t->local, t->node_n, &s->node)
+    if (reuse_node(s)) {
+        mcm_park_count(1);
+        return 0;
+    }
+    int ok = agree_job(s) == 0;
+    int mc = ok ? mc_comm_create_shm(s->node_name, t->local, t->node_n,
+                                     &s->node)
                 : MC_ERR_ARG;
     if (mc != MC_OK) {
         snprintf(msg, len, "manycoll communicator of node %d: %s",
@@ -142,6 +191,8 @@ static int make_node(mcm_comm_t *s, char *msg, size_t len)
         mc_comm_free(s->node);
         s->node = NULL;
     }
+    if (all)
+        mcm_park_count(0);
     return all ? 0 : -1;
 }
 
@@ -269,13 +320,18 @@ static void release(mcm_comm_t *s)
         mcm_report(s);
     if (s->key)
         cache_drop(s);
-    if (s->node)
+    /* parked for the next communicator of the same processes, unless a
+     * non-blocking call may still be in flight on it */
+    const mcm_topo_t *t = s->topo;
+    const mcm_place_t at = {t->local, t->node_n, t->nodeid, t->node_sig};
+    if (s->node && s->path != MCM_PMPI && !mcm_nb_live)
+        mcm_park(s->node_name, &at, s->node);
+    else if (s->node)
         mc_comm_free(s->node);
     if (s->has_slice)
         PMPI_Comm_free(&s->slice);
     mc_hier_release(&s->hier);
-    free(s->scratch[0]);
-    free(s->scratch[1]);
+    mcm_scratch_release(s);
     free(s->v);
     mcm_topo_put(s->topo);
     if (s->group != MPI_GROUP_NULL)
@@ -314,6 +370,16 @@ void mcm_release_all(void)
         PMPI_Comm_free_keyval(&keyval);
 }
 
+const mcm_comm_t *mcm_comm_peek(MPI_Comm comm)
+{
+    void *v = NULL;
+    int flag = 0;
+    if (!mcm_inited || !mcm_cfg.on || comm == MPI_COMM_NULL ||
+        PMPI_Comm_get_attr(comm, keyval, &v, &flag) != MPI_SUCCESS || !flag)
+        return NULL;
+    return v;
+}
+
 /* for tests and tools: where comm's collectives went so far (found with
  * dlsym, so declared here only). coll: a collective's name ("allreduce":
  * all its forms), a form's ("iallreduce", "allreduce_init"), or NULL
@@ -323,14 +389,11 @@ MCM_API int mc_mpi_query(MPI_Comm comm, const char *coll, long *mc_calls,
 MCM_API int mc_mpi_query(MPI_Comm comm, const char *coll, long *mc_calls,
                          long *pmpi_calls, int *path)
 {
-    void *v = NULL;
-    int flag = 0;
+    const mcm_comm_t *s = mcm_comm_peek(comm);
     *mc_calls = *pmpi_calls = 0;
     *path = -1;
-    if (!mcm_inited || !mcm_cfg.on ||
-        PMPI_Comm_get_attr(comm, keyval, &v, &flag) != MPI_SUCCESS || !flag)
+    if (!s)
         return -1;
-    const mcm_comm_t *s = v;
     int one = -1, form = -1;
     *path = s->path;
     if (coll && mcm_form_lookup(coll, &one, &form))

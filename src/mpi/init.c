@@ -9,6 +9,9 @@
  *   MC_MPI_NODE_SIZE=k   every k consecutive ranks of MPI_COMM_WORLD form
  *                        a "node" (several nodes on one machine, for tests)
  *   MC_MPI_HIER=0        communicators spanning nodes go to MPI
+ *   MC_MPI_HIER_PICK     measure (default), hier or mpi [,COLL:MODE...]:
+ *                        how a call the hierarchy can take across nodes
+ *                        chooses between it and MPI's own (pick.c)
  *   MC_MPI_EAGER=1       set up communicators when they are made, not at
  *                        their first collective
  *   MC_MPI_TRACE=DIR     record the run as an OTF2 archive at DIR
@@ -18,10 +21,11 @@
  *                        threshold, non-blocking overlap)
  *
  * Every setting must be the same on every rank (as mpirun passes the
- * environment); a communicator whose ranks disagree on NODE_SIZE or HIER
- * goes to MPI. Under this library MC_TIMEOUT defaults to an hour, not a
- * minute: an MPI rank may legitimately reach a collective long after its
- * peers, and a dead peer is detected within a second regardless.
+ * environment); a communicator whose ranks disagree on NODE_SIZE, HIER or
+ * HIER_PICK goes to MPI. Under this library MC_TIMEOUT defaults to an
+ * hour, not a minute: an MPI rank may legitimately reach a collective
+ * long after its peers, and a dead peer is detected within a second
+ * regardless.
  */
 #include <dlfcn.h>
 #include <pthread.h>
@@ -32,7 +36,7 @@
 
 #include "mpi/mcmpi.h"
 
-mcm_config_t mcm_cfg = {.on = 1, .hier = 1};
+mcm_config_t mcm_cfg = {.on = 1, .hier = 1, .pick_skew = -1};
 atomic_int mcm_inited;
 extern int mcm_errcode;
 static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -79,6 +83,12 @@ static void read_config(void)
         env_size("MC_MPI_ML_MIN", (long long)mcm_cfg.par.ml_min_bytes, &ml) ||
         env_size("MC_MPI_NB", mcm_cfg.par.nonblocking, &nb))
         return;
+    const char *bad = NULL;
+    if (mcm_pick_config(getenv("MC_MPI_HIER_PICK"),
+                        getenv("MC_MPI_HIER_PICK_SKEW"), &bad)) {
+        bad_env(bad, getenv(bad));
+        return;
+    }
     if (seg < 64)
         seg = 64;
     mcm_cfg.on = on != 0;
@@ -260,6 +270,8 @@ static int started(int rc)
     if (rc == MPI_SUCCESS) {
         mcm_lazy_init();
         if (mcm_cfg.on)
+            mcm_topo_world();
+        if (mcm_cfg.on)
             trace_start();
         if (mcm_cfg.on && mcm_cfg.eager)
             mcm_comm(MPI_COMM_WORLD);
@@ -286,6 +298,9 @@ int MPI_Finalize(void)
 #endif
     if (mcm_inited && mcm_cfg.on)
         mcm_release_all();
+    mcm_park_drain();
+    mcm_scratch_drain();
+    mcm_topo_world_free();
     mcm_mpi_progress_end();
     for (size_t i = 0; i < sizeof mcm_cache / sizeof *mcm_cache; i++)
         atomic_store(&mcm_cache[i], NULL);

@@ -45,6 +45,9 @@ typedef struct mcm_config {
     int hier;        /* MC_MPI_HIER (default 1): 0 = multi-node comms to MPI */
     int eager;       /* MC_MPI_EAGER: set up at communicator creation */
     mc_hier_params_t par; /* MC_MPI_SEGMENT, MC_MPI_ML_MIN, MC_MPI_NB */
+    unsigned char pick[MC_COLL_COUNT]; /* MC_MPI_HIER_PICK: MCM_PICK_* */
+    int pick_skew;   /* MC_MPI_HIER_PICK_SKEW (a test hook): a rank, or -1 */
+    int pick_sig;    /* both, as one number the ranks compare (topo.c) */
 } mcm_config_t;
 extern mcm_config_t mcm_cfg;
 
@@ -56,12 +59,20 @@ typedef struct mcm_topo {
     int rank, size, local, ppn, nodeid, nnodes, uniform, block, node_n;
     int multi;             /* a rank runs MPI_THREAD_MULTIPLE */
     int *node_of, *local_of; /* [size], NULL when uniform and block */
+    uint64_t node_sig;     /* my node's processes in order, hashed; 0:
+                              not known (park.c) */
 } mcm_topo_t;
 
 /* the nodes of comm and this rank's place in them (topo.c), shared by the
  * communicators with the same group; released with mcm_topo_put */
 int mcm_topo_compute(MPI_Comm comm, mcm_topo_t **out);
 void mcm_topo_put(mcm_topo_t *t);
+/* the world's table of nodes and settings, collectively at MPI_Init, from
+ * which mcm_topo_compute sets up communicators of world ranks without
+ * communicating; _free at MPI_Finalize; _from_world: how many were */
+void mcm_topo_world(void);
+void mcm_topo_world_free(void);
+long mcm_topo_from_world(void);
 
 /* the forms of a collective, counted apart (MPI_Allreduce,
  * MPI_Iallreduce, MPI_Allreduce_init) */
@@ -79,6 +90,27 @@ typedef struct mcm_stat {
     const char *why;
 } mcm_stat_t;
 
+/* ---- the choice across nodes: hierarchy or MPI (pick.c) ---- */
+enum { MCM_PICK_MEASURE = 0, MCM_PICK_HIER = 1, MCM_PICK_MPI = 2 };
+#define MCM_PICK_COLLS 8   /* the collectives with a hierarchical form */
+#define MCM_PICK_CLASSES 8 /* sizes: <= 64 B, then up by 8x, > 16 MiB */
+#define MCM_PICK_REPS 7    /* timed trial calls per side, after a warm-up */
+
+/* a (collective, size class) of a communicator spanning nodes: its trial
+ * calls so far, then the path all ranks chose */
+typedef struct mcm_pick_slot {
+    unsigned char n;       /* trial calls planned */
+    unsigned char got[2];  /* calls timed: [0] the hierarchy, [1] MPI */
+    unsigned char state;   /* 0: in trial; MCM_PICK_HIER; MCM_PICK_MPI */
+    unsigned char side;    /* the trial call under way: 0 the hierarchy,
+                              1 MPI; 2 | side: a warm-up, not timed */
+    double t0;             /* when it started */
+    float t[2][MCM_PICK_REPS]; /* this rank's times, seconds */
+    float med[2];          /* decided: the slowest rank's median per side */
+} mcm_pick_slot_t;
+/* a node communicator's name: the job name and ".n<node>" */
+#define MCM_NODE_NAME_MAX (MC_JOB_NAME_MAX + 16)
+
 typedef struct mcm_comm {
     uintptr_t key;          /* the handle's bits (0: not known yet) */
     MPI_Comm comm;
@@ -91,6 +123,7 @@ typedef struct mcm_comm {
     int in_use;             /* (the pool recycles states) */
     int has_slice;          /* slice is a communicator of ours */
     mc_comm_t *node;        /* flat: the whole comm; hier: my node */
+    char node_name[MCM_NODE_NAME_MAX]; /* its name (park.c) */
     mc_hier_t hier;
     MPI_Comm slice;         /* hier: my slice (MPI_COMM_NULL if none) */
     MPI_Request req[MC_HIER_MAX_INFLIGHT];
@@ -102,6 +135,7 @@ typedef struct mcm_comm {
     size_t *v;              /* the v-variants' counts and displacements
                                in bytes: 4 x size entries (stage_v.c) */
     mcm_stat_t stat[MC_COLL_COUNT][MCM_FORMS];
+    mcm_pick_slot_t pick[MCM_PICK_COLLS][MCM_PICK_CLASSES]; /* hier only */
     struct mcm_comm *next;  /* live list or free list */
 } mcm_comm_t;
 
@@ -221,6 +255,10 @@ int mcm_repack(mcm_comm_t *s, mcm_buf_t *b);
 void mcm_buf_free(mcm_buf_t *b);
 /* n bytes of the state's scratch slot (0 or 1), or NULL */
 void *mcm_scratch(mcm_comm_t *s, size_t n, int slot);
+/* a freed state's scratch: kept (the larger per slot) for the next state
+ * that needs one; _drain frees what is kept (MPI_Finalize) */
+void mcm_scratch_release(mcm_comm_t *s);
+void mcm_scratch_drain(void);
 /* Unpacks a staged output (no-op when it was in place). */
 int mcm_unstage(mcm_comm_t *s, mcm_buf_t *b);
 
@@ -268,8 +306,10 @@ typedef struct mcm_call {
     int scount, rcount;            /* a side of one count */
     const int *scounts, *rcounts;  /* a side of P counts */
     const int *sdispls, *rdispls;
-    MPI_Datatype dt;               /* reductions */
+    MPI_Datatype dt;               /* reductions, bcast; data movement:
+                                      the send side's type */
     MPI_Op op;
+    MPI_Datatype rdt;              /* data movement: the receive side's */
 } mcm_call_t;
 
 /* where a call goes: the path, why it goes to MPI, and what the plan
@@ -280,6 +320,7 @@ typedef struct mcm_plan {
     int root;         /* this rank is the root (rooted collectives) */
     int ip;           /* MPI_IN_PLACE where the collective has it, here */
     mcm_red_t red;    /* reductions taken: manycoll's dtype and op */
+    mcm_pick_slot_t *trial; /* a trial call of the pick (pick.c): timed */
 } mcm_plan_t;
 
 /* The plan of a call of collective coll in form f on s (NULL: MPI, not
@@ -289,6 +330,30 @@ int mcm_plan(mcm_comm_t *s, mc_coll_t coll, mcm_form_t f,
              const mcm_call_t *a, mcm_plan_t *p);
 /* Sets s->fast from the plan, once s->path is known (comm.c). */
 void mcm_plan_setup(mcm_comm_t *s);
+
+/* The pick (pick.c), the plan's last step for a call the steps gave the
+ * hierarchy: NULL (the hierarchy) or why it goes to MPI. MC_MPI_HIER_PICK
+ * forces a side; otherwise the first calls of each (collective, size
+ * class) alternate between the sides and are timed, and then one
+ * PMPI_Allreduce of the slowest rank's medians decides for every rank. */
+const char *mcm_pick(mcm_comm_t *s, mc_coll_t coll, const mcm_call_t *a,
+                     mcm_plan_t *p);
+/* times a trial call (mcm_picked) */
+void mcm_pick_time(mcm_plan_t *p);
+/* After a call of the hierarchy's blocking collectives, with its MPI
+ * return code: a trial call is timed; returns rc. */
+static inline int mcm_picked(mcm_plan_t *p, int rc)
+{
+    if (p->trial)
+        mcm_pick_time(p);
+    return rc;
+}
+/* MC_MPI_HIER_PICK and MC_MPI_HIER_PICK_SKEW into mcm_cfg (either may be
+ * NULL); -1 if one is not valid, with *bad the variable's name */
+int mcm_pick_config(const char *pick, const char *skew, const char **bad);
+/* the report's line of coll's choices at line + n (report.c); new n */
+int mcm_pick_report(const mcm_comm_t *s, int coll, char *line, int n,
+                    size_t len);
 
 /* Counts a call; every call is counted here, with its plan's path. */
 static inline void mcm_count(mcm_comm_t *s, int coll, int form, int path,
@@ -386,9 +451,30 @@ int mcm_nb_free(mcm_nb_t *x, MPI_Request *hp);
 int mcm_nb_take(mcm_comm_t *s, mc_coll_t coll, const char *fn, int pers,
                 const mcm_call_t *a, mcm_plan_t *p, mcm_nb_t **x);
 
+/* ---- parked node communicators, for the next communicator of the same
+ * processes (park.c) ---- */
+/* where a node communicator is: its name, this rank's place (local of
+ * n) and its processes (sig: mcm_topo_t's node_sig) */
+typedef struct mcm_place {
+    int local, n, nodeid;
+    uint64_t sig;
+} mcm_place_t;
+/* keeps node communicator c, named name, at place p */
+void mcm_park(const char *name, const mcm_place_t *p, mc_comm_t *c);
+/* takes the newest parked communicator at place p (of the same processes
+ * where both know them) if it was node p->nodeid's of its job (the job's
+ * name into job), or NULL */
+mc_comm_t *mcm_unpark(const mcm_place_t *p, char *job, size_t len);
+/* counts a node communicator made (0) or reused (1) */
+void mcm_park_count(int was_reused);
+/* frees every parked communicator (MPI_Finalize) */
+void mcm_park_drain(void);
+
 /* ---- communicators (comm.c) ---- */
 int mcm_setup(MPI_Comm comm, mcm_comm_t **out);
 int mcm_comm_init(void);
+/* comm's state if it has one already (for queries: never sets one up) */
+const mcm_comm_t *mcm_comm_peek(MPI_Comm comm);
 void mcm_release_all(void);
 
 /* ---- results (report.c) ---- */
@@ -399,6 +485,9 @@ void mcm_report(const mcm_comm_t *s);
 
 /* ---- the PMPI provider (provider.c) ---- */
 extern const mc_hier_provider_t mcm_provider;
+/* 1 if an MPI library is known to get this reduction wrong (provider.c:
+ * between nodes it then runs manycoll's kernel as a user op) */
+int mcm_mpi_op_wrong(mc_dtype_t dt, mc_op_t op);
 
 /* init.c */
 void mcm_lazy_init(void);

@@ -38,7 +38,17 @@
  *                           says no                              noncomm
  *   8    thread level       not blocking, and some rank of the   multi
  *                           communicator runs MPI_THREAD_MULTIPLE
+ *   9    the pick (hier     MC_MPI_HIER_PICK=mpi; or measure     pick.c's:
+ *        only; pick.c)      (the default): a trial call of MPI's forced,
+ *                           side, or MPI's measured faster for   trial,
+ *                           this collective and size class       measured
  *   -    otherwise          the communicator's path: flat or hier
+ *
+ * Step 9 chooses per collective and size class between the hierarchy and
+ * the MPI library's own collective, from the first calls of the class
+ * (timed on both sides, alternately) and one PMPI_Allreduce that gives
+ * every rank the same times (pick.c). A trial call is timed after it
+ * returns (mcm_picked, in the wrappers of the hierarchy's collectives).
  *
  * The shape of a reduction waits until step 7 because it depends on the
  * op's commutativity (a non-commutative op needs nodes of consecutive
@@ -188,7 +198,7 @@ static int hier_form(mc_coll_t coll, mcm_form_t f)
     return f == MCM_BLOCKING && mc_hier_supports(&any, coll, 1);
 }
 
-/* steps 2-8 on a communicator manycoll takes: NULL (its path) or the
+/* steps 2-9 on a communicator manycoll takes: NULL (its path) or the
  * reason the call goes to MPI */
 static const char *steps(mcm_comm_t *s, mc_coll_t coll, mcm_form_t f,
                          const mcm_call_t *a, mcm_plan_t *p)
@@ -218,7 +228,7 @@ static const char *steps(mcm_comm_t *s, mc_coll_t coll, mcm_form_t f,
     }
     if (f != MCM_BLOCKING && s->topo->multi)
         return multi;
-    return NULL;
+    return hier ? mcm_pick(s, coll, a, p) : NULL; /* step 9 (pick.c) */
 }
 
 int mcm_plan(mcm_comm_t *s, mc_coll_t coll, mcm_form_t f,

@@ -116,15 +116,20 @@ static void make_fixed(void)
     PMPI_Op_create(op_max, 1, &fixed[MC_MAX]);
 }
 
-/* the MPI op for a reduction between nodes */
-static MPI_Op rop(mc_dtype_t dt, mc_op_t op)
+int mcm_mpi_op_wrong(mc_dtype_t dt, mc_op_t op)
 {
     int u = dt == MC_UINT8 || dt == MC_UINT16 || dt == MC_UINT32 ||
             dt == MC_UINT64;
     int narrow = dt == MC_INT8 || dt == MC_UINT8 || dt == MC_INT16 ||
                  dt == MC_UINT16;
     int arith = op == MC_SUM || op == MC_PROD;
-    if (!(narrow && arith) && !(u && (op == MC_MIN || op == MC_MAX)))
+    return (narrow && arith) || (u && (op == MC_MIN || op == MC_MAX));
+}
+
+/* the MPI op for a reduction between nodes */
+static MPI_Op rop(mc_dtype_t dt, mc_op_t op)
+{
+    if (!mcm_mpi_op_wrong(dt, op))
         return mcm_ctx.op;
     pthread_once(&fixed_once, make_fixed);
     return fixed[op];

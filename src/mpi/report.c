@@ -129,6 +129,9 @@ void mcm_report(const mcm_comm_t *s)
      * what manycoll ran for the collective */
     for (int c = 0; c < MC_COLL_COUNT && n < (int)sizeof line; c++) {
         n = report_forms(s, c, line, n, sizeof line);
+        if (s->stat[c][MCM_BLOCKING].n[MCM_PMPI] ||
+            s->stat[c][MCM_BLOCKING].n[MCM_HIER])
+            n = mcm_pick_report(s, c, line, n, sizeof line);
         long mc = 0;
         for (int f = 0; f < MCM_FORMS; f++)
             mc += s->stat[c][f].n[MCM_FLAT] + s->stat[c][f].n[MCM_HIER];

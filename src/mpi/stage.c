@@ -11,6 +11,7 @@
  * are used where they are.
  */
 #include <limits.h>
+#include <pthread.h>
 #include <stdlib.h>
 
 #include "mpi/mcmpi.h"
@@ -39,6 +40,56 @@ MPI_Aint mcm_contiguous_at(MPI_Datatype dt, int count, long long size)
     return tlb;
 }
 
+/* The scratch of freed communicators, one per slot, for the next that
+ * needs one: a program that makes and frees many communicators would
+ * otherwise map, fault in and unmap megabytes for each (an munmap waits
+ * for every CPU the process ran on). */
+static void *spare[2];
+static size_t spare_len[2];
+static pthread_mutex_t spare_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void mcm_scratch_release(mcm_comm_t *s)
+{
+    pthread_mutex_lock(&spare_lock);
+    for (int i = 0; i < 2; i++) {
+        if (s->scratch_len[i] > spare_len[i]) {
+            void *p = spare[i];
+            spare[i] = s->scratch[i];
+            spare_len[i] = s->scratch_len[i];
+            s->scratch[i] = p;
+        }
+        free(s->scratch[i]);
+        s->scratch[i] = NULL;
+        s->scratch_len[i] = 0;
+    }
+    pthread_mutex_unlock(&spare_lock);
+}
+
+void mcm_scratch_drain(void)
+{
+    pthread_mutex_lock(&spare_lock);
+    for (int i = 0; i < 2; i++) {
+        free(spare[i]);
+        spare[i] = NULL;
+        spare_len[i] = 0;
+    }
+    pthread_mutex_unlock(&spare_lock);
+}
+
+/* the spare of slot if it holds n bytes: into s */
+static void take_spare(mcm_comm_t *s, size_t n, int slot)
+{
+    pthread_mutex_lock(&spare_lock);
+    if (spare_len[slot] >= n) {
+        free(s->scratch[slot]);
+        s->scratch[slot] = spare[slot];
+        s->scratch_len[slot] = spare_len[slot];
+        spare[slot] = NULL;
+        spare_len[slot] = 0;
+    }
+    pthread_mutex_unlock(&spare_lock);
+}
+
 /* one buffer per slot, so staging the second never moves the first;
  * slot -1: a buffer of the caller's own (a non-blocking call's), freed
  * by mcm_buf_free */
@@ -46,6 +97,8 @@ static int scratch(mcm_comm_t *s, size_t n, int slot, char **out)
 {
     if (slot < 0)
         return (*out = malloc(n ? n : 1)) ? 0 : -1;
+    if (n > s->scratch_len[slot])
+        take_spare(s, n, slot);
     if (n > s->scratch_len[slot]) {
         void *p = malloc(n);
         if (!p)

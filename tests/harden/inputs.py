@@ -13,7 +13,6 @@ shipped ones with one field changed.
 import json
 import os
 import re
-import stat
 import subprocess
 import sys
 import tempfile
@@ -22,25 +21,26 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
 
 
-def platform(tmp, name, change, base="scc48"):
-    with open(os.path.join(ROOT, "platforms", base + ".json")) as f:
+def _changed(tmp, name, change, src):
+    """a copy of the JSON file src, changed by change(dict), in tmp"""
+    with open(src) as f:
         d = json.load(f)
     change(d)
     path = os.path.join(tmp, name + ".json")
     with open(path, "w") as f:
         json.dump(d, f)
     return path
+
+
+def platform(tmp, name, change, base="scc48"):
+    return _changed(tmp, name, change,
+                    os.path.join(ROOT, "platforms", base + ".json"))
 
 
 def profile(tmp, name, change):
-    with open(os.path.join(ROOT, "platforms", "profiles",
-                           "xeonphi60.json")) as f:
-        d = json.load(f)
-    change(d)
-    path = os.path.join(tmp, name + ".json")
-    with open(path, "w") as f:
-        json.dump(d, f)
-    return path
+    return _changed(tmp, name, change,
+                    os.path.join(ROOT, "platforms", "profiles",
+                                 "xeonphi60.json"))
 
 
 def cases(mc, dep, tmp):

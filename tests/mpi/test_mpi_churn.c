@@ -1,0 +1,105 @@
+/*
+ * Many communicators made and freed (issue 44): what setting each up
+ * costs, counted, not timed. MPI_Comm_dup of MPI_COMM_WORLD 5 times, then
+ * MPI_Comm_split in halves 5 times (odd sizes: a half of one rank goes to
+ * MPI), each with one checked MPI_Allreduce and freed, a PMPI_Barrier on
+ * the world after each free (so every rank has freed it before the next
+ * is made). Then, from mc_mpi_setup_counts (libmanycoll_mpi, dlsym):
+ *
+ *   node communicators made     1 for the dups + 1 for the halves
+ *   reused (parked ones)        4 + 4: every later one (src/mpi/park.c)
+ *   topologies without MPI      10: all, from the world's table made at
+ *   communication               MPI_Init (src/mpi/topo.c)
+ *
+ * (a half of one rank goes to MPI: no node communicator, no topology)
+ *
+ * The same numbers flat and as 2x2 "nodes" (MC_MPI_NODE_SIZE=2), where
+ * the dups are hierarchical and each half is one node, except that the
+ * half of ranks 0 and 1 is then the dups' node 0 and reuses its parked
+ * communicator from the start (one made, nine reused).
+ */
+#include <dlfcn.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <mpi.h>
+
+#define ROUNDS 5
+
+typedef int (*counts_fn)(long *, long *, long *);
+
+static int one(MPI_Comm c, int wrank)
+{
+    int size, in = wrank + 1, out = -1, want = 0, ranks[64];
+    MPI_Group g, w;
+    MPI_Comm_size(c, &size);
+    MPI_Comm_group(c, &g);
+    MPI_Comm_group(MPI_COMM_WORLD, &w);
+    for (int i = 0; i < size && i < 64; i++)
+        ranks[i] = i;
+    int wr[64];
+    MPI_Group_translate_ranks(g, size < 64 ? size : 64, ranks, w, wr);
+    for (int i = 0; i < size && i < 64; i++)
+        want += wr[i] + 1;
+    MPI_Group_free(&g);
+    MPI_Group_free(&w);
+    MPI_Allreduce(&in, &out, 1, MPI_INT, MPI_SUM, c);
+    if (out != want) {
+        fprintf(stderr, "rank %d: allreduce gave %d, expected %d\n", wrank,
+                out, want);
+        return 1;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    int rank, size, bad = 0;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    counts_fn counts =
+        (counts_fn)(uintptr_t)dlsym(RTLD_DEFAULT, "mc_mpi_setup_counts");
+    if (!counts) {
+        fprintf(stderr, "libmanycoll_mpi is not loaded "
+                        "(no mc_mpi_setup_counts)\n");
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    for (int kind = 0; kind < 2; kind++)
+        for (int i = 0; i < ROUNDS; i++) {
+            MPI_Comm c;
+            if (kind == 0)
+                MPI_Comm_dup(MPI_COMM_WORLD, &c);
+            else
+                MPI_Comm_split(MPI_COMM_WORLD, rank < size / 2, rank, &c);
+            bad |= one(c, rank);
+            MPI_Comm_free(&c);
+            PMPI_Barrier(MPI_COMM_WORLD);
+        }
+    long made = -1, reused = -1, local = -1;
+    counts(&made, &reused, &local);
+    /* a half of one rank goes to MPI: no node, no topology */
+    int half = rank < size / 2 ? size / 2 : size - size / 2;
+    int alone = half == 1;
+    long want_made = alone ? 1 : 2, want_reused = alone ? 4 : 8;
+    long want_local = alone ? ROUNDS : 2 * ROUNDS;
+    /* as 2x2 "nodes", the half of ranks 0 and 1 is the dups' node 0,
+     * whose parked communicator it takes too: one made, nine reused */
+    if (made + reused != want_made + want_reused || made > want_made ||
+        local != want_local) {
+        fprintf(stderr, "rank %d: node communicators made %ld (expected "
+                        "at most %ld), reused %ld (expected at least %ld, "
+                        "%ld in all); topologies from the world's table %ld "
+                        "(expected %ld)\n",
+                rank, made, want_made, reused, want_reused,
+                want_made + want_reused, local, want_local);
+        bad = 1;
+    }
+    int any = 0;
+    PMPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (rank == 0)
+        printf("%s: %d communicators made and freed at %d ranks\n",
+               any ? "FAIL" : "ok", 2 * ROUNDS, size);
+    MPI_Finalize();
+    return any;
+}
