@@ -256,12 +256,6 @@ if(TARGET manycoll_mpi_mpich AND MC_MPI_mpich_STUBS)
   add_test(NAME mpi_mpich_stubs
            COMMAND sh -c "nm -D --defined-only \"$1\" | awk '$3 ~ /^MPI_/ {print $3}' | sort | diff - \"$2\""
                    sh $<TARGET_FILE:manycoll_mpi_mpich> ${MC_MPI_mpich_STUBS})
-  # an ASan build's library needs the ASan runtime loaded first
-  if(NOT MC_SANITIZE)
-    add_test(NAME mpi_mpich_preload_into_shell
-             COMMAND sh -c "LD_PRELOAD=\"$1\" /bin/true"
-                     sh $<TARGET_FILE:manycoll_mpi_mpich>)
-  endif()
 endif()
 
 # Open MPI's predefined handles must stay weak references (src/mpi/abi.h):
@@ -270,13 +264,17 @@ if(TARGET manycoll_mpi_openmpi)
   add_test(NAME mpi_openmpi_weak_handles
            COMMAND sh -c "! nm -D --undefined-only \"$1\" | grep -E ' U ompi_'"
                    sh $<TARGET_FILE:manycoll_mpi_openmpi>)
-  # an ASan build's library needs the ASan runtime loaded first
-  if(NOT MC_SANITIZE)
-    add_test(NAME mpi_openmpi_preload_into_shell
-             COMMAND sh -c "LD_PRELOAD=\"$1\" /bin/true"
-                     sh $<TARGET_FILE:manycoll_mpi_openmpi>)
-  endif()
 endif()
+
+# each variant loads into a program that is not MPI (mpirun's shells);
+# an ASan build's library needs the ASan runtime loaded first
+foreach(v openmpi mpich)
+  if(TARGET manycoll_mpi_${v} AND NOT MC_SANITIZE)
+    add_test(NAME mpi_${v}_preload_into_shell
+             COMMAND sh -c "LD_PRELOAD=\"$1\" /bin/true"
+                     sh $<TARGET_FILE:manycoll_mpi_${v}>)
+  endif()
+endforeach()
 
 # many communicators made and freed (issue 44): each dup and each half
 # after the first reuses its node's parked communicator, and every
