@@ -191,7 +191,7 @@ int mc_run_empty(mc_comm_t *c, const mc_args_t *a)
 static void init_args(mc_args_t *a, mc_coll_t coll, size_t count,
                       mc_dtype_t dt)
 {
-    size_t dsize = mc_dtype_size(dt);
+    size_t dsize = mc_dtype_size_of(dt);
     *a = (mc_args_t){.coll = coll, .count = count, .dt = dt, .dsize = dsize,
                      .bytes = count * dsize};
 }

@@ -32,7 +32,7 @@ static STEP int check_comm(const mc_comm_t *c, const char *fn)
 
 static inline int check_dtype(mc_dtype_t dt, const char *fn)
 {
-    if (mc_dtype_size(dt) == 0)
+    if (mc_dtype_size_of(dt) == 0)
         return mc_error(MC_ERR_ARG, "%s: argument 'dt' (%d) is not a datatype",
                         fn, (int)dt); /* no name to give */
     return MC_OK;
@@ -40,7 +40,7 @@ static inline int check_dtype(mc_dtype_t dt, const char *fn)
 
 static inline int check_op(mc_op_t op, mc_dtype_t dt, const char *fn)
 {
-    if (mc_op_check(op, dt) == MC_OK)
+    if (mc_op_check_of(op, dt) == MC_OK)
         return MC_OK;
     if ((unsigned)op < MC_OP_BUILTIN_COUNT)
         return mc_error(MC_ERR_ARG,

@@ -15,8 +15,8 @@
 #include "coll/coll.h"
 #include "coll/fast.h"
 
-static int one(mc_team_t *c, const mc_args_t *a, const char *in, char *out,
-               size_t count)
+static inline __attribute__((always_inline)) int
+one(mc_team_t *c, const mc_args_t *a, const char *in, char *out, size_t count)
 {
     uint64_t f;
     size_t n = count * a->dsize;
@@ -27,11 +27,9 @@ static int one(mc_team_t *c, const mc_args_t *a, const char *in, char *out,
     return MC_OK;
 }
 
-int mc_allreduce_flat(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
+/* a message beyond a slot: slot by slot, a fast call each */
+static __attribute__((noinline)) int slots(mc_team_t *c, const mc_args_t *a)
 {
-    (void)p;
-    if (a->bytes <= c->fast.line_max) /* the common case: one line */
-        return one(c, a, a->sbuf, a->rbuf, a->count);
     size_t per = mc_fast_max(c) / a->dsize;
     for (size_t done = 0; done < a->count; done += per) {
         size_t m = a->count - done < per ? a->count - done : per;
@@ -39,6 +37,14 @@ int mc_allreduce_flat(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
                      (char *)a->rbuf + done * a->dsize, m));
     }
     return MC_OK;
+}
+
+int mc_allreduce_flat(mc_team_t *c, const mc_args_t *a, const mc_params_t *p)
+{
+    (void)p;
+    if (a->bytes <= c->fast.line_max) /* the common case: one line */
+        return one(c, a, a->sbuf, a->rbuf, a->count);
+    return slots(c, a);
 }
 
 const mc_algo_impl_t mc_allreduce_flat_algo = {.fn = mc_allreduce_flat};

@@ -5,16 +5,9 @@
 #include "coll/flags.h"
 #include "util/error.h"
 
-/* the line indices are fixed per communicator (mc_fast_init) */
-static int slot_line(const mc_team_t *c, uint64_t f)
-{
-    return c->fast.line0 + (int)(f % MC_FAST_LINES) * c->fast.line_step;
-}
-
-static int progress_line(const mc_team_t *c)
-{
-    return c->fast.line0 + MC_FAST_LINES * c->fast.line_step;
-}
+#define slot_line mc_fast_slot_line
+#define progress_line mc_fast_progress_line
+#define saw mc_fast_saw
 
 /* payloads up to this size ride in the flag's line (lines of up to 128
  * bytes; the fetch-and-combine path stages them on the stack) */
@@ -109,23 +102,13 @@ static __attribute__((noinline)) int slot_wait(mc_team_t *c, uint64_t f)
     return MC_OK;
 }
 
-int mc_fast_begin(mc_team_t *c, int publishes, uint64_t *f)
+int mc_fast_begin_slow(mc_team_t *c, int publishes, uint64_t f)
 {
-    if (__builtin_expect(!c->fast.seen, 0))
+    if (!c->fast.seen)
         MC_CHECK(fast_seen_alloc(c));
-    uint64_t me = ++c->fast.seq;
-    *f = me;
-    /* seen[] only grows, so free_upto stays right: a symmetric collective
-     * (each call shows every peer done with the one before) reads seen[]
-     * here once in MC_FAST_LINES calls, not in every call */
-    if (!publishes || me <= c->fast.free_upto)
+    if (!publishes || f <= c->fast.free_upto)
         return MC_OK;
-    return slot_wait(c, me - MC_FAST_LINES);
-}
-
-void mc_fast_end(mc_team_t *c, uint64_t f)
-{
-    tp_flag_set(c->tp, c->rank, progress_line(c), f);
+    return slot_wait(c, f - MC_FAST_LINES);
 }
 
 /* inlined in the loop below: a call per peer cost every fast call 25
@@ -158,7 +141,7 @@ int mc_fast_wait_done(mc_team_t *c, uint64_t f)
 /* Slot ownership (fast.h): whether every peer has been seen done with
  * call f - back, the last call that read the slot f takes (of back line
  * slots or MPB slots). For MC_ASSERT: O(P), never in release builds. */
-static inline int slot_free(const mc_team_t *c, uint64_t f, uint64_t back)
+int mc_fast_slot_free(const mc_team_t *c, uint64_t f, uint64_t back)
 {
     for (int p = 0; f > back && p < c->size; p++)
         if (p != c->rank && c->fast.seen[p] < f - back)
@@ -166,37 +149,23 @@ static inline int slot_free(const mc_team_t *c, uint64_t f, uint64_t back)
     return 1;
 }
 
-int mc_fast_publish(mc_team_t *c, uint64_t f, const void *data, size_t n)
+int mc_fast_publish_mpb(mc_team_t *c, uint64_t f, const void *data,
+                        size_t n)
 {
-    MC_ASSERT(f == c->fast.seq && slot_free(c, f, MC_FAST_LINES),
-              "fast call %llu publishes in line slot %llu before every "
-              "peer is done with call %llu",
-              (unsigned long long)f, (unsigned long long)(f % MC_FAST_LINES),
-              (unsigned long long)(f - MC_FAST_LINES));
     MC_ASSERT(n <= mc_fast_max(c), "%zu bytes in a slot of %zu", n,
               mc_fast_max(c));
-    if (n <= line_max(c)) {
-        tp_line_set(c->tp, c->rank, slot_line(c, f), f, data, n);
-        return MC_OK;
-    }
     /* the MPB slots are fewer than the lines: this one's last readers
      * were those of call f - MC_FAST_SLOTS */
     if (f > MC_FAST_SLOTS)
         MC_CHECK(mc_fast_wait_done(c, f - MC_FAST_SLOTS));
-    MC_ASSERT(slot_free(c, f, MC_FAST_SLOTS), "fast call %llu publishes in "
-              "MPB slot %llu before every peer is done with call %llu",
+    MC_ASSERT(mc_fast_slot_free(c, f, MC_FAST_SLOTS), "fast call %llu "
+              "publishes in MPB slot %llu before every peer is done with "
+              "call %llu",
               (unsigned long long)f, (unsigned long long)(f % MC_FAST_SLOTS),
               (unsigned long long)(f - MC_FAST_SLOTS));
     MC_CHECK(tp_put(c->tp, c->rank, slot_off(c, f), data, n));
     tp_flag_set(c->tp, c->rank, slot_line(c, f), f);
     return MC_OK;
-}
-
-/* a peer that published call f has finished call f - 1 */
-static void saw(mc_team_t *c, int peer, uint64_t f)
-{
-    if (c->fast.seen[peer] < f - 1)
-        c->fast.seen[peer] = f - 1;
 }
 
 static int fetch_part(mc_team_t *c, uint64_t f, int peer, size_t off,
@@ -218,8 +187,8 @@ static int fetch_part(mc_team_t *c, uint64_t f, int peer, size_t off,
     return MC_OK;
 }
 
-int mc_fast_fetch_part(mc_team_t *c, uint64_t f, int peer, size_t off,
-                       void *out, size_t n, size_t total)
+int mc_fast_fetch_part_slow(mc_team_t *c, uint64_t f, int peer, size_t off,
+                            void *out, size_t n, size_t total)
 {
     MC_CHECK(fetch_part(c, f, peer, off, out, n, total));
     saw(c, peer, f);
@@ -235,40 +204,21 @@ int mc_fast_fetch_ahead(mc_team_t *c, uint64_t f, int ahead, int peer,
     return MC_OK;
 }
 
-int mc_fast_fetch(mc_team_t *c, uint64_t f, int peer, void *out, size_t n)
+int mc_fast_fetch_reduce_mpb(mc_team_t *c, uint64_t f, int peer, size_t off,
+                             void *inout, size_t count, const mc_args_t *a,
+                             int in_left)
 {
-    return mc_fast_fetch_part(c, f, peer, 0, out, n, n);
-}
-
-int mc_fast_fetch_reduce_part(mc_team_t *c, uint64_t f, int peer, size_t off,
-                              void *inout, size_t count, const mc_args_t *a,
-                              int in_left, size_t total)
-{
-    if (total <= line_max(c)) {
-        MC_CHECK(tp_line_wait_reduce(c->tp, peer, slot_line(c, f), f, off,
-                                     inout, count, a->dt, a->op, in_left));
-    } else {
-        MC_CHECK(tp_flag_wait(c->tp, peer, slot_line(c, f), f));
-        MC_CHECK(tp_get_reduce(c->tp, inout, peer, slot_off(c, f) + off,
-                               count, a->dt, a->op, in_left));
-    }
+    MC_CHECK(tp_flag_wait(c->tp, peer, slot_line(c, f), f));
+    MC_CHECK(tp_get_reduce(c->tp, inout, peer, slot_off(c, f) + off, count,
+                           a->dt, a->op, in_left));
     saw(c, peer, f);
     return MC_OK;
 }
 
-int mc_fast_fetch_reduce(mc_team_t *c, uint64_t f, int peer, void *inout,
-                         size_t count, const mc_args_t *a, int in_left)
-{
-    return mc_fast_fetch_reduce_part(c, f, peer, 0, inout, count, a,
-                                     in_left, count * a->dsize);
-}
-
-int mc_fast_combine(mc_team_t *c, uint64_t f, const mc_args_t *a,
-                    const void *in, void *out, size_t count)
+int mc_fast_combine_mpb(mc_team_t *c, uint64_t f, const mc_args_t *a,
+                        const void *in, void *out, size_t count)
 {
     size_t n = count * a->dsize;
-    /* start from rank 0's vector, then combine ranks 1 .. P-1 on the right;
-     * in place, my own comes back from my slot (out has been overwritten) */
     if (c->rank == 0)
         MC_CHECK(tp_copy(c->tp, out, in, n));
     else

@@ -55,38 +55,169 @@ size_t mc_fast_max(const mc_team_t *c);
 int mc_fast_usable(const mc_team_t *t, const mc_params_t *p,
                    const char **why);
 
-/* starts fast call f; if `publishes`, waits until the slot is free */
-int mc_fast_begin(mc_team_t *c, int publishes, uint64_t *f);
-/* ends fast call f: my progress is f */
-void mc_fast_end(mc_team_t *c, uint64_t f);
+/* ---- out of line: the parts an 8-byte call does not reach ---- */
+/* mc_fast_begin's rare part: the first call of a large team, or a slot
+ * not yet known to be free */
+int mc_fast_begin_slow(mc_team_t *c, int publishes, uint64_t f);
+/* mc_fast_publish of a payload beyond a line (in an MPB slot) */
+int mc_fast_publish_mpb(mc_team_t *c, uint64_t f, const void *data,
+                        size_t n);
+/* mc_fast_fetch_part of a part of a line, or from an MPB slot */
+int mc_fast_fetch_part_slow(mc_team_t *c, uint64_t f, int peer, size_t off,
+                            void *out, size_t n, size_t total);
+/* mc_fast_fetch_reduce_part from an MPB slot */
+int mc_fast_fetch_reduce_mpb(mc_team_t *c, uint64_t f, int peer, size_t off,
+                             void *inout, size_t count, const mc_args_t *a,
+                             int in_left);
+/* for MC_ASSERT: every peer has been seen done with call f - back */
+int mc_fast_slot_free(const mc_team_t *c, uint64_t f, uint64_t back);
+
 /* waits until every peer has ended fast call f (mc_fast_end) */
 int mc_fast_wait_done(mc_team_t *c, uint64_t f);
 /* ... until peer p has (at once if p is me) */
 int mc_fast_wait_peer(mc_team_t *c, uint64_t f, int p);
-/* publishes n bytes (n <= mc_fast_max) in my slot of call f */
-int mc_fast_publish(mc_team_t *c, uint64_t f, const void *data, size_t n);
-/* waits for peer's slot of call f and copies its n bytes to out */
-int mc_fast_fetch(mc_team_t *c, uint64_t f, int peer, void *out, size_t n);
-/* ... or combines its count elements into inout (peer's data on the left
- * if in_left) */
-int mc_fast_fetch_reduce(mc_team_t *c, uint64_t f, int peer, void *inout,
-                         size_t count, const mc_args_t *a, int in_left);
-
-/* the same for n bytes at offset off of a publication of `total` bytes */
-int mc_fast_fetch_part(mc_team_t *c, uint64_t f, int peer, size_t off,
-                       void *out, size_t n, size_t total);
 /* mc_fast_fetch_part for collectives whose ranks publish up to `ahead`
  * calls before ending the first of them (alltoall:flat): a publication of
  * f shows only that its publisher has ended f - ahead */
 int mc_fast_fetch_ahead(mc_team_t *c, uint64_t f, int ahead, int peer,
                         size_t off, void *out, size_t n, size_t total);
-int mc_fast_fetch_reduce_part(mc_team_t *c, uint64_t f, int peer, size_t off,
-                              void *inout, size_t count, const mc_args_t *a,
-                              int in_left, size_t total);
+
+/* ---- the hot path, inline: an 8-byte call is a few flag lines, and a
+ * function boundary per step cost it 10 to 20 instructions each
+ * (bench/icount_check.py --functions) ---- */
+
+/* the line indices are fixed per communicator (mc_fast_init) */
+static inline int mc_fast_slot_line(const mc_team_t *c, uint64_t f)
+{
+    return c->fast.line0 + (int)(f % MC_FAST_LINES) * c->fast.line_step;
+}
+
+static inline int mc_fast_progress_line(const mc_team_t *c)
+{
+    return c->fast.line0 + MC_FAST_LINES * c->fast.line_step;
+}
+
+/* starts fast call f; if `publishes`, waits until the slot is free.
+ * seen[] only grows, so free_upto stays right: a symmetric collective
+ * (each call shows every peer done with the one before) reads seen[]
+ * once in MC_FAST_LINES calls, not in every call */
+static inline int mc_fast_begin(mc_team_t *c, int publishes, uint64_t *f)
+{
+    uint64_t me = ++c->fast.seq;
+    *f = me;
+    if (__builtin_expect(!c->fast.seen ||
+                             (publishes && me > c->fast.free_upto), 0))
+        return mc_fast_begin_slow(c, publishes, me);
+    return MC_OK;
+}
+
+/* ends fast call f: my progress is f */
+static inline void mc_fast_end(mc_team_t *c, uint64_t f)
+{
+    tp_flag_set(c->tp, c->rank, mc_fast_progress_line(c), f);
+}
+
+/* publishes n bytes (n <= mc_fast_max) in my slot of call f */
+static inline int mc_fast_publish(mc_team_t *c, uint64_t f, const void *data,
+                                  size_t n)
+{
+    MC_ASSERT(f == c->fast.seq && mc_fast_slot_free(c, f, MC_FAST_LINES),
+              "fast call %llu publishes in line slot %llu before every "
+              "peer is done with call %llu",
+              (unsigned long long)f, (unsigned long long)(f % MC_FAST_LINES),
+              (unsigned long long)(f - MC_FAST_LINES));
+    if (__builtin_expect(n > c->fast.line_max, 0))
+        return mc_fast_publish_mpb(c, f, data, n);
+    tp_line_set(c->tp, c->rank, mc_fast_slot_line(c, f), f, data, n);
+    return MC_OK;
+}
+
+/* a peer that published call f has finished call f - 1 */
+static inline void mc_fast_saw(mc_team_t *c, int peer, uint64_t f)
+{
+    if (c->fast.seen[peer] < f - 1)
+        c->fast.seen[peer] = f - 1;
+}
+
+/* copies n bytes at offset off of peer's publication of `total` bytes in
+ * call f to out, once it is there */
+static inline int mc_fast_fetch_part(mc_team_t *c, uint64_t f, int peer,
+                                     size_t off, void *out, size_t n,
+                                     size_t total)
+{
+    if (__builtin_expect(off || total > c->fast.line_max, 0))
+        return mc_fast_fetch_part_slow(c, f, peer, off, out, n, total);
+    MC_ASSERT(n <= total && peer >= 0 && peer < c->size,
+              "%zu bytes of a publication of %zu by rank %d", n, total,
+              peer);
+    MC_CHECK(tp_line_wait(c->tp, peer, mc_fast_slot_line(c, f), f, out, n));
+    mc_fast_saw(c, peer, f);
+    return MC_OK;
+}
+
+/* waits for peer's slot of call f and copies its n bytes to out */
+static inline int mc_fast_fetch(mc_team_t *c, uint64_t f, int peer,
+                                void *out, size_t n)
+{
+    return mc_fast_fetch_part(c, f, peer, 0, out, n, n);
+}
+
+/* ... or combines count elements at offset off of a publication of
+ * `total` bytes into inout (peer's data on the left if in_left) */
+static inline int mc_fast_fetch_reduce_part(mc_team_t *c, uint64_t f,
+                                            int peer, size_t off, void *inout,
+                                            size_t count, const mc_args_t *a,
+                                            int in_left, size_t total)
+{
+    if (__builtin_expect(total > c->fast.line_max, 0))
+        return mc_fast_fetch_reduce_mpb(c, f, peer, off, inout, count, a,
+                                        in_left);
+    MC_CHECK(tp_line_wait_reduce(c->tp, peer, mc_fast_slot_line(c, f), f,
+                                 off, inout, count, a->dt, a->op, in_left));
+    mc_fast_saw(c, peer, f);
+    return MC_OK;
+}
+
+static inline int mc_fast_fetch_reduce(mc_team_t *c, uint64_t f, int peer,
+                                       void *inout, size_t count,
+                                       const mc_args_t *a, int in_left)
+{
+    return mc_fast_fetch_reduce_part(c, f, peer, 0, inout, count, a, in_left,
+                                     count * a->dsize);
+}
 
 /* out = x_0 op x_1 op ... op x_{P-1} of fast call f, in rank order (my own
- * x from `in`, or from my slot when the call is in place) */
-int mc_fast_combine(mc_team_t *c, uint64_t f, const mc_args_t *a,
-                    const void *in, void *out, size_t count);
+ * x from `in`, or from my slot when the call is in place): start from
+ * rank 0's vector, then combine ranks 1 .. P-1 on the right; in place, my
+ * own comes back from my slot (out has been overwritten) */
+int mc_fast_combine_mpb(mc_team_t *c, uint64_t f, const mc_args_t *a,
+                        const void *in, void *out, size_t count);
+static inline __attribute__((always_inline)) int
+mc_fast_combine(mc_team_t *c, uint64_t f, const mc_args_t *a, const void *in,
+                void *out, size_t count)
+{
+    size_t n = count * a->dsize;
+    if (__builtin_expect(n > c->fast.line_max, 0))
+        return mc_fast_combine_mpb(c, f, a, in, out, count);
+    /* every publication is in line slot f % MC_FAST_LINES */
+    mc_tp_t *t = c->tp;
+    int line = mc_fast_slot_line(c, f), me = c->rank;
+    if (me == 0) {
+        MC_CHECK(tp_copy(t, out, in, n));
+    } else {
+        MC_CHECK(tp_line_wait(t, 0, line, f, out, n));
+        mc_fast_saw(c, 0, f);
+    }
+    for (int r = 1; r < c->size; r++) {
+        if (r == me && !a->in_place) {
+            MC_CHECK(tp_reduce(t, out, in, count, a->dt, a->op, 0));
+        } else {
+            MC_CHECK(tp_line_wait_reduce(t, r, line, f, 0, out, count, a->dt,
+                                         a->op, 0));
+            mc_fast_saw(c, r, f);
+        }
+    }
+    return MC_OK;
+}
 
 #endif

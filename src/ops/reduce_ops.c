@@ -30,7 +30,7 @@
 #define MC_KERNEL
 #endif
 
-static const size_t dtype_sizes[MC_DTYPE_COUNT] = {
+const size_t mc_dtype_sizes_[MC_DTYPE_COUNT] = {
     [MC_INT8] = 1,   [MC_INT16] = 2,   [MC_INT32] = 4,   [MC_INT64] = 8,
     [MC_UINT8] = 1,  [MC_UINT16] = 2,  [MC_UINT32] = 4,  [MC_UINT64] = 8,
     [MC_FLOAT32] = 4, [MC_FLOAT64] = 8, [MC_FLOAT16] = 2, [MC_BFLOAT16] = 2,
@@ -45,13 +45,13 @@ size_t mc_dtype_size(mc_dtype_t dt)
 {
     if ((unsigned)dt >= MC_DTYPE_COUNT)
         return 0;
-    return dtype_sizes[dt];
+    return mc_dtype_sizes_[dt];
 }
 
 /* the ops MPI defines on each kind of type */
 #define BIT(op) (1u << (op))
 #define ARITH (BIT(MC_SUM) | BIT(MC_PROD) | BIT(MC_MIN) | BIT(MC_MAX))
-static const unsigned dtype_ops[MC_DTYPE_COUNT] = {
+const unsigned mc_dtype_ops_[MC_DTYPE_COUNT] = {
     [MC_INT8 ... MC_UINT64] = ARITH | BIT(MC_BAND) | BIT(MC_BOR) |
                               BIT(MC_BXOR) | BIT(MC_LAND) | BIT(MC_LOR),
     [MC_FLOAT32 ... MC_BFLOAT16] = ARITH,
@@ -138,7 +138,7 @@ int mc_op_check(mc_op_t op, mc_dtype_t dt)
         return user_index(op) >= 0 ? MC_OK : MC_ERR_ARG;
     if ((unsigned)op >= MC_OP_BUILTIN_COUNT)
         return MC_ERR_ARG;
-    return dtype_ops[dt] & BIT(op) ? MC_OK : MC_ERR_ARG;
+    return mc_dtype_ops_[dt] & BIT(op) ? MC_OK : MC_ERR_ARG;
 }
 
 /* ---- kernels: inout[i] = in[i] op inout[i] (commutative builtins) ---- */
@@ -267,34 +267,11 @@ static void apply(void *io, const void *in, size_t n, mc_dtype_t dt,
  * non-commutative user op whose MPB operand is on the right. */
 #define STAGE_BYTES 4096
 
-/* one element of the commonest cases, without the kernels' dispatch
- * (the small-message fast paths reduce a word or two) */
-static int scalar(void *io, const void *in, mc_dtype_t dt, mc_op_t op)
-{
-    if (dt == MC_FLOAT64) {
-        double a = *(const double *)in, *b = io;
-        switch (op) {
-        case MC_SUM: *b = a + *b; return 1;
-        case MC_MAX: *b = a > *b ? a : *b; return 1;
-        case MC_MIN: *b = a < *b ? a : *b; return 1;
-        default: return 0;
-        }
-    }
-    if (dt == MC_INT64 || dt == MC_UINT64) {
-        uint64_t a = *(const uint64_t *)in, *b = io;
-        if (op == MC_SUM) {
-            *b = a + *b;
-            return 1;
-        }
-    }
-    return 0;
-}
-
 void mc_reduce_into(void *inout, const void *in, size_t count, mc_dtype_t dt,
                     mc_op_t op, int in_left)
 {
     if (count == 1 && (unsigned)op < MC_OP_BUILTIN_COUNT &&
-        scalar(inout, in, dt, op))
+        mc_reduce_scalar(inout, in, dt, op))
         return;
     int u = user_index(op);
     if (u < 0) {

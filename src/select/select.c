@@ -396,8 +396,8 @@ static const mc_sel_t *pick(const mc_ruleset_t *rs, size_t bytes,
     return rs->r[i].sel;
 }
 
-const mc_sel_t *mc_select(const mc_ruleset_t rules[MC_COLL_COUNT],
-                          const mc_args_t *a)
+const mc_sel_t *mc_select_rule(const mc_ruleset_t rules[MC_COLL_COUNT],
+                               const mc_args_t *a)
 {
     const mc_rule_t *r;
     return pick(&rules[a->coll], a->sel_bytes ? a->sel_bytes : a->bytes,

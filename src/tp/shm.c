@@ -286,7 +286,7 @@ static int shm_line_wait_reduce(mc_tp_t *t, int rank, int idx, uint64_t v,
     if (atomic_load_explicit(f, memory_order_acquire) < v)
         MC_CHECK(wait_slow(s, f, v, rank, idx));
     /* straight from the peer's line: no staging copy */
-    mc_reduce_into(inout, (const char *)(f + 1) + off, count, dt, op,
+    mc_reduce_small(inout, (const char *)(f + 1) + off, count, dt, op,
                    in_left);
     return MC_OK;
 }
@@ -359,7 +359,7 @@ static int shm_reduce(mc_tp_t *t, void *inout, const void *in, size_t count,
                       mc_dtype_t dt, mc_op_t op, int in_left)
 {
     (void)t;
-    mc_reduce_into(inout, in, count, dt, op, in_left);
+    mc_reduce_small(inout, in, count, dt, op, in_left);
     return MC_OK;
 }
 
