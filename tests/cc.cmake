@@ -13,7 +13,7 @@ add_test(NAME cc_ktree COMMAND test_ktree)
 # MC_TUNING / the default location / precedence / errors, end to end
 add_executable(test_tuning test_tuning.c)
 target_link_libraries(test_tuning PRIVATE manycoll_static)
-mc_include_view(test_tuning util tp coll select api)
+mc_include_view(test_tuning util ops tp coll select api)
 add_test(NAME cc_tuning_parse COMMAND test_tuning parse)
 add_test(NAME cc_tuning COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cc_tuning.sh
          ${MC_CMD} $<TARGET_FILE:test_tuning>)
@@ -22,7 +22,7 @@ set_tests_properties(cc_tuning PROPERTIES TIMEOUT 120)
 # automatic parameters: the built-in model is xeonphi60.json's
 add_executable(test_ccauto test_ccauto.c)
 target_link_libraries(test_ccauto PRIVATE manycoll_static)
-mc_include_view(test_ccauto util plat sched model tp coll select)
+mc_include_view(test_ccauto util ops plat sched model tp coll select)
 add_test(NAME cc_ccauto COMMAND test_ccauto)
 
 # back-to-back cc-* calls, no barrier, root/tree/algorithm changing

@@ -114,7 +114,7 @@ set_tests_properties(harden_chaos_short PROPERTIES TIMEOUT 300)
 
 add_executable(test_units ${MC_H}/test_units.c)
 target_link_libraries(test_units PRIVATE manycoll_static Threads::Threads)
-mc_include_view(test_units util tp)
+mc_include_view(test_units util ops tp)
 add_test(NAME harden_units COMMAND test_units)
 
 # the one hash map (src/util/map.h)

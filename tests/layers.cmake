@@ -20,20 +20,20 @@ add_test(NAME layers_enforced
 # the flag-line map and MPB layout (src/coll/flags.h, team.h)
 add_executable(test_flags test_flags.c)
 target_link_libraries(test_flags PRIVATE manycoll_static)
-mc_include_view(test_flags util tp coll)
+mc_include_view(test_flags util ops tp coll)
 add_test(NAME layers_flag_map COMMAND test_flags)
 
 # the registry's start-up check, and the fallbacks the selection settles
 add_executable(test_registry test_registry.c)
 target_link_libraries(test_registry PRIVATE manycoll_static)
-mc_include_view(test_registry util tp coll select)
+mc_include_view(test_registry util ops tp coll select)
 add_test(NAME registry_check COMMAND test_registry)
 
 # selection rules shared by the teams with the same inputs
 # (src/select/rules.h)
 add_executable(test_rules test_rules.c)
 target_link_libraries(test_rules PRIVATE manycoll_static)
-mc_include_view(test_rules util tp coll select)
+mc_include_view(test_rules util ops tp coll select)
 add_test(NAME select_rules_shared COMMAND test_rules)
 
 # the public header's version and the library's (mc_version)

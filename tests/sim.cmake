@@ -2,7 +2,7 @@
 # cost formulas, the contention experiment, golden outputs.
 add_executable(test_sim test_sim.c walk.c)
 target_link_libraries(test_sim PRIVATE mc_oracle manycoll_static)
-mc_include_view(test_sim util plat sim tp coll select api job oracle)
+mc_include_view(test_sim util ops plat sim tp coll select api job oracle)
 
 add_test(NAME sim_walk_scc48 COMMAND test_sim scc48 --level medium --contention none)
 # 49 cores of an 8x8 mesh (7x7 used): the light and the medium walk, in
@@ -77,7 +77,7 @@ set_tests_properties(sim_vscc240_dma_jitter PROPERTIES TIMEOUT 60)
 
 add_executable(test_sim_model test_sim_model.c)
 target_link_libraries(test_sim_model PRIVATE manycoll_static)
-mc_include_view(test_sim_model util plat sim tp)
+mc_include_view(test_sim_model util ops plat sim tp)
 add_test(NAME sim_formulas COMMAND test_sim_model formulas)
 add_test(NAME sim_mpb_contention COMMAND test_sim_model contention)
 # golden numbers of every registered algorithm and variant; under
@@ -143,7 +143,7 @@ add_test(NAME comm_bytes_shm
 # several chips behind one host (platforms/vscc240.json, docs/papers/vscc.md)
 add_executable(test_vscc test_vscc.c)
 target_link_libraries(test_vscc PRIVATE manycoll_static)
-mc_include_view(test_vscc util plat sim tp)
+mc_include_view(test_vscc util ops plat sim tp)
 foreach(t layout formulas ratio host chips task)
   add_test(NAME vscc_${t} COMMAND test_vscc ${t})
 endforeach()
@@ -158,7 +158,7 @@ add_test(NAME vscc_repro
 # memory does not fit such a limit)
 add_executable(test_sim_job test_sim_job.c)
 target_link_libraries(test_sim_job PRIVATE manycoll_static)
-mc_include_view(test_sim_job util plat sim job)
+mc_include_view(test_sim_job util ops plat sim job)
 add_test(NAME sim_job_api COMMAND test_sim_job api)
 add_test(NAME sim_job_oom COMMAND test_sim_job oom)
 add_test(NAME sim_job_oom_full COMMAND test_sim_job oom --full)

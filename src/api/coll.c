@@ -188,12 +188,27 @@ int mc_run_empty(mc_comm_t *c, const mc_args_t *a)
 /* the count check on the fast path: one compare covers both cases */
 #define COUNT_OK(c, count, lim) ((size_t)(count) - 1 < (lim))
 
-static void init_args(mc_args_t *a, mc_coll_t coll, size_t count,
-                      mc_dtype_t dt)
+/* Field by field, not a compound literal: that zeroes the whole struct
+ * first (a `rep stos` of 13 words, 23 instructions in the 8-byte
+ * allreduce under valgrind and a microcoded start on the CPU), where these
+ * stores are the ones the caller does not overwrite. */
+static STEP void init_args(mc_args_t *a, mc_coll_t coll, size_t count,
+                           mc_dtype_t dt)
 {
-    size_t dsize = mc_dtype_size_of(dt);
-    *a = (mc_args_t){.coll = coll, .count = count, .dt = dt, .dsize = dsize,
-                     .bytes = count * dsize};
+    /* dt is a datatype (check_dtype, or the barrier's constant) */
+    size_t dsize = mc_dtype_sizes_[dt];
+    a->coll = coll;
+    a->sbuf = NULL;
+    a->rbuf = NULL;
+    a->count = count;
+    a->bytes = count * dsize;
+    a->dsize = dsize;
+    a->dt = dt;
+    a->op = (mc_op_t)0;
+    a->root = 0;
+    a->in_place = 0;
+    a->scounts = a->sdispls = a->rcounts = a->rdispls = NULL;
+    a->sel_bytes = 0;
 }
 
 STEP int mc_prep_barrier(mc_comm_t *c, mc_args_t *a)

@@ -64,7 +64,7 @@ static inline int check_root(const mc_comm_t *c, int root, const char *fn)
 static inline int check_buf(const void *p, size_t count, const char *name,
                      const char *fn)
 {
-    if (!p && count)
+    if (__builtin_expect(!p, 0) && count)
         return mc_error(MC_ERR_ARG, "%s: argument '%s' is NULL with count %zu",
                         fn, name, count);
     return MC_OK;

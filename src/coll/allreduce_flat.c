@@ -21,8 +21,9 @@ one(mc_team_t *c, const mc_args_t *a, const char *in, char *out, size_t count)
     uint64_t f;
     size_t n = count * a->dsize;
     MC_CHECK(mc_fast_begin(c, 1, &f));
-    MC_CHECK(mc_fast_publish(c, f, in, n));
-    MC_CHECK(mc_fast_combine(c, f, a, in, out, count));
+    int line = mc_fast_slot_line(c, f);
+    MC_CHECK(mc_fast_publish_at(c, f, line, in, n));
+    MC_CHECK(mc_fast_combine_at(c, f, line, a, in, out, count));
     mc_fast_end(c, f);
     return MC_OK;
 }

@@ -117,9 +117,10 @@ static inline void mc_fast_end(mc_team_t *c, uint64_t f)
     tp_flag_set(c->tp, c->rank, mc_fast_progress_line(c), f);
 }
 
-/* publishes n bytes (n <= mc_fast_max) in my slot of call f */
-static inline int mc_fast_publish(mc_team_t *c, uint64_t f, const void *data,
-                                  size_t n)
+/* publishes n bytes (n <= mc_fast_max) in my slot of call f, whose
+ * line is `line` (mc_fast_slot_line) */
+static inline int mc_fast_publish_at(mc_team_t *c, uint64_t f, int line,
+                                     const void *data, size_t n)
 {
     MC_ASSERT(f == c->fast.seq && mc_fast_slot_free(c, f, MC_FAST_LINES),
               "fast call %llu publishes in line slot %llu before every "
@@ -128,8 +129,14 @@ static inline int mc_fast_publish(mc_team_t *c, uint64_t f, const void *data,
               (unsigned long long)(f - MC_FAST_LINES));
     if (__builtin_expect(n > c->fast.line_max, 0))
         return mc_fast_publish_mpb(c, f, data, n);
-    tp_line_set(c->tp, c->rank, mc_fast_slot_line(c, f), f, data, n);
+    tp_line_set(c->tp, c->rank, line, f, data, n);
     return MC_OK;
+}
+
+static inline int mc_fast_publish(mc_team_t *c, uint64_t f, const void *data,
+                                  size_t n)
+{
+    return mc_fast_publish_at(c, f, mc_fast_slot_line(c, f), data, n);
 }
 
 /* a peer that published call f has finished call f - 1 */
@@ -193,15 +200,15 @@ static inline int mc_fast_fetch_reduce(mc_team_t *c, uint64_t f, int peer,
 int mc_fast_combine_mpb(mc_team_t *c, uint64_t f, const mc_args_t *a,
                         const void *in, void *out, size_t count);
 static inline __attribute__((always_inline)) int
-mc_fast_combine(mc_team_t *c, uint64_t f, const mc_args_t *a, const void *in,
-                void *out, size_t count)
+mc_fast_combine_at(mc_team_t *c, uint64_t f, int line, const mc_args_t *a,
+                   const void *in, void *out, size_t count)
 {
     size_t n = count * a->dsize;
     if (__builtin_expect(n > c->fast.line_max, 0))
         return mc_fast_combine_mpb(c, f, a, in, out, count);
-    /* every publication is in line slot f % MC_FAST_LINES */
+    /* every publication is in line `line` (mc_fast_slot_line) */
     mc_tp_t *t = c->tp;
-    int line = mc_fast_slot_line(c, f), me = c->rank;
+    int me = c->rank;
     if (me == 0) {
         MC_CHECK(tp_copy(t, out, in, n));
     } else {
@@ -218,6 +225,14 @@ mc_fast_combine(mc_team_t *c, uint64_t f, const mc_args_t *a, const void *in,
         }
     }
     return MC_OK;
+}
+
+static inline __attribute__((always_inline)) int
+mc_fast_combine(mc_team_t *c, uint64_t f, const mc_args_t *a, const void *in,
+                void *out, size_t count)
+{
+    return mc_fast_combine_at(c, f, mc_fast_slot_line(c, f), a, in, out,
+                              count);
 }
 
 #endif

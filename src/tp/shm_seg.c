@@ -138,7 +138,7 @@ int mc_shm_describe(int size, mc_tp_t *out)
     MC_CHECK(mc_env_int("MC_MPB_SIZE", &mpb));
     *out = (mc_tp_t){.ops = &mc_shm_ops, .rank = 0, .size = size,
                      .line = LINE, .nflags = mc_tp_nflags(size, LINE),
-                     .cache_coherent = 1,
+                     .cache_coherent = 1, .plain_local = 1,
                      .single_copy = size > 1 && mc_shm_direct_possible()};
     int procs;
     MC_CHECK(local_procs(size, 0, &procs));
@@ -496,6 +496,7 @@ static int shm_open_job(const char *job, const char *root, int inherited,
         s->base.line = LINE;
         s->base.nflags = (int)s->hdr->nflags;
         s->base.cache_coherent = 1;
+        s->base.plain_local = 1;
         rc = join(s, rank, size);
     }
     s->parent = NULL;
