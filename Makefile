@@ -92,6 +92,7 @@ ICOUNT_ARGS ?=
 icount-check:
 	@./tools/configure.sh $(BUILD) $(BUILD_ARGS) >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS) --target manycoll icount_calls \
+	    $(if $(findstring --mpi,$(ICOUNT_ARGS)),icount_calls_mpi_$(lastword $(ICOUNT_ARGS)) manycoll_mpi_$(lastword $(ICOUNT_ARGS))) \
 	    >$(BUILD)/icount-build.log 2>&1 || { tail -30 $(BUILD)/icount-build.log; exit 1; }
 	@bench/icount_check.py --build $(BUILD) $(ICOUNT_ARGS)
 

@@ -15,6 +15,12 @@
  * a copy of /proc/self/maps once the communicator exists (where the
  * shared segment and the library lie) and the marks' addresses.
  * Natively the marks and the client requests cost a few instructions.
+ *
+ * Built with -DICOUNT_MPI (icount_calls_mpi_<variant>, one per MPI variant
+ * of libmanycoll_mpi, bench/icount_check.py --mpi), the same calls are
+ * MPI's on MPI_COMM_WORLD (MPI_DOUBLE, MPI_SUM): run under mpirun with
+ * libmanycoll_mpi preloaded, what is counted is the drop-in's path, MPI
+ * entry point and all. JOB, RANK and SIZE are then ignored.
  */
 #include <alloca.h>
 #include <stdint.h>
@@ -22,7 +28,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef ICOUNT_MPI
+#include <mpi.h>
+typedef MPI_Comm comm_t;
+#else
 #include "manycoll.h"
+typedef mc_comm_t *comm_t;
+#endif
 
 #if defined(__has_include)
 #if __has_include(<valgrind/callgrind.h>)
@@ -54,19 +66,30 @@ static double sbuf[512], rbuf[512 * 2];
 
 /* the function the measured loop calls: the dispatch on the name happens
  * once, outside the marks */
-typedef int (*call_fn)(mc_comm_t *, size_t);
+typedef int (*call_fn)(comm_t, size_t);
 #define CALL(name, expr)                                                     \
-    static int call_##name(mc_comm_t *c, size_t n)                           \
+    static int call_##name(comm_t c, size_t n)                               \
     {                                                                        \
         (void)n;                                                             \
         return expr;                                                         \
     }
+#ifdef ICOUNT_MPI
+#define CNT ((int)n)
+CALL(barrier, MPI_Barrier(c))
+CALL(allreduce, MPI_Allreduce(sbuf, rbuf, CNT, MPI_DOUBLE, MPI_SUM, c))
+CALL(bcast, MPI_Bcast(rbuf, CNT, MPI_DOUBLE, 0, c))
+CALL(reduce, MPI_Reduce(sbuf, rbuf, CNT, MPI_DOUBLE, MPI_SUM, 0, c))
+CALL(allgather, MPI_Allgather(sbuf, CNT, MPI_DOUBLE, rbuf, CNT, MPI_DOUBLE,
+                              c))
+CALL(alltoall, MPI_Alltoall(sbuf, CNT, MPI_DOUBLE, rbuf, CNT, MPI_DOUBLE, c))
+#else
 CALL(barrier, mc_barrier(c))
 CALL(allreduce, mc_allreduce(c, sbuf, rbuf, n, MC_FLOAT64, MC_SUM))
 CALL(bcast, mc_bcast(c, rbuf, n, MC_FLOAT64, 0))
 CALL(reduce, mc_reduce(c, sbuf, rbuf, n, MC_FLOAT64, MC_SUM, 0))
 CALL(allgather, mc_allgather(c, sbuf, rbuf, n, MC_FLOAT64))
 CALL(alltoall, mc_alltoall(c, sbuf, rbuf, n, MC_FLOAT64))
+#endif
 
 static call_fn lookup(const char *coll)
 {
@@ -97,7 +120,7 @@ static void write_maps(const char *path)
     fclose(out);
 }
 
-static __attribute__((noinline)) int measure(mc_comm_t *c, const char *coll, size_t count, int calls)
+static __attribute__((noinline)) int measure(comm_t c, const char *coll, size_t count, int calls)
 {
     call_fn fn = lookup(coll);
     for (int i = 0; i < WARMUP; i++)
@@ -128,11 +151,19 @@ int main(int argc, char **argv)
         fprintf(stderr, "icount_calls: BYTES must be 8 to 4096\n");
         return 2;
     }
-    mc_comm_t *c;
+#ifdef ICOUNT_MPI
+    (void)rank;
+    (void)size;
+    MPI_Init(&argc, &argv);
+    comm_t c = MPI_COMM_WORLD;
+    MPI_Barrier(c); /* the drop-in's shared segment exists from here */
+#else
+    comm_t c;
     if (mc_comm_create_shm(argv[1], rank, size, &c)) {
         fprintf(stderr, "icount_calls: %s\n", mc_last_error());
         return 1;
     }
+#endif
     if (argc > 7)
         write_maps(argv[7]);
     /* the measured calls' stack frames at the same offset in their 64-byte
@@ -144,10 +175,14 @@ int main(int argc, char **argv)
     char *colls = strdup(argv[5]);
     for (char *s = strtok(colls, ","); s; s = strtok(NULL, ","))
         if (measure(c, s, count, calls)) {
-            fprintf(stderr, "icount_calls: %s: %s\n", s, mc_last_error());
+            fprintf(stderr, "icount_calls: %s failed\n", s);
             return 1;
         }
     free(colls);
+#ifdef ICOUNT_MPI
+    MPI_Finalize();
+#else
     mc_comm_free(c);
+#endif
     return 0;
 }

@@ -4,7 +4,7 @@
     bench/icount_check.py [--build DIR] [--baseline FILE] [--rewrite]
                           [--colls barrier,allreduce,bcast,reduce]
                           [--ranks 0,1] [--calls 200] [--bytes 8]
-                          [--functions COLL] [--json]
+                          [--functions COLL] [--json] [--mpi openmpi|mpich]
 
 Measures, per call at 2 ranks (rank 0 is the root), for each collective:
 the instructions the library executes, the distinct 64-byte lines it
@@ -16,6 +16,11 @@ baseline (bench/icount_baseline.json) of the same build configuration
 (compiler, its version, build type, LTO): a call regressed when it runs
 more than 3% more instructions, or touches a line more, or a shared line
 more. Prints a row per call and exits 1 if one regressed.
+
+--mpi MPI runs the same calls through MPI_* on MPI_COMM_WORLD
+(bench/icount_calls_mpi_MPI, under mpirun, libmanycoll_mpi_MPI.so
+preloaded): the drop-in's whole path, compared with a baseline entry of
+its own (`make icount-check ICOUNT_ARGS="--mpi openmpi"`).
 
 --rewrite records the figures as the baseline of this configuration
 (with the commit and the date; the others are kept). A configuration
@@ -55,6 +60,10 @@ def options():
     ap.add_argument("--bytes", type=int, default=8)
     ap.add_argument("--functions", default=None, metavar="COLL")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--mpi", choices=sorted(icount_lines.MPIRUN),
+                    help="the same calls through MPI_* with "
+                         "libmanycoll_mpi_MPI.so preloaded (its own "
+                         "baseline entry)")
     a = ap.parse_args()
     a.colls = [c for c in a.colls.split(",") if c]
     a.ranks = [int(r) for r in a.ranks.split(",")]
@@ -158,9 +167,16 @@ def main():
         return SKIP
     prog = os.path.join(a.build, "bench", "icount_calls")
     lib = os.path.realpath(os.path.join(a.build, "libmanycoll.so"))
+    if a.mpi:
+        prog += "_mpi_" + a.mpi
+        lib = os.path.realpath(os.path.join(
+            a.build, "src", "mpi", f"libmanycoll_mpi_{a.mpi}.so"))
+        if not shutil.which(icount_lines.MPIRUN[a.mpi][0]):
+            print(f"icount-check: SKIP: no {icount_lines.MPIRUN[a.mpi][0]}")
+            return SKIP
     if not os.path.exists(prog):
         sys.exit(f"icount-check: no {prog} (cmake --build {a.build} "
-                 "--target icount_calls)")
+                 f"--target {os.path.basename(prog)})")
     if a.functions:
         fn = icount_lines.per_function(prog, lib, a.ranks[0], a.functions,
                                        a.calls, a.bytes)
@@ -169,9 +185,10 @@ def main():
         print(f"{sum(fn.values()):6d}  total ({a.functions}, rank "
               f"{a.ranks[0]}, {a.bytes} B)")
         return 0
-    cfg = config(a.build)
+    cfg = config(a.build) + (f"; through MPI ({a.mpi})" if a.mpi else "")
     data = load(a.baseline)
-    now = icount_lines.measure(prog, lib, a.ranks, a.colls, a.calls, a.bytes)
+    now = icount_lines.measure(prog, lib, a.ranks, a.colls, a.calls, a.bytes,
+                               a.mpi)
     if a.json:
         print(json.dumps(now, indent=1, sort_keys=True))
     if a.rewrite:

@@ -38,6 +38,38 @@ def log(msg):
     print(f"icount-check: {msg}", file=sys.stderr, flush=True)
 
 
+MPIRUN = {"openmpi": ["mpirun.openmpi", "--allow-run-as-root"],
+          "mpich": ["mpirun.mpich"]}
+
+
+def run_pair_mpi(mpi, prog, lib, rank, colls, calls, nbytes, tool, maps):
+    """run_pair through MPI: one mpirun of two ranks of the MPI build of
+    icount_calls with libmanycoll_mpi (lib) preloaded, rank `rank` under
+    `tool`, each pinned to a CPU of its own (taskset)"""
+    args = ["job", "0", "2", str(calls), ",".join(colls), str(nbytes)]
+    cpus = sorted(os.sched_getaffinity(0))
+    env = {"LD_PRELOAD": lib, "MC_TIMEOUT": "600"}
+    blocks = []
+    for r in (0, 1):
+        e = dict(env, MC_SPIN=str(PARTNER_SPIN)) if r != rank else env
+        cpu = ["taskset", "-c", str(cpus[r % len(cpus)])]
+        cmd = cpu + (tool if r == rank else []) + [prog] + args + \
+            ([maps] if r == rank else [])
+        if mpi == "openmpi":
+            xs = [x for k, v in e.items() for x in ("-x", f"{k}={v}")]
+        else:
+            xs = [x for k, v in e.items() for x in ("-env", k, v)]
+        blocks += (([":"] if blocks else []) + ["-n", "1"] + xs + cmd)
+    full = MPIRUN[mpi] + blocks
+    r = subprocess.run(full, stderr=subprocess.PIPE, stdout=subprocess.PIPE,
+                       text=True, timeout=900)
+    if r.returncode != 0:
+        sys.stderr.write(r.stderr[-4000:])
+        raise SystemExit(f"icount-check: {' '.join(full)} failed "
+                         f"(status {r.returncode})")
+    return r.stderr
+
+
 def run_pair(prog, rank, colls, calls, nbytes, tool, maps=None):
     """Runs rank `rank` of icount_calls under the valgrind command `tool`
     (a list) and the other rank natively; returns the valgrind rank's
@@ -161,14 +193,18 @@ def split_calls(trace, lay):
              for i, ls, w in cs] for cs in colls]
 
 
-def measure_rank(prog, lib, rank, colls, calls, nbytes, tmp):
+def measure_rank(prog, lib, rank, colls, calls, nbytes, tmp, mpi=None):
     """{coll: {"instr", "lines", "shared", "calls"}}: medians over the
-    calls that did not wait ("calls": how many)"""
+    calls that did not wait ("calls": how many); through MPI `mpi`
+    (run_pair_mpi) if given"""
     maps = os.path.join(tmp, f"maps.r{rank}")
     trace = os.path.join(tmp, f"lackey.r{rank}")
     tool = ["valgrind", "--tool=lackey", "--trace-mem=yes",
             f"--log-file={trace}"]
-    run_pair(prog, rank, colls, calls, nbytes, tool, maps)
+    if mpi:
+        run_pair_mpi(mpi, prog, lib, rank, colls, calls, nbytes, tool, maps)
+    else:
+        run_pair(prog, rank, colls, calls, nbytes, tool, maps)
     lay = Layout(maps, prog, lib)
     with open(trace) as f:
         per = split_calls(f, lay)
@@ -189,12 +225,13 @@ def measure_rank(prog, lib, rank, colls, calls, nbytes, tmp):
     return out
 
 
-def measure(prog, lib, ranks, colls, calls, nbytes):
+def measure(prog, lib, ranks, colls, calls, nbytes, mpi=None):
     """{"COLL rR": {"instr", "lines", "shared", "calls"}}"""
     res = {}
     with tempfile.TemporaryDirectory(prefix="icount-check-") as tmp:
         for rank in ranks:
-            got = measure_rank(prog, lib, rank, colls, calls, nbytes, tmp)
+            got = measure_rank(prog, lib, rank, colls, calls, nbytes, tmp,
+                               mpi)
             for coll in colls:
                 res[f"{coll} r{rank}"] = got[coll]
     return res

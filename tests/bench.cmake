@@ -46,3 +46,13 @@ add_test(NAME bench_icount_check
                  --build ${CMAKE_BINARY_DIR})
 set_tests_properties(bench_icount_check PROPERTIES SKIP_RETURN_CODE 77
                      PROCESSORS 2 TIMEOUT 300 LABELS "long;icount")
+# the same calls through MPI_* with the drop-in preloaded (its own
+# baseline entry; about 3 minutes: MPI's start-up under valgrind)
+foreach(v ${MC_MPI_VARIANTS})
+  add_test(NAME bench_icount_check_mpi_${v}
+           COMMAND python3 ${CMAKE_SOURCE_DIR}/bench/icount_check.py
+                   --build ${CMAKE_BINARY_DIR} --mpi ${v})
+  set_tests_properties(bench_icount_check_mpi_${v} PROPERTIES
+                       SKIP_RETURN_CODE 77 PROCESSORS 2 TIMEOUT 900
+                       LABELS "long;icount")
+endforeach()
