@@ -132,18 +132,24 @@ static int agree_job(mcm_comm_t *s)
 /* 1 if every rank took a parked node communicator of the same job
  * (park.c): one allreduce of the job names (MAX of each byte and of its
  * complement: all equal where the two agree). Otherwise a rank that took
- * one parks it again. */
+ * one parks it again. The same allreduce says whether every rank also
+ * took back its slice (s->sliced; else a rank frees the one it took). */
+#define JOBV (2 * MC_JOB_NAME_MAX)
 static int reuse_node(mcm_comm_t *s)
 {
     const mcm_topo_t *t = s->topo;
     char job[MC_JOB_NAME_MAX] = "";
-    unsigned char v[2 * MC_JOB_NAME_MAX];
-    const mcm_place_t at = {t->local, t->node_n, t->nodeid, t->node_sig};
-    s->node = mcm_unpark(&at, job, sizeof job);
+    unsigned char v[JOBV + 2];
+    const mcm_place_t at = {t->local, t->node_n, t->nodeid, t->node_sig,
+                            t->comm_sig};
+    mcm_slice_t sl;
+    s->node = mcm_unpark(&at, job, sizeof job, &sl);
     for (int i = 0; i < MC_JOB_NAME_MAX; i++) {
         v[i] = (unsigned char)job[i];
         v[MC_JOB_NAME_MAX + i] = (unsigned char)(255 - v[i]);
     }
+    v[JOBV] = (unsigned char)(sl.kept != 0);
+    v[JOBV + 1] = (unsigned char)(255 - v[JOBV]);
     int all = PMPI_Allreduce(MPI_IN_PLACE, v, (int)sizeof v,
                              MPI_UNSIGNED_CHAR, MPI_MAX, s->comm) ==
               MPI_SUCCESS && v[0];
@@ -151,8 +157,15 @@ static int reuse_node(mcm_comm_t *s)
         all = v[i] == 255 - v[MC_JOB_NAME_MAX + i];
     snprintf(s->node_name, sizeof s->node_name, "%s.n%d", job, t->nodeid);
     if (!all && s->node) {
-        mcm_park(s->node_name, &at, s->node);
+        mcm_park(s->node_name, &at, s->node, sl);
         s->node = NULL;
+    } else if (all && v[JOBV] == 1 && v[JOBV + 1] == 254) {
+        s->slice = sl.comm; /* every rank has its slice back */
+        s->has_slice = sl.comm != MPI_COMM_NULL;
+        s->sliced = 1;
+        mcm_park_count_slices();
+    } else if (sl.kept && sl.comm != MPI_COMM_NULL) {
+        PMPI_Comm_free(&sl.comm);
     }
     return all;
 }
@@ -209,7 +222,7 @@ static void build(mcm_comm_t *s)
         return; /* reported */
     }
     if (s->topo->path == MCM_HIER) {
-        if (make_slices(s) != MPI_SUCCESS) {
+        if (!s->sliced && make_slices(s) != MPI_SUCCESS) {
             mcm_fail(s, "communicator setup", MC_ERR_SYS,
                      "PMPI_Comm_split of the slices failed");
             return;
@@ -323,13 +336,20 @@ static void release(mcm_comm_t *s)
     /* parked for the next communicator of the same processes, unless a
      * non-blocking call may still be in flight on it */
     const mcm_topo_t *t = s->topo;
-    const mcm_place_t at = {t->local, t->node_n, t->nodeid, t->node_sig};
-    if (s->node && s->path != MCM_PMPI && !mcm_nb_live)
-        mcm_park(s->node_name, &at, s->node);
-    else if (s->node)
-        mc_comm_free(s->node);
-    if (s->has_slice)
+    const mcm_place_t at = {t->local, t->node_n, t->nodeid, t->node_sig,
+                            t->comm_sig};
+    /* the slices go with it where the hierarchy made them */
+    mcm_slice_t sl = {s->slice, s->path == MCM_HIER};
+    if (s->node && s->path != MCM_PMPI && !mcm_nb_live) {
+        mcm_park(s->node_name, &at, s->node, sl);
+    } else {
+        sl.kept = 0;
+        if (s->node)
+            mc_comm_free(s->node);
+    }
+    if (s->has_slice && !sl.kept)
         PMPI_Comm_free(&s->slice);
+    s->has_slice = s->sliced = 0;
     mc_hier_release(&s->hier);
     mcm_scratch_release(s);
     free(s->v);

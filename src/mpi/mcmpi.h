@@ -61,6 +61,8 @@ typedef struct mcm_topo {
     int *node_of, *local_of; /* [size], NULL when uniform and block */
     uint64_t node_sig;     /* my node's processes in order, hashed; 0:
                               not known (park.c) */
+    uint64_t comm_sig;     /* all of comm's processes in order, hashed; 0:
+                              not known (park.c: the slices) */
 } mcm_topo_t;
 
 /* the nodes of comm and this rank's place in them (topo.c), shared by the
@@ -122,6 +124,8 @@ typedef struct mcm_comm {
     int ready;              /* node communicator and slices built */
     int in_use;             /* (the pool recycles states) */
     int has_slice;          /* slice is a communicator of ours */
+    int sliced;             /* slice (or its absence) taken back with a
+                               parked node communicator (park.c) */
     mc_comm_t *node;        /* flat: the whole comm; hier: my node */
     char node_name[MCM_NODE_NAME_MAX]; /* its name (park.c) */
     mc_hier_t hier;
@@ -458,15 +462,29 @@ int mcm_nb_take(mcm_comm_t *s, mc_coll_t coll, const char *fn, int pers,
 typedef struct mcm_place {
     int local, n, nodeid;
     uint64_t sig;
+    uint64_t comm_sig; /* the whole communicator's (mcm_topo_t) */
 } mcm_place_t;
-/* keeps node communicator c, named name, at place p */
-void mcm_park(const char *name, const mcm_place_t *p, mc_comm_t *c);
+/* what the hierarchy splits off a communicator spanning nodes: this
+ * rank's slice (MPI_COMM_NULL where it has none); kept = 1 if it was */
+typedef struct mcm_slice {
+    MPI_Comm comm;
+    int kept;
+} mcm_slice_t;
+/* keeps node communicator c, named name, at place p, with the slice of
+ * the communicator it served (kept = 0: none) */
+void mcm_park(const char *name, const mcm_place_t *p, mc_comm_t *c,
+              mcm_slice_t slice);
 /* takes the newest parked communicator at place p (of the same processes
  * where both know them) if it was node p->nodeid's of its job (the job's
- * name into job), or NULL */
-mc_comm_t *mcm_unpark(const mcm_place_t *p, char *job, size_t len);
+ * name into job), or NULL; its slice into *slice if the communicator it
+ * served had the same processes in the same order (p->comm_sig), else
+ * frees it */
+mc_comm_t *mcm_unpark(const mcm_place_t *p, char *job, size_t len,
+                      mcm_slice_t *slice);
 /* counts a node communicator made (0) or reused (1) */
 void mcm_park_count(int was_reused);
+/* counts slices reused from the parked ones */
+void mcm_park_count_slices(void);
 /* frees every parked communicator (MPI_Finalize) */
 void mcm_park_drain(void);
 

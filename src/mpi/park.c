@@ -42,30 +42,44 @@ typedef struct parked {
     mcm_place_t at;
     unsigned long age;      /* 0: empty slot */
     mc_comm_t *c;
+    mcm_slice_t slice;      /* of the communicator c served */
 } parked_t;
 
 static parked_t park[MCM_PARK_MAX];
 static unsigned long clock_;
-static long made, reused;
+static long made, reused, slices_reused;
+
+static void slice_free(mcm_slice_t *sl)
+{
+    if (sl->kept && sl->comm != MPI_COMM_NULL)
+        PMPI_Comm_free(&sl->comm);
+    *sl = (mcm_slice_t){MPI_COMM_NULL, 0};
+}
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
-void mcm_park(const char *name, const mcm_place_t *at, mc_comm_t *c)
+void mcm_park(const char *name, const mcm_place_t *at, mc_comm_t *c,
+              mcm_slice_t slice)
 {
     mc_comm_t *evict = NULL;
+    mcm_slice_t evict_slice = {MPI_COMM_NULL, 0};
     pthread_mutex_lock(&lock);
     parked_t *p = &park[0];
     for (int i = 1; i < MCM_PARK_MAX && p->age; i++)
         if (!park[i].age || park[i].age < p->age)
             p = &park[i];
-    if (p->age)
+    if (p->age) {
         evict = p->c;
+        evict_slice = p->slice;
+    }
     snprintf(p->name, sizeof p->name, "%s", name);
     p->at = *at;
     p->c = c;
+    p->slice = slice;
     p->age = ++clock_;
     pthread_mutex_unlock(&lock);
     if (evict)
         mc_comm_free(evict);
+    slice_free(&evict_slice);
 }
 
 /* the newest parked entry at place `at` (of the same processes where
@@ -87,10 +101,13 @@ static parked_t *find(const mcm_place_t *at, const char *suffix)
     return best;
 }
 
-mc_comm_t *mcm_unpark(const mcm_place_t *at, char *job, size_t len)
+mc_comm_t *mcm_unpark(const mcm_place_t *at, char *job, size_t len,
+                      mcm_slice_t *slice)
 {
     char suffix[24];
     mc_comm_t *c = NULL;
+    mcm_slice_t old = {MPI_COMM_NULL, 0};
+    *slice = old;
     snprintf(suffix, sizeof suffix, ".n%d", at->nodeid);
     pthread_mutex_lock(&lock);
     parked_t *p = find(at, suffix);
@@ -99,9 +116,14 @@ mc_comm_t *mcm_unpark(const mcm_place_t *at, char *job, size_t len)
         memcpy(job, p->name, l - k);
         job[l - k] = 0;
         c = p->c;
+        if (at->comm_sig && p->at.comm_sig == at->comm_sig)
+            *slice = p->slice;
+        else
+            old = p->slice;
         *p = (parked_t){0};
     }
     pthread_mutex_unlock(&lock);
+    slice_free(&old);
     return c;
 }
 
@@ -115,27 +137,47 @@ void mcm_park_count(int was_reused)
     pthread_mutex_unlock(&lock);
 }
 
+void mcm_park_count_slices(void)
+{
+    pthread_mutex_lock(&lock);
+    slices_reused++;
+    pthread_mutex_unlock(&lock);
+}
+
 void mcm_park_drain(void)
 {
     for (;;) {
         pthread_mutex_lock(&lock);
         mc_comm_t *c = NULL;
+        mcm_slice_t sl = {MPI_COMM_NULL, 0};
         for (int i = 0; i < MCM_PARK_MAX && !c; i++)
             if (park[i].age) {
                 c = park[i].c;
+                sl = park[i].slice;
                 park[i] = (parked_t){0};
             }
         pthread_mutex_unlock(&lock);
         if (!c)
             return;
         mc_comm_free(c);
+        slice_free(&sl);
     }
 }
 
 /* for tests and tools (found with dlsym, so declared here only): this
  * process's node communicators made and reused (taken from the parked
  * ones), and the communicators whose topology came from the world's table
- * without communicating (topo.c) */
+ * without communicating (topo.c); mc_mpi_slice_counts: the slices reused
+ * with them */
+MCM_API long mc_mpi_slice_counts(void);
+MCM_API long mc_mpi_slice_counts(void)
+{
+    pthread_mutex_lock(&lock);
+    long n = slices_reused;
+    pthread_mutex_unlock(&lock);
+    return n;
+}
+
 MCM_API int mc_mpi_setup_counts(long *node_made, long *node_reused,
                                 long *topo_local);
 MCM_API int mc_mpi_setup_counts(long *node_made, long *node_reused,

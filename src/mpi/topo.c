@@ -138,6 +138,16 @@ static uint64_t node_sig(const int *w, const int *all, int P, int me)
     return h ? h : 1;
 }
 
+/* all of comm's processes in their order there (park.c: a parked
+ * communicator's slices serve a new one only if this is the same) */
+static uint64_t comm_sig(const int *w, int P)
+{
+    uint64_t h = 0xcbf29ce484222325u ^ (uint64_t)P;
+    for (int r = 0; r < P; r++)
+        h = (h ^ (uint64_t)(w[r] + 1)) * 0x100000001b3u;
+    return h ? h : 1;
+}
+
 /* step (2)'s table of comm from the world's, and t->node_sig: 0, or -1
  * (a rank outside MPI_COMM_WORLD, no table, no memory: gather it) */
 static int from_world(MPI_Comm comm, mcm_topo_t *t, int *all)
@@ -171,8 +181,10 @@ static int from_world(MPI_Comm comm, mcm_topo_t *t, int *all)
         out[1] = first[key];
         out[2] = me[2], out[3] = me[3], out[4] = me[4];
     }
-    if (!rc)
+    if (!rc) {
         t->node_sig = node_sig(w, all, P, t->rank);
+        t->comm_sig = comm_sig(w, P);
+    }
     free(w);
     free(first);
     if (!rc)

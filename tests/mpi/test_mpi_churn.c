@@ -2,7 +2,8 @@
  * Many communicators made and freed (issue 44): what setting each up
  * costs, counted, not timed. MPI_Comm_dup of MPI_COMM_WORLD 5 times, then
  * MPI_Comm_split in halves 5 times (odd sizes: a half of one rank goes to
- * MPI), each with one checked MPI_Allreduce and freed, a PMPI_Barrier on
+ * MPI), each with a checked MPI_Allreduce and two checked MPI_Allgather
+ * and freed, a PMPI_Barrier on
  * the world after each free (so every rank has freed it before the next
  * is made). Then, from mc_mpi_setup_counts (libmanycoll_mpi, dlsym):
  *
@@ -12,6 +13,16 @@
  *   communication               MPI_Init (src/mpi/topo.c)
  *
  * (a half of one rank goes to MPI: no node communicator, no topology)
+ * Between the two, the world with its second half first, 5 times: flat,
+ * one node communicator more (its processes are in another order), reused
+ * 4 times; as 2x2 "nodes", each node's processes are in the same order,
+ * so the dups' node communicators serve it, but not their slices (the
+ * nodes are in another order).
+ * And from mc_mpi_slice_counts, the hierarchy's slices (its
+ * PMPI_Comm_split across nodes) taken back with a parked node
+ * communicator: 8 as 2x2 "nodes" (every dup and every rotated world
+ * after the first of its kind; never the dups' for a rotated world, which
+ * the checked allgather would see), 0 flat
  *
  * The same numbers flat and as 2x2 "nodes" (MC_MPI_NODE_SIZE=2), where
  * the dups are hierarchical and each half is one node, except that the
@@ -21,6 +32,7 @@
 #include <dlfcn.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include <mpi.h>
 
@@ -49,6 +61,20 @@ static int one(MPI_Comm c, int wrank)
                 out, want);
         return 1;
     }
+    /* in rank order: a slice of another order (a parked one taken for
+     * the wrong communicator) puts the nodes' blocks in the wrong places.
+     * Twice: across nodes the first call of a size goes to MPI's own
+     * collective, the second to the hierarchy (docs/mpi.md, the pick) */
+    for (int k = 0; k < 2 && size <= 64; k++) {
+        int got[64];
+        MPI_Allgather(&wrank, 1, MPI_INT, got, 1, MPI_INT, c);
+        for (int i = 0; i < size; i++)
+            if (got[i] != wr[i]) {
+                fprintf(stderr, "rank %d: allgather %d gave %d at %d, "
+                                "expected %d\n", wrank, k, got[i], i, wr[i]);
+                return 1;
+            }
+    }
     return 0;
 }
 
@@ -65,11 +91,14 @@ int main(int argc, char **argv)
                         "(no mc_mpi_setup_counts)\n");
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
-    for (int kind = 0; kind < 2; kind++)
+    for (int kind = 0; kind < 3; kind++)
         for (int i = 0; i < ROUNDS; i++) {
             MPI_Comm c;
             if (kind == 0)
                 MPI_Comm_dup(MPI_COMM_WORLD, &c);
+            else if (kind == 1) /* the world, its second half first */
+                MPI_Comm_split(MPI_COMM_WORLD, 0, (rank + size / 2) % size,
+                               &c);
             else
                 MPI_Comm_split(MPI_COMM_WORLD, rank < size / 2, rank, &c);
             bad |= one(c, rank);
@@ -78,11 +107,24 @@ int main(int argc, char **argv)
         }
     long made = -1, reused = -1, local = -1;
     counts(&made, &reused, &local);
+    long (*slices)(void) =
+        (long (*)(void))(uintptr_t)dlsym(RTLD_DEFAULT, "mc_mpi_slice_counts");
+    const char *ns = getenv("MC_MPI_NODE_SIZE");
+    int per = ns ? atoi(ns) : 0;
+    long want_slices = per > 0 && per < size ? 2 * (ROUNDS - 1) : 0;
+    long got_slices = slices ? slices() : -1;
+    if (got_slices != want_slices) {
+        fprintf(stderr, "rank %d: slices reused %ld (expected %ld)\n", rank,
+                got_slices, want_slices);
+        bad = 1;
+    }
     /* a half of one rank goes to MPI: no node, no topology */
     int half = rank < size / 2 ? size / 2 : size - size / 2;
     int alone = half == 1;
-    long want_made = alone ? 1 : 2, want_reused = alone ? 4 : 8;
-    long want_local = alone ? ROUNDS : 2 * ROUNDS;
+    /* at most: as 2x2 "nodes" the rotated world and the halves reuse
+     * the dups' node communicators */
+    long want_made = alone ? 2 : 3, want_reused = alone ? 8 : 12;
+    long want_local = alone ? 2 * ROUNDS : 3 * ROUNDS;
     /* as 2x2 "nodes", the half of ranks 0 and 1 is the dups' node 0,
      * whose parked communicator it takes too: one made, nine reused */
     if (made + reused != want_made + want_reused || made > want_made ||
@@ -99,7 +141,7 @@ int main(int argc, char **argv)
     PMPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (rank == 0)
         printf("%s: %d communicators made and freed at %d ranks\n",
-               any ? "FAIL" : "ok", 2 * ROUNDS, size);
+               any ? "FAIL" : "ok", 3 * ROUNDS, size);
     MPI_Finalize();
     return any;
 }
