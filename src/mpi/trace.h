@@ -230,6 +230,7 @@ void mcm_trace_request_free(MPI_Request req);
 #define MCM_TRACING() 0
 #define MCM_TRACE_COLL(coll, form, comm, req, again, ...) ((void)0)
 #define MCM_TRACE_BLK(coll, comm, body, ...) ((void)0)
+#define MCM_TRACED __attribute__((unused))
 #define MCM_TRACE_COMM(parent, c, kind) ((void)0)
 #define MCM_TRACE_COMM_FREE(c) ((void)0)
 #define MCM_TRACE_CALL(call) ((void)0)
