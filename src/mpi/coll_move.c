@@ -9,6 +9,7 @@
  * one node read its answer cached per communicator (s->fast).
  */
 #include "mpi/mcmpi.h"
+#include "mpi/trace_hot.h"
 
 static int result(mcm_comm_t *s, const char *fn, int rc)
 {
@@ -31,11 +32,8 @@ static int mismatch(mcm_comm_t *s, const char *fn)
                                        "(the type signatures do not match)");
 }
 
-int MPI_Barrier(MPI_Comm comm)
+static inline __attribute__((always_inline)) int blk_barrier(MPI_Comm comm)
 {
-    MCM_TRACE_COLL(MC_COLL_BARRIER, MCM_BLOCKING, comm, NULL,
-                   MPI_Barrier(comm),
-                   .root = 0);
     mcm_comm_t *s = mcm_comm(comm);
     mcm_plan_t p;
     if (s && (s->fast >> MC_COLL_BARRIER & 1)) {
@@ -50,12 +48,24 @@ int MPI_Barrier(MPI_Comm comm)
     return mcm_picked(&p, result(s, "MPI_Barrier", rc));
 }
 
-int MPI_Bcast(void *buf, int count, MPI_Datatype dt, int root,
-              MPI_Comm comm)
+static MCM_TRACED int tr_barrier(MPI_Comm comm)
 {
-    MCM_TRACE_COLL(MC_COLL_BCAST, MCM_BLOCKING, comm, NULL,
-                   MPI_Bcast(buf, count, dt, root, comm),
-                   .count = count, .sdt = dt, .root = root);
+    MCM_TRACE_BLK(MC_COLL_BARRIER, comm, blk_barrier(comm), 0, 0,
+                  MPI_DATATYPE_NULL, MPI_DATATYPE_NULL, MPI_OP_NULL, 0, 0,
+                  .root = 0);
+    return blk_barrier(comm);
+}
+
+int MPI_Barrier(MPI_Comm comm)
+{
+    if (MCM_TRACING())
+        return tr_barrier(comm);
+    return blk_barrier(comm);
+}
+
+static inline __attribute__((always_inline)) int blk_bcast(void *buf, int count, MPI_Datatype dt, int root,
+                            MPI_Comm comm)
+{
     mcm_comm_t *s = mcm_comm(comm);
     const mcm_type_t *t;
     mcm_plan_t p;
@@ -85,6 +95,23 @@ int MPI_Bcast(void *buf, int count, MPI_Datatype dt, int root,
                                  me ? MPI_SUCCESS : mcm_unstage(s, &b)));
 }
 
+static MCM_TRACED int tr_bcast(void *buf, int count, MPI_Datatype dt, int root,
+                               MPI_Comm comm)
+{
+    MCM_TRACE_BLK(MC_COLL_BCAST, comm, blk_bcast(buf, count, dt, root, comm),
+                  count, 0, dt, MPI_DATATYPE_NULL, MPI_OP_NULL, root, 0,
+                  .count = count, .sdt = dt, .root = root);
+    return blk_bcast(buf, count, dt, root, comm);
+}
+
+int MPI_Bcast(void *buf, int count, MPI_Datatype dt, int root,
+              MPI_Comm comm)
+{
+    if (MCM_TRACING())
+        return tr_bcast(buf, count, dt, root, comm);
+    return blk_bcast(buf, count, dt, root, comm);
+}
+
 /* The receive side (n elements of rtype at rbuf, read too when in place)
  * and the send side (unless in place), checked to carry `block` bytes. */
 typedef struct sides {
@@ -105,12 +132,10 @@ static int stage_both(mcm_comm_t *s, sides_t *x, const void *sbuf, int scount,
     return rc;
 }
 
-int MPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype,
-                  void *rbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm)
+static inline __attribute__((always_inline)) int blk_allgather(const void *sbuf, int scount,
+                                MPI_Datatype stype, void *rbuf, int rcount,
+                                MPI_Datatype rtype, MPI_Comm comm)
 {
-    MCM_TRACE_COLL(MC_COLL_ALLGATHER, MCM_BLOCKING, comm, NULL,
-                   MPI_Allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm),
-                   .sbuf = sbuf, .scount = scount, .sdt = stype, .rbuf = rbuf, .rcount = rcount, .rdt = rtype);
     static const char fn[] = "MPI_Allgather";
     mcm_comm_t *s = mcm_comm(comm);
     long long rsize = mcm_type_size(rtype);
@@ -141,12 +166,30 @@ int MPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype,
     return mcm_picked(&p, staged(s, fn, mcm_unstage(s, &x.out)));
 }
 
-int MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype,
-                 void *rbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm)
+static MCM_TRACED int tr_allgather(const void *sbuf, int scount,
+                                   MPI_Datatype stype, void *rbuf, int rcount,
+                                   MPI_Datatype rtype, MPI_Comm comm)
 {
-    MCM_TRACE_COLL(MC_COLL_ALLTOALL, MCM_BLOCKING, comm, NULL,
-                   MPI_Alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm),
-                   .sbuf = sbuf, .scount = scount, .sdt = stype, .rbuf = rbuf, .rcount = rcount, .rdt = rtype);
+    MCM_TRACE_BLK(MC_COLL_ALLGATHER, comm, blk_allgather(sbuf, scount, stype,
+                  rbuf, rcount, rtype, comm), scount, rcount, stype, rtype,
+                  MPI_OP_NULL, 0, sbuf == MPI_IN_PLACE, .sbuf = sbuf,
+                  .scount = scount, .sdt = stype, .rbuf = rbuf,
+                  .rcount = rcount, .rdt = rtype);
+    return blk_allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm);
+}
+
+int MPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype,
+                  void *rbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm)
+{
+    if (MCM_TRACING())
+        return tr_allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm);
+    return blk_allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm);
+}
+
+static inline __attribute__((always_inline)) int blk_alltoall(const void *sbuf, int scount,
+                               MPI_Datatype stype, void *rbuf, int rcount,
+                               MPI_Datatype rtype, MPI_Comm comm)
+{
     static const char fn[] = "MPI_Alltoall";
     mcm_comm_t *s = mcm_comm(comm);
     long long rsize = mcm_type_size(rtype);
@@ -170,4 +213,24 @@ int MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype,
     if (rc != MC_OK)
         return result(s, fn, rc);
     return staged(s, fn, mcm_unstage(s, &x.out));
+}
+
+static MCM_TRACED int tr_alltoall(const void *sbuf, int scount,
+                                  MPI_Datatype stype, void *rbuf, int rcount,
+                                  MPI_Datatype rtype, MPI_Comm comm)
+{
+    MCM_TRACE_BLK(MC_COLL_ALLTOALL, comm, blk_alltoall(sbuf, scount, stype,
+                  rbuf, rcount, rtype, comm), scount, rcount, stype, rtype,
+                  MPI_OP_NULL, 0, sbuf == MPI_IN_PLACE, .sbuf = sbuf,
+                  .scount = scount, .sdt = stype, .rbuf = rbuf,
+                  .rcount = rcount, .rdt = rtype);
+    return blk_alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm);
+}
+
+int MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype,
+                 void *rbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm)
+{
+    if (MCM_TRACING())
+        return tr_alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm);
+    return blk_alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm);
 }

@@ -11,6 +11,7 @@
  * (report.c).
  */
 #include "mpi/mcmpi.h"
+#include "mpi/trace_hot.h"
 
 static const void *mcin(const void *p)
 {
@@ -52,12 +53,9 @@ allreduce_slow(const void *sbuf, void *rbuf, int count,
     return mcm_picked(&p, result(s, "MPI_Allreduce", rc));
 }
 
-int MPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
-                  MPI_Op op, MPI_Comm comm)
+static inline __attribute__((always_inline)) int blk_allreduce(const void *sbuf, void *rbuf, int count,
+                                MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
 {
-    MCM_TRACE_COLL(MC_COLL_ALLREDUCE, MCM_BLOCKING, comm, NULL,
-                   MPI_Allreduce(sbuf, rbuf, count, dt, op, comm),
-                   .sbuf = sbuf, .rbuf = rbuf, .count = count, .sdt = dt, .op = op);
     mcm_comm_t *s = mcm_comm(comm);
     const mcm_type_t *t;
     int o;
@@ -72,12 +70,28 @@ int MPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
     return allreduce_slow(sbuf, rbuf, count, dt, op, comm, s);
 }
 
-int MPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
-               MPI_Op op, int root, MPI_Comm comm)
+static MCM_TRACED int tr_allreduce(const void *sbuf, void *rbuf, int count,
+                                   MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
 {
-    MCM_TRACE_COLL(MC_COLL_REDUCE, MCM_BLOCKING, comm, NULL,
-                   MPI_Reduce(sbuf, rbuf, count, dt, op, root, comm),
-                   .sbuf = sbuf, .rbuf = rbuf, .count = count, .sdt = dt, .op = op, .root = root);
+    MCM_TRACE_BLK(MC_COLL_ALLREDUCE, comm, blk_allreduce(sbuf, rbuf, count,
+                  dt, op, comm), count, 0, dt, MPI_DATATYPE_NULL, op, 0,
+                  sbuf == MPI_IN_PLACE, .sbuf = sbuf, .rbuf = rbuf,
+                  .count = count, .sdt = dt, .op = op);
+    return blk_allreduce(sbuf, rbuf, count, dt, op, comm);
+}
+
+int MPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
+                  MPI_Op op, MPI_Comm comm)
+{
+    if (MCM_TRACING())
+        return tr_allreduce(sbuf, rbuf, count, dt, op, comm);
+    return blk_allreduce(sbuf, rbuf, count, dt, op, comm);
+}
+
+static inline __attribute__((always_inline)) int blk_reduce(const void *sbuf, void *rbuf, int count,
+                             MPI_Datatype dt, MPI_Op op, int root,
+                             MPI_Comm comm)
+{
     mcm_comm_t *s = mcm_comm(comm);
     mcm_plan_t p;
     if (plan(s, MC_COLL_REDUCE, sbuf, count, dt, op, root, &p) == MCM_PMPI)
@@ -91,12 +105,29 @@ int MPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
     return mcm_picked(&p, result(s, "MPI_Reduce", rc));
 }
 
-int MPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int count,
-                             MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
+static MCM_TRACED int tr_reduce(const void *sbuf, void *rbuf, int count,
+                                MPI_Datatype dt, MPI_Op op, int root,
+                                MPI_Comm comm)
 {
-    MCM_TRACE_COLL(MC_COLL_REDUCE_SCATTER_BLOCK, MCM_BLOCKING, comm, NULL,
-                   MPI_Reduce_scatter_block(sbuf, rbuf, count, dt, op, comm),
-                   .sbuf = sbuf, .rbuf = rbuf, .count = count, .sdt = dt, .op = op);
+    MCM_TRACE_BLK(MC_COLL_REDUCE, comm, blk_reduce(sbuf, rbuf, count, dt, op,
+                  root, comm), count, 0, dt, MPI_DATATYPE_NULL, op, root,
+                  sbuf == MPI_IN_PLACE, .sbuf = sbuf, .rbuf = rbuf,
+                  .count = count, .sdt = dt, .op = op, .root = root);
+    return blk_reduce(sbuf, rbuf, count, dt, op, root, comm);
+}
+
+int MPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
+               MPI_Op op, int root, MPI_Comm comm)
+{
+    if (MCM_TRACING())
+        return tr_reduce(sbuf, rbuf, count, dt, op, root, comm);
+    return blk_reduce(sbuf, rbuf, count, dt, op, root, comm);
+}
+
+static inline __attribute__((always_inline)) int blk_reduce_scatter_block(const void *sbuf, void *rbuf,
+                                           int count, MPI_Datatype dt,
+                                           MPI_Op op, MPI_Comm comm)
+{
     mcm_comm_t *s = mcm_comm(comm);
     mcm_plan_t p;
     if (plan(s, MC_COLL_REDUCE_SCATTER_BLOCK, sbuf, count, dt, op, 0, &p) ==
@@ -110,4 +141,24 @@ int MPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int count,
                                                 (size_t)count, p.red.dt,
                                                 p.red.op);
     return mcm_picked(&p, result(s, "MPI_Reduce_scatter_block", rc));
+}
+
+static MCM_TRACED int tr_reduce_scatter_block(const void *sbuf, void *rbuf,
+                                              int count, MPI_Datatype dt,
+                                              MPI_Op op, MPI_Comm comm)
+{
+    MCM_TRACE_BLK(MC_COLL_REDUCE_SCATTER_BLOCK, comm,
+                  blk_reduce_scatter_block(sbuf, rbuf, count, dt, op, comm),
+                  count, 0, dt, MPI_DATATYPE_NULL, op, 0,
+                  sbuf == MPI_IN_PLACE, .sbuf = sbuf, .rbuf = rbuf,
+                  .count = count, .sdt = dt, .op = op);
+    return blk_reduce_scatter_block(sbuf, rbuf, count, dt, op, comm);
+}
+
+int MPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int count,
+                             MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
+{
+    if (MCM_TRACING())
+        return tr_reduce_scatter_block(sbuf, rbuf, count, dt, op, comm);
+    return blk_reduce_scatter_block(sbuf, rbuf, count, dt, op, comm);
 }

@@ -6,6 +6,7 @@
  * only the root's other side).
  */
 #include "mpi/mcmpi.h"
+#include "mpi/trace_hot.h"
 
 static int fail(mcm_comm_t *s, const char *fn, int rc, const char *why)
 {
@@ -31,12 +32,10 @@ static int plan(mcm_comm_t *s, mc_coll_t coll, const void *sbuf, int scount,
                     p);
 }
 
-int MPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
-               int rcount, MPI_Datatype rtype, int root, MPI_Comm comm)
+static inline __attribute__((always_inline)) int blk_gather(const void *sbuf, int scount, MPI_Datatype stype,
+                             void *rbuf, int rcount, MPI_Datatype rtype,
+                             int root, MPI_Comm comm)
 {
-    MCM_TRACE_COLL(MC_COLL_GATHER, MCM_BLOCKING, comm, NULL,
-                   MPI_Gather(sbuf, scount, stype, rbuf, rcount, rtype, root, comm),
-                   .sbuf = sbuf, .scount = scount, .sdt = stype, .rbuf = rbuf, .rcount = rcount, .rdt = rtype, .root = root);
     static const char fn[] = "MPI_Gather";
     mcm_comm_t *s = mcm_comm(comm);
     mcm_plan_t p;
@@ -67,12 +66,30 @@ int MPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
     return mcm_picked(&p, MPI_SUCCESS);
 }
 
-int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
-                int rcount, MPI_Datatype rtype, int root, MPI_Comm comm)
+static MCM_TRACED int tr_gather(const void *sbuf, int scount,
+                                MPI_Datatype stype, void *rbuf, int rcount,
+                                MPI_Datatype rtype, int root, MPI_Comm comm)
 {
-    MCM_TRACE_COLL(MC_COLL_SCATTER, MCM_BLOCKING, comm, NULL,
-                   MPI_Scatter(sbuf, scount, stype, rbuf, rcount, rtype, root, comm),
-                   .sbuf = sbuf, .scount = scount, .sdt = stype, .rbuf = rbuf, .rcount = rcount, .rdt = rtype, .root = root);
+    MCM_TRACE_BLK(MC_COLL_GATHER, comm, blk_gather(sbuf, scount, stype, rbuf,
+                  rcount, rtype, root, comm), scount, rcount, stype, rtype,
+                  MPI_OP_NULL, root, sbuf == MPI_IN_PLACE, .sbuf = sbuf,
+                  .scount = scount, .sdt = stype, .rbuf = rbuf,
+                  .rcount = rcount, .rdt = rtype, .root = root);
+    return blk_gather(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
+}
+
+int MPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+               int rcount, MPI_Datatype rtype, int root, MPI_Comm comm)
+{
+    if (MCM_TRACING())
+        return tr_gather(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
+    return blk_gather(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
+}
+
+static inline __attribute__((always_inline)) int blk_scatter(const void *sbuf, int scount,
+                              MPI_Datatype stype, void *rbuf, int rcount,
+                              MPI_Datatype rtype, int root, MPI_Comm comm)
+{
     static const char fn[] = "MPI_Scatter";
     mcm_comm_t *s = mcm_comm(comm);
     mcm_plan_t p;
@@ -101,4 +118,25 @@ int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
     if (!ip && mcm_unstage(s, &out) != MPI_SUCCESS)
         return fail(s, fn, MC_ERR_ARG, "a datatype could not be unpacked");
     return mcm_picked(&p, MPI_SUCCESS);
+}
+
+static MCM_TRACED int tr_scatter(const void *sbuf, int scount,
+                                 MPI_Datatype stype, void *rbuf, int rcount,
+                                 MPI_Datatype rtype, int root, MPI_Comm comm)
+{
+    MCM_TRACE_BLK(MC_COLL_SCATTER, comm, blk_scatter(sbuf, scount, stype,
+                  rbuf, rcount, rtype, root, comm), scount, rcount, stype,
+                  rtype, MPI_OP_NULL, root, rbuf == MPI_IN_PLACE,
+                  .sbuf = sbuf, .scount = scount, .sdt = stype, .rbuf = rbuf,
+                  .rcount = rcount, .rdt = rtype, .root = root);
+    return blk_scatter(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
+}
+
+int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                int rcount, MPI_Datatype rtype, int root, MPI_Comm comm)
+{
+    if (MCM_TRACING())
+        return tr_scatter(sbuf, scount, stype, rbuf, rcount, rtype, root,
+                          comm);
+    return blk_scatter(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
 }

@@ -122,6 +122,8 @@ typedef struct mcm_comm {
                                predefined type (and builtin op); set by
                                mcm_plan_setup, read by the fast paths */
     int ready;              /* node communicator and slices built */
+    uint32_t tr_comm;       /* MC_MPI_TRACE: the comm's global id, where */
+    int tr_known;           /* tr_known (trace_raw.c) */
     int in_use;             /* (the pool recycles states) */
     int has_slice;          /* slice is a communicator of ours */
     int sliced;             /* slice (or its absence) taken back with a

@@ -8,6 +8,7 @@
  * the MPI library (no hierarchical scan).
  */
 #include "mpi/mcmpi.h"
+#include "mpi/trace_hot.h"
 
 typedef int (*scan_fn)(mc_comm_t *, const void *, void *, size_t,
                        mc_dtype_t, mc_op_t);
@@ -62,27 +63,57 @@ static int iscan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
                           req);
 }
 
-int MPI_Scan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
-             MPI_Op op, MPI_Comm comm)
+static inline __attribute__((always_inline)) int blk_scan(const void *sbuf, void *rbuf, int count,
+                           MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
 {
-    MCM_TRACE_COLL(MC_COLL_SCAN, MCM_BLOCKING, comm, NULL,
-                   MPI_Scan(sbuf, rbuf, count, dt, op, comm),
-                   .sbuf = sbuf, .rbuf = rbuf, .count = count, .sdt = dt, .op = op);
     int rc = scan(sbuf, rbuf, count, dt, op, comm, 0);
     return rc != MCM_NOT_TAKEN ? rc
                                : PMPI_Scan(sbuf, rbuf, count, dt, op, comm);
 }
 
-int MPI_Exscan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
-               MPI_Op op, MPI_Comm comm)
+static MCM_TRACED int tr_scan(const void *sbuf, void *rbuf, int count,
+                              MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
 {
-    MCM_TRACE_COLL(MC_COLL_EXSCAN, MCM_BLOCKING, comm, NULL,
-                   MPI_Exscan(sbuf, rbuf, count, dt, op, comm),
-                   .sbuf = sbuf, .rbuf = rbuf, .count = count, .sdt = dt, .op = op);
+    MCM_TRACE_BLK(MC_COLL_SCAN, comm, blk_scan(sbuf, rbuf, count, dt, op,
+                  comm), count, 0, dt, MPI_DATATYPE_NULL, op, 0,
+                  sbuf == MPI_IN_PLACE, .sbuf = sbuf, .rbuf = rbuf,
+                  .count = count, .sdt = dt, .op = op);
+    return blk_scan(sbuf, rbuf, count, dt, op, comm);
+}
+
+int MPI_Scan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
+             MPI_Op op, MPI_Comm comm)
+{
+    if (MCM_TRACING())
+        return tr_scan(sbuf, rbuf, count, dt, op, comm);
+    return blk_scan(sbuf, rbuf, count, dt, op, comm);
+}
+
+static inline __attribute__((always_inline)) int blk_exscan(const void *sbuf, void *rbuf, int count,
+                             MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
+{
     int rc = scan(sbuf, rbuf, count, dt, op, comm, 1);
     return rc != MCM_NOT_TAKEN
                ? rc
                : PMPI_Exscan(sbuf, rbuf, count, dt, op, comm);
+}
+
+static MCM_TRACED int tr_exscan(const void *sbuf, void *rbuf, int count,
+                                MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
+{
+    MCM_TRACE_BLK(MC_COLL_EXSCAN, comm, blk_exscan(sbuf, rbuf, count, dt, op,
+                  comm), count, 0, dt, MPI_DATATYPE_NULL, op, 0,
+                  sbuf == MPI_IN_PLACE, .sbuf = sbuf, .rbuf = rbuf,
+                  .count = count, .sdt = dt, .op = op);
+    return blk_exscan(sbuf, rbuf, count, dt, op, comm);
+}
+
+int MPI_Exscan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
+               MPI_Op op, MPI_Comm comm)
+{
+    if (MCM_TRACING())
+        return tr_exscan(sbuf, rbuf, count, dt, op, comm);
+    return blk_exscan(sbuf, rbuf, count, dt, op, comm);
 }
 
 int MPI_Iscan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,

@@ -256,6 +256,7 @@ void mcm_trace_init(void)
 
 static void free_tables(void)
 {
+    mcm_tr_raw_free();
     for (size_t i = 0; i < mcm_tr.nstr; i++)
         free(mcm_tr.strs[i]);
     free(mcm_tr.strs);

@@ -4,15 +4,21 @@
  * /work/notes/otf2_contract.md).
  *
  *   MPI_Allreduce(...)                 (the program's call)
- *     MCM_TRACE_COLL(...)   tracing off: one load of mcm_trace_on and a
+ *     MCM_TRACE_BLK(...)    tracing off: one load of mcm_trace_on and a
  *                           predictable branch, nothing else
- *                           tracing on: t0; the same MPI_Allreduce again
- *                           (mcm_trace_depth = 1: it runs as untraced);
- *                           t1; one record in the rank's event log: the
- *                           call's Enter, MpiCollectiveBegin/End with the
- *                           manycoll::* attributes and Leave, made from
- *                           its arguments or copied from the same call's
- *                           last record (trace_coll.c)
+ *                           tracing on, a predefined type on a comm the
+ *                           library holds: the ids of the comm, types and
+ *                           op from small caches; t0; the wrapper's body
+ *                           (mcm_trace_depth = 1: what it calls runs
+ *                           untraced); t1; one 48-byte raw record, which
+ *                           MPI_Finalize turns into the call's Enter,
+ *                           MpiCollectiveBegin/End with the manycoll::*
+ *                           attributes and Leave (trace_raw.c)
+ *     MCM_TRACE_COLL(...)   any other collective call (non-blocking,
+ *                           persistent, v-counts, a derived type): t0; the
+ *                           same call again, untraced; t1; one record made
+ *                           from its arguments at once, or copied from the
+ *                           same call's last record (trace_coll.c)
  *   MPI_Isend / MPI_Irecv   the request's handle -> (requestID, kind,
  *                           peer, tag, comm, length) in a per-rank table;
  *                           the waits and tests (complete.c) write the
@@ -70,6 +76,25 @@ typedef struct mcm_tcall {
     mcm_tcoll_t c;
 } mcm_tcall_t;
 
+/* A blocking collective as the hot path records it (MCM_TRACE_BLK): the
+ * arguments as small ids, no strings, no byte counts; MPI_Finalize
+ * derives the rest (mcm_tr_raw_coll). One record of 48 bytes. */
+typedef struct mcm_traw {
+    uint32_t kind;           /* MCM_E_RAW (trace_impl.h) */
+    uint8_t coll, path, ip, pad; /* path: MCM_P_*; ip: in place */
+    uint32_t comm;           /* the comm's global id */
+    int32_t count, rcount, root; /* count: count, or the send count */
+    uint16_t sdt, rdt, op, pad2; /* ids of the type and op tables */
+    uint64_t t0, t1;
+} mcm_traw_t;
+
+/* a blocking collective in flight on the hot path */
+typedef struct mcm_trcall {
+    mcm_traw_t r;
+    const long *n;           /* the comm's counts of it by path (plan.c) */
+    long flat, hier;         /* n[MCM_FLAT] and n[MCM_HIER] before */
+} mcm_trcall_t;
+
 /* how a communicator was made (comm.c passes it in every build) */
 enum { MCM_TC_WORLD, MCM_TC_SPLIT, MCM_TC_SHARED, MCM_TC_DUP, MCM_TC_CREATE,
        MCM_TC_OTHER, MCM_TC_KINDS };
@@ -101,6 +126,42 @@ extern _Thread_local int mcm_trace_depth
             return mcm_trace_end(&tc_, (again), req);                       \
         }                                                                   \
     } while (0)
+
+/* A blocking collective's wrapper, whose body is `body` (the wrapper's
+ * code as a function, not the wrapper again): when recording, the call
+ * runs between a begin and an end and its result is returned. The hot
+ * path (trace_raw.c) takes a call on a comm the library holds state for,
+ * with predefined types (or MPI_DATATYPE_NULL) and any op: it stores the
+ * ids of the comm, the types and the op from small caches and the two
+ * times, one 48-byte record; anything else (a derived type) goes to
+ * MCM_TRACE_COLL, which describes it at once. cnt: count, or the send
+ * count; rcnt: the receive count; sdt/rdt: the types
+ * (MPI_DATATYPE_NULL where there is none); op: MPI_OP_NULL where there
+ * is none; ip: the call is in place; the rest: MCM_TRACE_COLL's mcm_targs_t
+ * fields. The file includes mpi/trace_hot.h. */
+#define MCM_TRACE_BLK(coll_, comm_, body_, cnt_, rcnt_, sdt_, rdt_, op_,  \
+                      root_, ip_, ...)                                      \
+    do {                                                                    \
+        if (MCM_TRACING()) {                                                \
+            mcm_trcall_t tb_;                                               \
+            tb_.r = (mcm_traw_t){.coll = (uint8_t)(coll_),                  \
+                                 .ip = (uint8_t)(ip_), .count = (cnt_),     \
+                                 .rcount = (rcnt_), .root = (root_)};       \
+            if (mcm_trace_raw_begin(&tb_, comm_, sdt_, rdt_, op_))          \
+                return mcm_trace_raw_end(&tb_, (body_));                    \
+            MCM_TRACE_COLL(coll_, MCM_BLOCKING, comm_, NULL, body_,         \
+                           __VA_ARGS__);                                    \
+        }                                                                   \
+    } while (0)
+
+/* the traced twin of a blocking wrapper (MPI_X: if MCM_TRACING(), return
+ * tr_x(...), whose MCM_TRACE_BLK runs the body between the begin and the
+ * end): out of line, so that the untraced call keeps its own code and
+ * registers */
+#define MCM_TRACED __attribute__((noinline, unused))
+
+/* mcm_trace_raw_begin and _end are inline: trace_hot.h, which a file
+ * whose wrappers use MCM_TRACE_BLK includes */
 
 void mcm_trace_begin(mcm_tcall_t *tc, int coll, int form, MPI_Comm comm,
                      const mcm_targs_t *a);
@@ -168,6 +229,8 @@ void mcm_trace_request_free(MPI_Request req);
 
 #define MCM_TRACING() 0
 #define MCM_TRACE_COLL(coll, form, comm, req, again, ...) ((void)0)
+#define MCM_TRACE_BLK(coll, comm, body, ...) ((void)0)
+#define MCM_TRACED __attribute__((unused))
 #define MCM_TRACE_COMM(parent, c, kind) ((void)0)
 #define MCM_TRACE_COMM_FREE(c) ((void)0)
 #define MCM_TRACE_CALL(call) ((void)0)

@@ -1,5 +1,9 @@
 /*
- * A recorded collective (MCM_TRACE_COLL in each wrapper):
+ * A recorded collective described from its arguments during the call
+ * (MCM_TRACE_COLL: the non-blocking and persistent forms, the v-counts,
+ * and a blocking call the hot path does not take, as one on a derived
+ * datatype, trace_raw.c), and the hot path's raw records described at
+ * MPI_Finalize the same way (mcm_tr_raw_coll, at the end):
  *
  *   begin  t0; the comm's global id; root; bytes sent and received and
  *          the attributes from the arguments; the comm's counts by path
@@ -105,7 +109,7 @@ static const char *const short_dt[] = {
     "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64",
     "f32", "f64", "f16", "bf16"};
 
-static uint32_t dtype_str(MPI_Datatype dt)
+uint32_t mcm_tr_dtype_str(MPI_Datatype dt)
 {
     const mcm_type_t *t = mcm_type(dt);
     int mc = t ? (t->mc >= 0 ? t->mc : t->umc) : -1;
@@ -118,7 +122,7 @@ static uint32_t dtype_str(MPI_Datatype dt)
     return mcm_tr_str(b);
 }
 
-static uint32_t op_str(MPI_Op op)
+uint32_t mcm_tr_op_str(MPI_Op op)
 {
     if (op == MPI_OP_NULL)
         return mcm_tr.s_none;
@@ -144,8 +148,8 @@ static void dt_op(MPI_Datatype dt, MPI_Op op, uint32_t *d, uint32_t *o)
         *o = c->opname;
         return;
     }
-    *d = dtype_str(dt);
-    *o = op_str(op);
+    *d = mcm_tr_dtype_str(dt);
+    *o = mcm_tr_op_str(op);
     if (mcm_type(dt) && *d && *o)
         *c = (mcm_tsc_t){.dt = kd, .op = ko, .dtype = *d, .opname = *o};
 }
@@ -177,22 +181,24 @@ static int at(const int *v, int i)
     return v ? v[i] : 0;
 }
 
-/* where this rank stands in a call: which of its sides MPI reads (a
- * type is looked at only there: elsewhere it may be anything) */
-typedef struct where {
-    int P, me, root, ip;
-    int ssig, rsig; /* the send / receive side is significant here */
-} where_t;
+typedef mcm_twhere_t where_t;
 
-/* sizeSent and sizeReceived (see the top) */
-static void sizes(mcm_tcoll_t *c, int coll, const mcm_targs_t *a,
-                  const where_t *w)
+/* a reduction or bcast: one type, the send side's (sdt) */
+static int one_type(int coll)
 {
-    int red = coll == MC_COLL_BCAST ||
-              (mc_coll_info((mc_coll_t)coll)->props & MC_COLL_REDUCES);
+    return coll == MC_COLL_BCAST ||
+           (mc_coll_info((mc_coll_t)coll)->props & MC_COLL_REDUCES);
+}
+
+/* sizeSent and sizeReceived (see the top); sts and rts: the sizes of the
+ * send and receive types, read only where they are significant */
+static void sizes(mcm_tcoll_t *c, int coll, const mcm_targs_t *a,
+                  const where_t *w, uint64_t sts, uint64_t rts)
+{
+    int red = one_type(coll);
     uint64_t P = (uint64_t)w->P, root = (uint64_t)w->root;
-    uint64_t ss = red || w->ssig ? tsize(a->sdt) : 0;
-    uint64_t rs = !red && w->rsig ? tsize(a->rdt) : 0;
+    uint64_t ss = red || w->ssig ? sts : 0;
+    uint64_t rs = !red && w->rsig ? rts : 0;
     uint64_t n = pos(a->count) * ss, me = (uint64_t)w->me;
     uint64_t sb = pos(a->scount) * ss, rb = pos(a->rcount) * rs;
     uint64_t r = 0, s = 0, ip = (uint64_t)w->ip;
@@ -277,21 +283,30 @@ static void attrs(mcm_tcoll_t *c, int coll, const mcm_targs_t *a,
     } else {
         blocks(c, coll, a, w);
     }
-    sizes(c, coll, a, w);
+    int red = one_type(coll);
+    sizes(c, coll, a, w, red || w->ssig ? tsize(a->sdt) : 0,
+          !red && w->rsig ? tsize(a->rdt) : 0);
+}
+
+/* the rest of w from me, P and ip */
+static void sides(where_t *w, int coll, int root)
+{
+    int rooted = mc_coll_info((mc_coll_t)coll)->props & MC_COLL_ROOTED;
+    int scat = coll == MC_COLL_SCATTER || coll == MC_COLL_SCATTERV;
+    int gath = coll == MC_COLL_GATHER || coll == MC_COLL_GATHERV;
+    w->root = rooted && root == w->me;
+    w->ssig = scat ? w->root : !w->ip;
+    w->rsig = gath ? w->root : !(scat && w->ip);
 }
 
 static void where(where_t *w, int coll, MPI_Comm comm, const mcm_targs_t *a)
 {
     PMPI_Comm_rank(comm, &w->me);
     PMPI_Comm_size(comm, &w->P);
-    int rooted = mc_coll_info((mc_coll_t)coll)->props & MC_COLL_ROOTED;
     int scat = coll == MC_COLL_SCATTER || coll == MC_COLL_SCATTERV;
-    int gath = coll == MC_COLL_GATHER || coll == MC_COLL_GATHERV;
     w->ip = (scat ? a->rbuf : a->sbuf) == MPI_IN_PLACE &&
             coll != MC_COLL_BARRIER && coll != MC_COLL_BCAST;
-    w->root = rooted && a->root == w->me;
-    w->ssig = scat ? w->root : !w->ip;
-    w->rsig = gath ? w->root : !(scat && w->ip);
+    sides(w, coll, a->root);
 }
 
 /* ---- the last call of each collective and form ----
@@ -435,6 +450,44 @@ int mcm_trace_end(mcm_tcall_t *tc, int rc, MPI_Request *req)
     mcm_tr_leave((int)tc->c.region, t1);
     mcm_tr_unlock();
     return rc;
+}
+
+/* ---- a raw record at MPI_Finalize (trace_raw.c made it) ----
+ * The same description as describe() gives the call: the arguments are
+ * the record's, the types' strings and sizes those the types had when
+ * first seen, this rank's place in the comm its members. A comm no longer
+ * known (none: every comm the record names has an entry until the end)
+ * leaves the sides' sizes 0. */
+void mcm_tr_raw_coll(const mcm_traw_t *r, mcm_tcoll_t *c)
+{
+    int coll = r->coll, red = one_type(coll);
+    int rooted = mc_coll_info((mc_coll_t)coll)->props & MC_COLL_ROOTED;
+    where_t w = {.P = 1, .ip = r->ip};
+    mcm_tr_raw_place(r->comm, &w.me, &w.P);
+    sides(&w, coll, r->root);
+    const mcm_ttype_t *st = mcm_tr_raw_type(r->sdt);
+    const mcm_ttype_t *rt = mcm_tr_raw_type(r->rdt);
+    memset(c, 0, sizeof *c);
+    c->comm = r->comm;
+    c->root = rooted ? (uint32_t)r->root : OTF2_UNDEFINED_UINT32;
+    c->op_otf2 = otf2_op[coll];
+    c->region = (uint32_t)(coll * MCM_FORMS + MCM_BLOCKING);
+    c->path = mcm_tr.s_path[r->path];
+    c->in_place = (uint8_t)w.ip;
+    mcm_targs_t a = {.count = r->count, .scount = r->count,
+                     .rcount = r->rcount};
+    if (coll == MC_COLL_BARRIER) {
+        c->dtype = c->op = mcm_tr.s_none;
+    } else if (red) {
+        c->count = pos(r->count);
+        c->dtype = st->str;
+        c->op = mcm_tr_raw_op(r->op);
+    } else {
+        c->count = pos(w.ssig ? r->count : r->rcount);
+        c->dtype = w.ssig ? st->str : rt->str;
+        c->op = mcm_tr.s_none;
+    }
+    sizes(c, coll, &a, &w, st->size, rt->size);
 }
 
 #endif /* MCM_HAVE_OTF2 */

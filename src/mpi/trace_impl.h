@@ -69,7 +69,7 @@ typedef struct mcm_tsc {
  * MPI_Finalize */
 enum { MCM_E_ENTER, MCM_E_LEAVE, MCM_E_CBEGIN, MCM_E_SEND, MCM_E_RECV,
        MCM_E_ISEND, MCM_E_IRECV_REQ, MCM_E_ISEND_DONE, MCM_E_IRECV,
-       MCM_E_CEND, MCM_E_COLL };
+       MCM_E_CEND, MCM_E_COLL, MCM_E_RAW };
 /* every event but a collective's end: Enter/Leave's region in peer */
 typedef struct mcm_tev {
     uint32_t kind, peer, comm, tag;
@@ -83,8 +83,42 @@ typedef struct mcm_tevc {
     mcm_tcoll_t c;
 } mcm_tevc_t;
 #define MCM_TR_LOG (1u << 20) /* bytes of the log's buffer */
-_Static_assert(sizeof(mcm_tev_t) % 8 == 0 && sizeof(mcm_tevc_t) % 8 == 0,
+_Static_assert(sizeof(mcm_tev_t) % 8 == 0 && sizeof(mcm_tevc_t) % 8 == 0 &&
+                   sizeof(mcm_traw_t) % 8 == 0,
                "the log's records stay 8-byte aligned");
+
+/* The hot path's ids (trace_raw.c): a type seen in a raw record is an
+ * entry of mcm_tr.types, described when it is first seen (its string and
+ * size); only predefined types and MPI_DATATYPE_NULL get one, as their
+ * handles are never freed, so an id stays true until MPI_Finalize (a
+ * derived type is described by the call itself, MCM_TRACE_COLL). An op
+ * is an entry of mcm_tr.ops (its string: a user op's is "user" whatever
+ * its handle). The caches map a handle's bits to the id: direct-mapped,
+ * lossy. */
+typedef struct mcm_ttype {
+    uint32_t str;            /* manycoll::datatype */
+    uint32_t size;           /* bytes */
+} mcm_ttype_t;
+#define MCM_TR_TC_BITS 5
+typedef struct mcm_tslot {
+    uintptr_t k;             /* handle bits */
+    uint32_t id;             /* 0: empty */
+} mcm_tslot_t;
+
+/* the last call of each blocking collective on the hot path: its types'
+ * and op's handle bits and their ids, as mcm_traw_t has them from sdt to
+ * pad2 (id[0] 0: none yet) */
+typedef struct mcm_tmemo {
+    uintptr_t sdt, rdt, op;
+    uint16_t id[4];
+} mcm_tmemo_t;
+
+/* where this rank stands in a call: which of its sides MPI reads (a
+ * type is looked at only there: elsewhere it may be anything) */
+typedef struct mcm_twhere {
+    int P, me, root, ip;
+    int ssig, rsig; /* the send / receive side is significant here */
+} mcm_twhere_t;
 
 /* an outstanding request (trace_p2p.c) */
 enum { MCM_Q_ISEND, MCM_Q_IRECV, MCM_Q_COLL };
@@ -132,6 +166,14 @@ typedef struct mcm_trace {
     uint32_t s_none;         /* the id of "" */
     uint32_t s_path[MCM_P_N]; /* the ids of the paths' names */
     mcm_tsc_t sc[1 << MCM_TR_SC_BITS];
+    mcm_tslot_t tc[1 << MCM_TR_TC_BITS]; /* type cache (trace_raw.c) */
+    mcm_tslot_t oc[1 << MCM_TR_TC_BITS]; /* op cache */
+    mcm_tmemo_t memo[MC_COLL_COUNT]; /* each collective's last types */
+    mcm_ttype_t *types;      /* type id - 1 -> its description */
+    uint32_t *ops;           /* op id - 1 -> its string */
+    size_t ntype, captype, nop, capop;
+    mc_map_t raw_comm;       /* at finalize: comm id -> this rank's place
+                                and the comm's size (trace_raw.c) */
     unsigned char *log;      /* the event log's buffer (trace_log.c) */
     size_t lused;            /* its bytes in use */
     int fd;                  /* its file */
@@ -229,6 +271,23 @@ static inline void mcm_tr_leave(int region, uint64_t t)
 {
     mcm_tr_ev(MCM_E_LEAVE, t, (uint32_t)region, 0, 0, 0, 0);
 }
+
+/* a raw record (MCM_E_RAW) as the collective it records, at MPI_Finalize
+ * (trace_coll.c): what MCM_TRACE_COLL would have made of its call */
+void mcm_tr_raw_coll(const mcm_traw_t *r, mcm_tcoll_t *c);
+/* where this rank stood in comm id's call: me and P from the comm's
+ * members (trace_raw.c; at MPI_Finalize); 0, or -1 if the comm is not
+ * known */
+int mcm_tr_raw_place(uint32_t id, int *me, int *P);
+/* a type's string and size, an op's string, by their raw ids */
+const mcm_ttype_t *mcm_tr_raw_type(unsigned id);
+uint32_t mcm_tr_raw_op(unsigned id);
+/* the string of a predefined type (the contract's short name, else
+ * "bytes:EXTENT") and of an op ("" for MPI_OP_NULL) (trace_coll.c) */
+uint32_t mcm_tr_dtype_str(MPI_Datatype dt);
+uint32_t mcm_tr_op_str(MPI_Op op);
+/* the tables of trace_raw.c, freed at finalize */
+void mcm_tr_raw_free(void);
 
 /* a blocking collective (MCM_E_COLL, t0 to t1) or a collective's end
  * (MCM_E_CEND at t1) */

@@ -5,12 +5,15 @@
  * and six attributes of one collective (most of it the attribute list's
  * encoding): more than the 8-byte allreduce it records. So a call does
  * not write OTF2 while the program runs; it appends one fixed-size record
- * (mcm_tev_t or mcm_tevc_t, 40 or 88 bytes) to a per-rank buffer of
- * MCM_TR_LOG bytes. A full buffer is written with one write() to an
+ * (mcm_traw_t, mcm_tev_t or mcm_tevc_t: 48, 40 or 88 bytes) to a per-rank
+ * buffer of MCM_TR_LOG bytes. A full buffer is written with one write() to an
  * unnamed file in DIR (created and unlinked at MPI_Init, so a crash
  * leaves nothing behind). At MPI_Finalize the log is read back and each
  * record becomes its OTF2 events, in order, through the same writer:
  *
+ *   MCM_E_RAW         a blocking collective of the hot path (48 bytes,
+ *                     trace_raw.c): described now (mcm_tr_raw_coll),
+ *                     then as MCM_E_COLL
  *   MCM_E_COLL        a blocking collective: Enter t0, MpiCollectiveBegin
  *                     t0, MpiCollectiveEnd t1 with the manycoll::*
  *                     attributes, Leave t1
@@ -147,6 +150,26 @@ static void write_one(const mcm_tev_t *e)
     }
 }
 
+/* a raw record: the blocking collective it stands for */
+static void write_raw(const unsigned char *b)
+{
+    mcm_traw_t r;
+    memcpy(&r, b, sizeof r);
+    mcm_tevc_t e = {.kind = MCM_E_COLL, .t0 = mcm_tr_ns(r.t0),
+                    .t1 = mcm_tr_ns(r.t1)};
+    mcm_tr_raw_coll(&r, &e.c);
+    write_coll(&e);
+}
+
+static size_t record_len(uint32_t kind)
+{
+    if (kind == MCM_E_RAW)
+        return sizeof(mcm_traw_t);
+    if (kind == MCM_E_COLL || kind == MCM_E_CEND)
+        return sizeof(mcm_tevc_t);
+    return sizeof(mcm_tev_t);
+}
+
 /* the records of b[0..n), whole ones; the bytes used */
 static size_t write_records(const unsigned char *b, size_t n)
 {
@@ -155,10 +178,12 @@ static size_t write_records(const unsigned char *b, size_t n)
         uint32_t kind;
         memcpy(&kind, b + at, sizeof kind);
         int coll = kind == MCM_E_COLL || kind == MCM_E_CEND;
-        size_t len = coll ? sizeof(mcm_tevc_t) : sizeof(mcm_tev_t);
+        size_t len = record_len(kind);
         if (n - at < len)
             break;
-        if (coll) {
+        if (kind == MCM_E_RAW) {
+            write_raw(b + at);
+        } else if (coll) {
             mcm_tevc_t e;
             memcpy(&e, b + at, sizeof e);
             e.t0 = mcm_tr_ns(e.t0);

@@ -9,6 +9,10 @@
  *   2  MPI_Bcast       world, 3 ints, root P-1
  *   3  MPI_Comm_split  color rank % 2, key rank -> half
  *      MPI_Allgatherv  half, rank i of half gives i + 1 ints
+ *      MPI_Bcast       half, root 0, 3 of a derived pair of ints, which is
+ *                      freed; then 1 of a derived triple (its handle may
+ *                      be the pair's again: each call must say its own)
+ *      MPI_Gather      world, 1 int each, root 0
  *   4  MPI_Reduce      world, 2 int64, max, root 1 % P, MPI_IN_PLACE at it
  *   5  MPI_Iallreduce  world, 1 float, max; MPI_Wait
  *   6  halo on a ring: MPI_Irecv from left and right (tag 1, 2), MPI_Isend
@@ -33,6 +37,30 @@ static int fail(int rank, const char *what)
 {
     fprintf(stderr, "test_mpi_trace: rank %d: %s is wrong\n", rank, what);
     return 1;
+}
+
+/* step 3's derived types on half (hr: this rank's place in it), then a
+ * gather on the world */
+static int derived(int rank, int P, MPI_Comm half, int hr)
+{
+    int pb[6] = {0}, tb[3] = {0}, v = rank, all[8] = {0};
+    for (int i = 0; hr == 0 && i < 6; i++)
+        pb[i] = 7, tb[i % 3] = 8;
+    MPI_Datatype pair, tri;
+    MPI_Type_contiguous(2, MPI_INT, &pair);
+    MPI_Type_commit(&pair);
+    MPI_Bcast(pb, 3, pair, 0, half);
+    MPI_Type_free(&pair);
+    MPI_Type_contiguous(3, MPI_INT, &tri);
+    MPI_Type_commit(&tri);
+    MPI_Bcast(tb, 1, tri, 0, half);
+    MPI_Type_free(&tri);
+    if (pb[5] != 7 || tb[2] != 8)
+        return fail(rank, "bcast of a derived type");
+    MPI_Gather(&v, 1, MPI_INT, all, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (rank == 0 && all[P - 1] != P - 1)
+        return fail(rank, "gather");
+    return 0;
 }
 
 static int collectives(int rank, int P)
@@ -69,6 +97,8 @@ static int collectives(int rank, int P)
                    half);
     if (all[at - 1] != (hp - 1) * 2 + rank % 2)
         return fail(rank, "allgatherv");
+    if (derived(rank, P, half, hr))
+        return 1;
     long long r[2] = {rank, -rank}, rr[2];
     int root = 1 % P;
     MPI_Reduce(rank == root ? MPI_IN_PLACE : r, rank == root ? r : rr, 2,
