@@ -106,9 +106,17 @@ int mc_fast_begin_slow(mc_team_t *c, int publishes, uint64_t f)
 {
     if (!c->fast.seen)
         MC_CHECK(fast_seen_alloc(c));
-    if (!publishes || f <= c->fast.free_upto)
-        return MC_OK;
-    return slot_wait(c, f - MC_FAST_LINES);
+    if (publishes && f > c->fast.free_upto)
+        MC_CHECK(slot_wait(c, f - MC_FAST_LINES));
+    /* here as well as in mc_fast_publish (inline in the algorithms): a
+     * build of this file with its asserts on (tests/fast_asserted.c)
+     * checks the slots of a release library */
+    MC_ASSERT(!publishes || mc_fast_slot_free(c, f, MC_FAST_LINES),
+              "fast call %llu may publish in line slot %llu before every "
+              "peer is done with call %llu",
+              (unsigned long long)f, (unsigned long long)(f % MC_FAST_LINES),
+              (unsigned long long)(f - MC_FAST_LINES));
+    return MC_OK;
 }
 
 /* inlined in the loop below: a call per peer cost every fast call 25
