@@ -179,9 +179,17 @@ def cg(cmd, archive, plat, ranks):
     assert colls == ["allreduce", "bcast", "gather", "p2p"], colls
     ar = [r for r in rows if r["coll"] == "allreduce"]
     assert sum(r["calls"] for r in ar) > 10, ar
+    # the simulator's events, the host's work: per rank the same at every
+    # size (7,900 at 4 ranks, 9,900 at 48, 10,100 at 1,024: each rank
+    # replays its template's 357 calls); more per rank would make the
+    # large replays' host time grow faster than the ranks (docs/replay.md)
+    per_rank = tot["events"] / tot["ranks"]
+    assert 2000 <= per_rank <= 30000, tot
     print("%s: %d ranks on %s: %.1f us simulated, %.0f%% communicating, "
-          "%.2f s" % (archive, tot["ranks"], plat, tot["run_sim_us"],
-                      100 * tot["comm_share"], tot["wall_s"]))
+          "%.2f s, %d events (%.0f per rank)"
+          % (archive, tot["ranks"], plat, tot["run_sim_us"],
+             100 * tot["comm_share"], tot["wall_s"], tot["events"],
+             per_rank))
 
 
 if __name__ == "__main__":
