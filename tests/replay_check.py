@@ -126,7 +126,13 @@ def gen(cmd, gen_exe, tmp):
                         "scc48", "--trace", out], text=True,
                        capture_output=True)
     assert p.returncode == 0 and "trace events" in p.stderr, p.stderr
-    assert len(json.load(open(out))["traceEvents"]) > 100
+    ev = json.load(open(out))["traceEvents"]
+    assert len(ev) > 100
+    # a track name for each core with spans (the 6 ranks), and no other
+    names = {e["tid"]: e["args"]["name"] for e in ev if e["ph"] == "M"}
+    spans = {e["tid"] for e in ev if e["ph"] == "X"}
+    assert set(names) == spans and len(names) == 6, (names, spans)
+    assert all(v.startswith("core %d " % k) for k, v in names.items()), names
     algo_best_errors(cmd, arch, tmp)
     shutil.rmtree(tmp)
 
