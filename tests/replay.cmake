@@ -1,3 +1,10 @@
+# the index of the ranks by chip of a node split above the recorded size
+# (src/replay/chips.c) against the scans it replaced; no OTF2 needed
+add_executable(test_replay_chips test_replay_chips.c)
+target_link_libraries(test_replay_chips PRIVATE mc_replay manycoll_static)
+mc_include_view(test_replay_chips ${MC_TOOLS_LAYERS})
+add_test(NAME replay_chips COMMAND test_replay_chips)
+
 # manycoll replay (src/replay, docs/replay.md). Without OTF2 (MC_OTF2=OFF,
 # or AUTO finding none) the command says so in one line and exits 2;
 # replay_no_otf2 checks that and nothing else runs.
