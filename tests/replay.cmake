@@ -1,3 +1,10 @@
+# the index of the ranks by chip of a node split above the recorded size
+# (src/replay/chips.c) against the scans it replaced; no OTF2 needed
+add_executable(test_replay_chips test_replay_chips.c)
+target_link_libraries(test_replay_chips PRIVATE mc_replay manycoll_static)
+mc_include_view(test_replay_chips ${MC_TOOLS_LAYERS})
+add_test(NAME replay_chips COMMAND test_replay_chips)
+
 # manycoll replay (src/replay, docs/replay.md). Without OTF2 (MC_OTF2=OFF,
 # or AUTO finding none) the command says so in one line and exits 2;
 # replay_no_otf2 checks that and nothing else runs.
@@ -22,22 +29,27 @@ set_tests_properties(replay_cli PROPERTIES TIMEOUT 120)
 # the mini-application's 4-rank recording (tests/mpi_trace.cmake,
 # build/traces/cg4) replayed at 4 and 48 ranks on scc48, 1,024 on
 # mesh32x32 and 65,536 on mesh256x256; the mesh ones are labelled long
-# (tests/CMakeLists.txt; 1,024 ranks take 5 s of CPU but 10-35 s on this
-# loaded 2-CPU machine; the times: docs/replay.md). The recording is
-# the fixture, so the order holds under ctest -j.
+# (tests/CMakeLists.txt). Each has a timeout of a few times what it took
+# on this shared 2-CPU VM (docs/replay.md, 2026-11-29): under a second;
+# 1,024 ranks 3-7 s at load 5-8 (2.6 s of CPU); 65,536 ranks 22 min at
+# load 4-6 (11.4 min of CPU, 787 MB), so an hour says that it has become
+# much slower (or that the machine is far busier). The recording is the
+# fixture, so the order holds under ctest -j.
 if(NOT TEST mpi_openmpi_cg_trace_n4)
   return()
 endif()
 set_tests_properties(mpi_openmpi_cg_trace_n4 PROPERTIES
                      FIXTURES_SETUP replay_cg4)
-foreach(run "scc48;4" "scc48;48" "mesh32x32;1024" "mesh256x256;65536")
+foreach(run "scc48;4;60" "scc48;48;60" "mesh32x32;1024;300"
+        "mesh256x256;65536;3600")
   list(GET run 0 plat)
   list(GET run 1 n)
+  list(GET run 2 timeout)
   add_test(NAME replay_cg4_${plat}_n${n}
            COMMAND ${Python3_EXECUTABLE}
                    ${CMAKE_CURRENT_SOURCE_DIR}/replay_check.py cg ${MC_CMD}
                    ${CMAKE_BINARY_DIR}/traces/cg4 ${plat} ${n})
-  set_tests_properties(replay_cg4_${plat}_n${n} PROPERTIES TIMEOUT 7200
+  set_tests_properties(replay_cg4_${plat}_n${n} PROPERTIES TIMEOUT ${timeout}
                        FIXTURES_REQUIRED replay_cg4)
 endforeach()
 if(TEST python_replay)

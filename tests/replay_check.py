@@ -126,7 +126,13 @@ def gen(cmd, gen_exe, tmp):
                         "scc48", "--trace", out], text=True,
                        capture_output=True)
     assert p.returncode == 0 and "trace events" in p.stderr, p.stderr
-    assert len(json.load(open(out))["traceEvents"]) > 100
+    ev = json.load(open(out))["traceEvents"]
+    assert len(ev) > 100
+    # a track name for each core with spans (the 6 ranks), and no other
+    names = {e["tid"]: e["args"]["name"] for e in ev if e["ph"] == "M"}
+    spans = {e["tid"] for e in ev if e["ph"] == "X"}
+    assert set(names) == spans and len(names) == 6, (names, spans)
+    assert all(v.startswith("core %d " % k) for k, v in names.items()), names
     algo_best_errors(cmd, arch, tmp)
     shutil.rmtree(tmp)
 
@@ -179,9 +185,17 @@ def cg(cmd, archive, plat, ranks):
     assert colls == ["allreduce", "bcast", "gather", "p2p"], colls
     ar = [r for r in rows if r["coll"] == "allreduce"]
     assert sum(r["calls"] for r in ar) > 10, ar
+    # the simulator's events, the host's work: per rank the same at every
+    # size (7,900 at 4 ranks, 9,900 at 48, 10,100 at 1,024: each rank
+    # replays its template's 357 calls); more per rank would make the
+    # large replays' host time grow faster than the ranks (docs/replay.md)
+    per_rank = tot["events"] / tot["ranks"]
+    assert 2000 <= per_rank <= 30000, tot
     print("%s: %d ranks on %s: %.1f us simulated, %.0f%% communicating, "
-          "%.2f s" % (archive, tot["ranks"], plat, tot["run_sim_us"],
-                      100 * tot["comm_share"], tot["wall_s"]))
+          "%.2f s, %d events (%.0f per rank)"
+          % (archive, tot["ranks"], plat, tot["run_sim_us"],
+             100 * tot["comm_share"], tot["wall_s"], tot["events"],
+             per_rank))
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@ cdef extern from "replay/data.h" nogil:
         int ranks
         double run_sim_us, comm_share, unreplayed_us, wall_s
         int recorded_ranks, derived
+        unsigned long long events
         char platform[64]
         char archive[1024]
     int MC_RP_ROW_SITE, MC_RP_ROW_SUBTOTAL, MC_RP_ROW_TOTAL
@@ -40,7 +41,8 @@ cdef dict _rp_row(const mc_rp_row_t *w):
                 "comm_share": _fix(w.comm_share, 4),
                 "unreplayed_us": _fix(w.unreplayed_us, 4),
                 "ranks": w.ranks, "recorded_ranks": w.recorded_ranks,
-                "platform": _s(w.platform), "wall_s": _fix(w.wall_s, 3)}
+                "platform": _s(w.platform), "wall_s": _fix(w.wall_s, 3),
+                "events": w.events}
     d = {"comm": _s(w.comm), "coll": _s(w.coll),
          "size_class": w.size_class, "bytes": w.bytes, "calls": w.calls,
          "ranks": w.ranks, "algo": _s(w.algo), "sim_us": _fix(w.sim_us, 4),

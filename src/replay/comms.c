@@ -186,8 +186,13 @@ int mc_rp_plan(const mc_rp_trace_t *t, int N, const mc_platform_t *plat,
         for (size_t i = 0; i < t->s[r].n && !has_p2p; i++)
             has_p2p = t->s[r].r[i].kind >= MC_RP_SEND &&
                       t->s[r].r[i].kind <= MC_RP_IRECV;
-    for (int i = 0; i < pl->nfam; i++)
+    int chips = 0;
+    for (int i = 0; i < pl->nfam; i++) {
         MC_CHECK(classify(t, &pl->fam[i], N));
+        chips |= pl->fam[i].rule == MC_RP_CHIP;
+    }
+    if (chips)
+        MC_CHECK(mc_rp_chips(pl));
     return rows(t, pl, has_p2p);
 }
 
@@ -197,6 +202,7 @@ void mc_rp_plan_free(mc_rp_plan_t *pl)
         free(pl->fam[i].comms), free(pl->fam[i].pos);
     free(pl->fam);
     free(pl->fam_of);
+    mc_rp_chips_free(pl);
     memset(pl, 0, sizeof *pl);
 }
 
@@ -259,10 +265,7 @@ int mc_rp_member(const mc_rp_trace_t *t, const mc_rp_plan_t *pl, int f,
         return color * fa->g + i;
     if (fa->rule == MC_RP_STRIDE)
         return i * fa->g + color;
-    for (int q = 0; q < pl->N; q++) /* CHIP: the i-th on its chip */
-        if (chip_of(pl, q) == color && i-- == 0)
-            return q;
-    return -1;
+    return mc_rp_chip_member(pl, color, i); /* CHIP: the i-th on its chip */
 }
 
 /* rank r's peer (its rank in comm ci as the template recorded it) in r's
@@ -289,8 +292,7 @@ int mc_rp_peer(const mc_rp_trace_t *t, const mc_rp_plan_t *pl, int ci,
     mc_rp_split_of(t, pl, f, r, &c1, &k1);
     mc_rp_split_of(t, pl, f, q, &c2, &k2);
     if (pl->fam[f].rule == MC_RP_CHIP)
-        for (k2 = 0, c2 = 0; c2 < q; c2++)
-            k2 += chip_of(pl, c2) == c1;
+        k2 = mc_rp_chip_below(pl, c1, q); /* r's chip's ranks below q */
     else if (c1 != c2)
         return mc_error(MC_ERR_ARG, "--ranks %d: rank %d's peer %d (offset "
                         "%+d) is not in its communicator of '%s'", pl->N, r,

@@ -40,6 +40,9 @@ typedef struct mc_rp_row {
     /* the total only */
     double run_sim_us, comm_share, unreplayed_us, wall_s;
     int recorded_ranks, derived; /* derived: counts from bytes */
+    /* the simulator's events (op completions, line steps, flag landings,
+     * wake-ups): the host's work, which wall_s divides into time */
+    unsigned long long events;
     char platform[64], archive[1024];
 } mc_rp_row_t;
 

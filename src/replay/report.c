@@ -74,6 +74,7 @@ static void total_row(const mc_rp_trace_t *t, const mc_rp_result_t *r,
                                         : 0;
     w->unreplayed_us = r->unrepl_ns / 1e3;
     w->wall_s = r->wall_s;
+    w->events = (unsigned long long)r->st.engine.events;
     w->ranks = r->ranks, w->recorded_ranks = t->ranks;
     w->derived = t->scorep;
     snprintf(w->platform, sizeof w->platform, "%s", r->platform);
@@ -123,10 +124,10 @@ static void json_row(const mc_rp_row_t *w, FILE *f)
                    "\"sim_us\":%.4f,\"measured_us\":%.4f,\"run_sim_us\":%.4f,"
                    "\"comm_share\":%.4f,\"unreplayed_us\":%.4f,\"ranks\":%d,"
                    "\"recorded_ranks\":%d,\"platform\":\"%s\","
-                   "\"wall_s\":%.3f}\n", w->calls, w->bytes, w->sim_us,
-                w->measured_us, w->run_sim_us, w->comm_share,
+                   "\"wall_s\":%.3f,\"events\":%llu}\n", w->calls, w->bytes,
+                w->sim_us, w->measured_us, w->run_sim_us, w->comm_share,
                 w->unreplayed_us, w->ranks, w->recorded_ranks, w->platform,
-                w->wall_s);
+                w->wall_s, w->events);
         return;
     }
     fprintf(f, "{\"comm\":\"%s\",\"coll\":\"%s\",\"size_class\":%llu,"

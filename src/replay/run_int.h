@@ -27,12 +27,22 @@ typedef struct mc_rp_plan {
     int L, R0, R, mid;  /* rows (templates) */
     const mc_platform_t *plat;
     const int *cores;
+    /* a node split above the recorded size (chips.c): the ranks chip by
+     * chip, chip c's at chip_list[chip_first[c] .. chip_first[c + 1]) */
+    int nchips, *chip_first, *chip_list;
 } mc_rp_plan_t;
 
 int mc_rp_plan(const mc_rp_trace_t *t, int N, const mc_platform_t *plat,
                const int *cores, mc_rp_plan_t *pl);
 void mc_rp_plan_free(mc_rp_plan_t *pl);
 int mc_rp_template(const mc_rp_plan_t *pl, int r);
+/* chips.c: the index of the ranks by chip (mc_rp_plan makes it where a
+ * family is a node split above the recorded size); the i-th rank of a
+ * chip (-1: none), and how many of a chip's ranks are below rank q */
+int mc_rp_chips(mc_rp_plan_t *pl);
+void mc_rp_chips_free(mc_rp_plan_t *pl);
+int mc_rp_chip_member(const mc_rp_plan_t *pl, int chip, int i);
+int mc_rp_chip_below(const mc_rp_plan_t *pl, int chip, int q);
 void mc_rp_split_of(const mc_rp_trace_t *t, const mc_rp_plan_t *pl, int f,
                     int r, int *color, int *key);
 int mc_rp_member(const mc_rp_trace_t *t, const mc_rp_plan_t *pl, int f,
