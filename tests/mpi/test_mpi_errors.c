@@ -1,9 +1,12 @@
 /*
  * How libmanycoll_mpi fails:
- *   --call    a manycoll error during a call (send and receive sizes of an
- *             allgather differ) under MPI_ERRORS_RETURN: the call returns
- *             an error code whose string names the rank and the cause, and
- *             the communicator's error handler saw it
+ *   --call    first a reduce to a root past the communicator's size under
+ *             MPI_ERRORS_RETURN: the MPI library's own error (class
+ *             MPI_ERR_ROOT), and the communicator still works; then a
+ *             manycoll error during a call (send and receive sizes of an
+ *             allgather differ): the call returns an error code whose
+ *             string names the rank and the cause, and the communicator's
+ *             error handler saw it
  *   --setup   run with MC_ALGO_BARRIER=bogus: setting up the manycoll
  *             communicator fails on every rank; under MPI_ERRORS_RETURN the
  *             collectives still complete through MPI
@@ -27,8 +30,27 @@ static void count_errors(MPI_Comm *c, int *code, ...)
     handled++;
 }
 
+/* a root out of range is the MPI library's to refuse, on the fast path
+ * too (coll_reduce.c): manycoll never sees the call, so its communicator
+ * stays usable */
+static int bad_root(int rank)
+{
+    int size, v = 1, w = 0, cls = -1;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    int rc = MPI_Reduce(&v, &w, 1, MPI_INT, MPI_SUM, size, MPI_COMM_WORLD);
+    if (rc != MPI_SUCCESS)
+        MPI_Error_class(rc, &cls);
+    int rc2 = MPI_Allreduce(&v, &w, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    printf("rank %d: reduce to root %d: rc %d class %d; then allreduce "
+           "%d = %d\n", rank, size, rc, cls, rc2, w);
+    return cls == MPI_ERR_ROOT && rc2 == MPI_SUCCESS && w == size ? 0 : 1;
+}
+
 static int call_error(int rank)
 {
+    if (bad_root(rank))
+        return 1;
     MPI_Errhandler eh;
     MPI_Comm_create_errhandler(count_errors, &eh);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, eh);
