@@ -75,7 +75,8 @@ def sites(rows):
 def gen(cmd, gen_exe, tmp):
     shutil.rmtree(tmp, ignore_errors=True)
     os.makedirs(tmp)
-    arch = {m: os.path.join(tmp, m) for m in ("contract", "scorep", "odd")}
+    arch = {m: os.path.join(tmp, m)
+            for m in ("contract", "scorep", "odd", "nodes")}
     for m, d in arch.items():
         subprocess.run([gen_exe, d] + ([] if m == "contract" else [m]),
                        check=True)
@@ -162,6 +163,14 @@ def algo_best_errors(cmd, arch, tmp):
                fail=True)
     assert "communicator 1 ('split'" in e and "no rule" in e, e
     replay(cmd, arch["odd"], "--platform", "scc48")  # fine when recorded
+    # rows named as node splits extend (one rank per row on a chip of
+    # one core), but neighbours that send and receive then wait for each
+    # other: said as the weak scaling's, not left as the simulator's
+    e = replay(cmd, arch["nodes"], "--platform", "scc48", "--ranks", "48",
+               fail=True)
+    assert "deadlocked above the 6 recorded ranks" in e and \
+        "--ranks 48" in e and "simulated deadlock" in e, e
+    replay(cmd, arch["nodes"], "--platform", "scc48")  # fine when recorded
     e = replay(cmd, os.path.join(tmp, "none"), "--platform", "scc48",
                fail=True)
     assert "does not exist" in e, e

@@ -1,5 +1,5 @@
 /*
- * replay_gen DIR [scorep|odd]: writes an OTF2 archive of a known program of
+ * replay_gen DIR [scorep|odd|nodes]: writes an OTF2 archive of a known program of
  * 6 ranks (a grid of 3 rows of 2) for the replay tests: in the form of
  * /work/notes/otf2_contract.md (manycoll::* attributes, global comm ids),
  * or with "scorep" as Score-P writes it (no attributes, every rank's
@@ -16,6 +16,10 @@
  *         which MPI_Recvs it
  *   MPI_Allgatherv on its row: 1 float64 from the first, 2 from the second
  * odd: the rows are {0,1}, {2,5}, {3,4} (a split --ranks cannot extend)
+ * nodes: the rows named as node splits ("split_type_shared"): --ranks
+ *   extends them as chips, rows of one rank on a chip of one core, and
+ *   every added rank replays a middle rank's stream, so ranks that send
+ *   beside ranks that receive cannot be extended (replay says so)
  *   MPI_Comm_split itself: a call with no event (unreplayable, 3 us)
  */
 #include <otf2/otf2.h>
@@ -54,7 +58,7 @@ static OTF2_TimeStamp post(void *u, OTF2_FileType t, OTF2_LocationRef l)
 }
 static OTF2_FlushCallbacks flush = {pre, post};
 
-static int scorep, odd;
+static int scorep, odd, nodes;
 /* the row of each rank: rows of 2 in order, or (odd) not a grid */
 static int row_of(int r)
 {
@@ -227,7 +231,9 @@ static void defs(OTF2_Archive *ar)
     OTF2_GlobalDefWriter *g = OTF2_Archive_GetGlobalDefWriter(ar);
     OTF2_GlobalDefWriter_WriteClockProperties(g, 1000000000, 0, 2000000, 0);
     for (int i = 0; i < S_NSTR; i++)
-        OTF2_GlobalDefWriter_WriteString(g, (uint32_t)i, strs[i]);
+        OTF2_GlobalDefWriter_WriteString(
+            g, (uint32_t)i,
+            nodes && i == S_ROW ? "split_type_shared" : strs[i]);
     static const struct { int name, role; } rg[] = {
         {S_ALLRED, OTF2_REGION_ROLE_COLL_ALL2ALL},
         {S_BCAST, OTF2_REGION_ROLE_COLL_ONE2ALL},
@@ -301,6 +307,7 @@ int main(int argc, char **argv)
     }
     scorep = argc > 2 && !strcmp(argv[2], "scorep");
     odd = argc > 2 && !strcmp(argv[2], "odd");
+    nodes = argc > 2 && !strcmp(argv[2], "nodes");
     OTF2_Archive *ar = OTF2_Archive_Open(argv[1], "traces",
                                          OTF2_FILEMODE_WRITE, 1 << 20,
                                          4 << 20, OTF2_SUBSTRATE_POSIX,

@@ -7,6 +7,7 @@
  * fallback). The sites' times in one job influence each other only
  * through the ranks' skew, which the report's rows say nothing about.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -155,6 +156,26 @@ static void results(const mc_rp_job_t *j, mc_rp_result_t *r)
     r->wall_s = r->st.wall_s;
 }
 
+/* A deadlock above the recorded size is the weak scaling's, not the
+ * program's (it ran): each added rank replays a recorded rank of its
+ * column, and ranks whose recorded neighbours play different parts (one
+ * sends while the one beside it receives, in rows that a node split
+ * makes one rank long) then wait for each other. Said as such, with the
+ * simulator's own words after it. */
+static int scaled_deadlock(const mc_rp_trace_t *t, const mc_rp_plan_t *pl)
+{
+    char sim[300];
+    snprintf(sim, sizeof sim, "%s", mc_last_error());
+    return mc_error(MC_ERR_ARG, "--ranks %d: the replay deadlocked above "
+                    "the %d recorded ranks: each added rank replays the "
+                    "stream of a recorded rank of its column (rows of %d), "
+                    "so a program whose neighbouring ranks play different "
+                    "parts (one sends while the one beside it receives) "
+                    "cannot be extended this way; replay at the recorded "
+                    "size, or record one whose rows repeat (simulator: %s)",
+                    pl->N, t->ranks, pl->L, sim);
+}
+
 static int run_loaded(const mc_rp_trace_t *t, const mc_rp_opts_t *o,
                       const mc_platform_t *p, mc_rp_result_t *r)
 {
@@ -174,9 +195,12 @@ static int run_loaded(const mc_rp_trace_t *t, const mc_rp_opts_t *o,
         rc = mc_error(MC_ERR_NOMEM, "replay: no memory for %zu-byte buffers",
                       j.buflen);
     r->ranks = N;
-    if (rc == MC_OK)
+    if (rc == MC_OK) {
         rc = one_job(&j, p, MC_SIM_JOB_RANK_TIMES |
                                 (o->trace ? MC_SIM_JOB_TRACE : 0), &r->st);
+        if (rc != MC_OK && r->st.deadlocked && N > t->ranks)
+            rc = scaled_deadlock(t, &j.pl);
+    }
     if (rc == MC_OK)
         results(&j, r);
     if (rc == MC_OK && o->best)
