@@ -34,6 +34,8 @@
  * ratio = mpi / lib (> 1: the library is faster, the issue's convention),
  * and for the total also paired = the median of the per-repetition ratios.
  */
+#include <dlfcn.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -161,6 +163,24 @@ static int make_comm(const side_t *f, int kind, MPI_Comm *c)
                                   MPI_INFO_NULL, c);
     default: return f->comm_create(w, create_group, c);
     }
+}
+
+/* rank 0: what the library's setup reused (mc_mpi_setup_counts and
+ * mc_mpi_slice_counts of libmanycoll_mpi, found with dlsym; nothing
+ * without the library), as a comment line */
+static void setup_counts(void)
+{
+    int (*counts)(long *, long *, long *) =
+        (int (*)(long *, long *, long *))(uintptr_t)dlsym(
+            RTLD_DEFAULT, "mc_mpi_setup_counts");
+    long (*slices)(void) = (long (*)(void))(uintptr_t)dlsym(
+        RTLD_DEFAULT, "mc_mpi_slice_counts");
+    long made = 0, reused = 0, local = 0;
+    if (rank != 0 || !counts || counts(&made, &reused, &local))
+        return;
+    printf("# rank 0: node communicators made %ld, reused %ld; topologies "
+           "from the world's table %ld; slices reused %ld\n", made, reused,
+           local, slices ? slices() : -1L);
 }
 
 /* one kind of communicator on one side: its phases' times into ph[] */
@@ -302,6 +322,7 @@ int main(int argc, char **argv)
     PMPI_Reduce(t, tmax, (int)nt, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
     if (rank == 0)
         report(&o, tmax);
+    setup_counts();
     free(t);
     free(tmax);
     churn_buffers_free();
