@@ -129,37 +129,66 @@ static int agree_job(mcm_comm_t *s)
     return job[0] ? 0 : -1;
 }
 
-/* 1 if every rank took a parked node communicator of the same job
- * (park.c): one allreduce of the job names (MAX of each byte and of its
- * complement: all equal where the two agree). Otherwise a rank that took
- * one parks it again. The same allreduce says whether every rank also
- * took back its slice (s->sliced; else a rank frees the one it took). */
-#define JOBV (2 * MC_JOB_NAME_MAX)
-static int reuse_node(mcm_comm_t *s)
+/* a parked name taken (park.c) as two 31-bit numbers, not both 0; 0, 0:
+ * none taken. Ints, not one uint64_t: an MPI's MAX of unsigned 64-bit
+ * integers compares them signed (MPICH 4.0; Open MPI's unsigned MIN and
+ * MAX are wrong too, src/mpi/provider.c) */
+#define M31 0x7fffffff
+static void name_hash(const char *job, int part[2])
+{
+    uint64_t h = 0xcbf29ce484222325u;
+    for (const char *c = job; *c; c++)
+        h = (h ^ (unsigned char)*c) * 0x100000001b3u;
+    part[0] = *job ? (int)(h & M31) | 1 : 0;
+    part[1] = *job ? (int)(h >> 33 & M31) : 0;
+}
+
+/* Which nodes take back a parked node communicator (park.c). Every rank
+ * takes its newest one for its place; one allreduce (MAX of the name's
+ * hash and of its complement, in its node's slot: they add up to M31
+ * where all of the node's ranks took the same) says per node whether
+ * they agree. Nodes are independent (a segment is one node's), so each
+ * that agrees reuses its own, whatever the others took; a rank of one
+ * that does not parks its own again. Beyond REUSE_SLOTS nodes share a
+ * slot: two nodes of different names in one slot disagree, and both make
+ * new ones. The same allreduce says whether every rank took back its
+ * slice, used when every node reused (s->sliced; else a rank frees the
+ * one it took). Returns 1 if my node reuses its own; *every: 1 if every
+ * node does. */
+#define REUSE_SLOTS 64
+static int slot_agrees(const int *v)
+{
+    return (v[0] || v[2]) && v[0] + v[1] == M31 && v[2] + v[3] == M31;
+}
+
+static int reuse_node(mcm_comm_t *s, int *every)
 {
     const mcm_topo_t *t = s->topo;
     char job[MC_JOB_NAME_MAX] = "";
-    unsigned char v[JOBV + 2];
+    int v[4 * REUSE_SLOTS + 2] = {0}, h[2];
     const mcm_place_t at = {t->local, t->node_n, t->nodeid, t->node_sig,
                             t->comm_sig};
     mcm_slice_t sl;
     s->node = mcm_unpark(&at, job, sizeof job, &sl);
-    for (int i = 0; i < MC_JOB_NAME_MAX; i++) {
-        v[i] = (unsigned char)job[i];
-        v[MC_JOB_NAME_MAX + i] = (unsigned char)(255 - v[i]);
-    }
-    v[JOBV] = (unsigned char)(sl.kept != 0);
-    v[JOBV + 1] = (unsigned char)(255 - v[JOBV]);
-    int all = PMPI_Allreduce(MPI_IN_PLACE, v, (int)sizeof v,
-                             MPI_UNSIGNED_CHAR, MPI_MAX, s->comm) ==
-              MPI_SUCCESS && v[0];
-    for (int i = 0; i < MC_JOB_NAME_MAX && all; i++)
-        all = v[i] == 255 - v[MC_JOB_NAME_MAX + i];
+    name_hash(s->node ? job : "", h);
+    int *mine_v = v + 4 * (t->nodeid % REUSE_SLOTS);
+    mine_v[0] = h[0], mine_v[1] = M31 - h[0];
+    mine_v[2] = h[1], mine_v[3] = M31 - h[1];
+    v[4 * REUSE_SLOTS] = sl.kept != 0;
+    v[4 * REUSE_SLOTS + 1] = sl.kept == 0;
+    int rc = PMPI_Allreduce(MPI_IN_PLACE, v, (int)(sizeof v / sizeof *v),
+                            MPI_INT, MPI_MAX, s->comm);
+    int mine = rc == MPI_SUCCESS && s->node && slot_agrees(mine_v) &&
+               mine_v[0] == h[0] && mine_v[2] == h[1];
+    *every = rc == MPI_SUCCESS;
+    for (int n = 0; n < t->nnodes && *every; n++)
+        *every = slot_agrees(v + 4 * (n % REUSE_SLOTS));
     snprintf(s->node_name, sizeof s->node_name, "%s.n%d", job, t->nodeid);
-    if (!all && s->node) {
+    if (!mine && s->node) {
         mcm_park(s->node_name, &at, s->node, sl);
         s->node = NULL;
-    } else if (all && v[JOBV] == 1 && v[JOBV + 1] == 254) {
+    } else if (*every && v[4 * REUSE_SLOTS] == 1 &&
+               v[4 * REUSE_SLOTS + 1] == 0) {
         s->slice = sl.comm; /* every rank has its slice back */
         s->has_slice = sl.comm != MPI_COMM_NULL;
         s->sliced = 1;
@@ -167,21 +196,30 @@ static int reuse_node(mcm_comm_t *s)
     } else if (sl.kept && sl.comm != MPI_COMM_NULL) {
         PMPI_Comm_free(&sl.comm);
     }
-    return all;
+    return mine;
 }
 
-/* the node's manycoll communicator, a parked one if every rank has one of
- * the same job (park.c), else made; every rank learns whether all have
+/* the node's manycoll communicator: its parked one if all its ranks took
+ * the same (reuse_node), else made; every rank learns whether all have
  * theirs. 0, or -1 after calling the error handler. */
 static int make_node(mcm_comm_t *s, char *msg, size_t len)
 {
     const mcm_topo_t *t = s->topo;
-    if (reuse_node(s)) {
+    int every, mine = reuse_node(s, &every);
+    if (every) {
         mcm_park_count(1);
         return 0;
     }
+    /* some node makes a new one: every rank takes part in the name's
+     * bcast; a rank whose node reuses keeps its own name */
+    char kept[MCM_NODE_NAME_MAX];
+    snprintf(kept, sizeof kept, "%s", s->node_name);
     int ok = agree_job(s) == 0;
-    int mc = ok ? mc_comm_create_shm(s->node_name, t->local, t->node_n,
+    int mc = MC_OK;
+    if (mine)
+        snprintf(s->node_name, sizeof s->node_name, "%s", kept);
+    else
+        mc = ok ? mc_comm_create_shm(s->node_name, t->local, t->node_n,
                                      &s->node)
                 : MC_ERR_ARG;
     if (mc != MC_OK) {
@@ -192,11 +230,11 @@ static int make_node(mcm_comm_t *s, char *msg, size_t len)
          * their wait times out */
         mcm_fail(s, "communicator setup", mc, msg);
     }
-    int mine = mc == MC_OK, all = 0;
-    if (PMPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, s->comm) !=
+    int got = mc == MC_OK, all = 0;
+    if (PMPI_Allreduce(&got, &all, 1, MPI_INT, MPI_MIN, s->comm) !=
         MPI_SUCCESS)
         all = 0;
-    if (!all && mine)
+    if (!all && got)
         mcm_fail(s, "communicator setup", MC_ERR_SYS,
                  "another rank could not create its node's manycoll "
                  "communicator");
@@ -205,7 +243,7 @@ static int make_node(mcm_comm_t *s, char *msg, size_t len)
         s->node = NULL;
     }
     if (all)
-        mcm_park_count(0);
+        mcm_park_count(mine);
     return all ? 0 : -1;
 }
 

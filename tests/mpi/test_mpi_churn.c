@@ -18,10 +18,14 @@
  * 4 times; as 2x2 "nodes", each node's processes are in the same order,
  * so the dups' node communicators serve it, but not their slices (the
  * nodes are in another order).
+ * Last, 5 dups again: as 2x2 "nodes" each node's parked communicator is
+ * then a different half's (a job of its own per node), and each node
+ * takes back its own (src/mpi/comm.c: nodes agree one by one): no node
+ * communicator made, 5 reused.
  * And from mc_mpi_slice_counts, the hierarchy's slices (its
  * PMPI_Comm_split across nodes) taken back with a parked node
- * communicator: 8 as 2x2 "nodes" (every dup and every rotated world
- * after the first of its kind; never the dups' for a rotated world, which
+ * communicator: 12 as 2x2 "nodes" (every dup and every rotated world
+ * after the first of its run; never the dups' for a rotated world, which
  * the checked allgather would see), 0 flat
  *
  * The same numbers flat and as 2x2 "nodes" (MC_MPI_NODE_SIZE=2), where
@@ -91,10 +95,10 @@ int main(int argc, char **argv)
                         "(no mc_mpi_setup_counts)\n");
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
-    for (int kind = 0; kind < 3; kind++)
+    for (int kind = 0; kind < 4; kind++)
         for (int i = 0; i < ROUNDS; i++) {
             MPI_Comm c;
-            if (kind == 0)
+            if (kind == 0 || kind == 3)
                 MPI_Comm_dup(MPI_COMM_WORLD, &c);
             else if (kind == 1) /* the world, its second half first */
                 MPI_Comm_split(MPI_COMM_WORLD, 0, (rank + size / 2) % size,
@@ -111,7 +115,7 @@ int main(int argc, char **argv)
         (long (*)(void))(uintptr_t)dlsym(RTLD_DEFAULT, "mc_mpi_slice_counts");
     const char *ns = getenv("MC_MPI_NODE_SIZE");
     int per = ns ? atoi(ns) : 0;
-    long want_slices = per > 0 && per < size ? 2 * (ROUNDS - 1) : 0;
+    long want_slices = per > 0 && per < size ? 3 * (ROUNDS - 1) : 0;
     long got_slices = slices ? slices() : -1;
     if (got_slices != want_slices) {
         fprintf(stderr, "rank %d: slices reused %ld (expected %ld)\n", rank,
@@ -123,8 +127,8 @@ int main(int argc, char **argv)
     int alone = half == 1;
     /* at most: as 2x2 "nodes" the rotated world and the halves reuse
      * the dups' node communicators */
-    long want_made = alone ? 2 : 3, want_reused = alone ? 8 : 12;
-    long want_local = alone ? 2 * ROUNDS : 3 * ROUNDS;
+    long want_made = alone ? 2 : 3, want_reused = alone ? 13 : 17;
+    long want_local = alone ? 3 * ROUNDS : 4 * ROUNDS;
     /* as 2x2 "nodes", the half of ranks 0 and 1 is the dups' node 0,
      * whose parked communicator it takes too: one made, nine reused */
     if (made + reused != want_made + want_reused || made > want_made ||
@@ -141,7 +145,7 @@ int main(int argc, char **argv)
     PMPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (rank == 0)
         printf("%s: %d communicators made and freed at %d ranks\n",
-               any ? "FAIL" : "ok", 3 * ROUNDS, size);
+               any ? "FAIL" : "ok", 4 * ROUNDS, size);
     MPI_Finalize();
     return any;
 }
