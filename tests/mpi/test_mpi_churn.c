@@ -18,10 +18,13 @@
  * 4 times; as 2x2 "nodes", each node's processes are in the same order,
  * so the dups' node communicators serve it, but not their slices (the
  * nodes are in another order).
- * Last, 5 dups again: as 2x2 "nodes" each node's parked communicator is
- * then a different half's (a job of its own per node), and each node
- * takes back its own (src/mpi/comm.c: nodes agree one by one): no node
- * communicator made, 5 reused.
+ * Then the world without rank 1, 5 times, and 5 dups again. As 2x2
+ * "nodes", the world without rank 1 takes back node 1's parked
+ * communicator (its ranks 2 and 3 are the dups' node 1) while rank 0,
+ * alone on node 0, makes one; the next dup then finds the two nodes'
+ * parked communicators from different jobs and takes back each node's
+ * own (src/mpi/comm.c: nodes agree one by one). Flat, the world without
+ * rank 1 is one node communicator more.
  * And from mc_mpi_slice_counts, the hierarchy's slices (its
  * PMPI_Comm_split across nodes) taken back with a parked node
  * communicator: 12 as 2x2 "nodes" (every dup and every rotated world
@@ -95,18 +98,23 @@ int main(int argc, char **argv)
                         "(no mc_mpi_setup_counts)\n");
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
-    for (int kind = 0; kind < 4; kind++)
+    for (int kind = 0; kind < 5; kind++)
         for (int i = 0; i < ROUNDS; i++) {
             MPI_Comm c;
-            if (kind == 0 || kind == 3)
+            if (kind == 0 || kind == 4)
                 MPI_Comm_dup(MPI_COMM_WORLD, &c);
+            else if (kind == 3) /* the world without rank 1 */
+                MPI_Comm_split(MPI_COMM_WORLD, rank == 1 ? MPI_UNDEFINED : 0,
+                               rank, &c);
             else if (kind == 1) /* the world, its second half first */
                 MPI_Comm_split(MPI_COMM_WORLD, 0, (rank + size / 2) % size,
                                &c);
             else
                 MPI_Comm_split(MPI_COMM_WORLD, rank < size / 2, rank, &c);
-            bad |= one(c, rank);
-            MPI_Comm_free(&c);
+            if (c != MPI_COMM_NULL) {
+                bad |= one(c, rank);
+                MPI_Comm_free(&c);
+            }
             PMPI_Barrier(MPI_COMM_WORLD);
         }
     long made = -1, reused = -1, local = -1;
@@ -115,7 +123,10 @@ int main(int argc, char **argv)
         (long (*)(void))(uintptr_t)dlsym(RTLD_DEFAULT, "mc_mpi_slice_counts");
     const char *ns = getenv("MC_MPI_NODE_SIZE");
     int per = ns ? atoi(ns) : 0;
-    long want_slices = per > 0 && per < size ? 3 * (ROUNDS - 1) : 0;
+    int hier = per > 0 && per < size, in_w1 = rank != 1 && size > 2;
+    /* the world without rank 1 spans both "nodes": 4 more, on its ranks */
+    long want_slices = hier ? 3 * (ROUNDS - 1) + (in_w1 ? ROUNDS - 1 : 0)
+                            : 0;
     long got_slices = slices ? slices() : -1;
     if (got_slices != want_slices) {
         fprintf(stderr, "rank %d: slices reused %ld (expected %ld)\n", rank,
@@ -125,12 +136,16 @@ int main(int argc, char **argv)
     /* a half of one rank goes to MPI: no node, no topology */
     int half = rank < size / 2 ? size / 2 : size - size / 2;
     int alone = half == 1;
-    /* at most: as 2x2 "nodes" the rotated world and the halves reuse
-     * the dups' node communicators */
-    long want_made = alone ? 2 : 3, want_reused = alone ? 13 : 17;
-    long want_local = alone ? 3 * ROUNDS : 4 * ROUNDS;
-    /* as 2x2 "nodes", the half of ranks 0 and 1 is the dups' node 0,
-     * whose parked communicator it takes too: one made, nine reused */
+    long comms = (alone ? 3 : 4) * ROUNDS + (in_w1 ? ROUNDS : 0);
+    /* at most: flat, the dups, the rotated world, the halves and the
+     * world without rank 1 make one each (the last dups reuse); as 2x2
+     * "nodes" the rotated world, the halves and the last dups take back
+     * the dups' (node by node), and the world without rank 1 takes node
+     * 1's, so only rank 0, alone on node 0 there, makes one more */
+    long want_made = hier ? 2 + (rank == 0)
+                          : (alone ? 2 : 3) + (in_w1 ? 1 : 0);
+    long want_reused = comms - want_made;
+    long want_local = comms;
     if (made + reused != want_made + want_reused || made > want_made ||
         local != want_local) {
         fprintf(stderr, "rank %d: node communicators made %ld (expected "
@@ -145,7 +160,7 @@ int main(int argc, char **argv)
     PMPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (rank == 0)
         printf("%s: %d communicators made and freed at %d ranks\n",
-               any ? "FAIL" : "ok", 4 * ROUNDS, size);
+               any ? "FAIL" : "ok", 5 * ROUNDS, size);
     MPI_Finalize();
     return any;
 }
