@@ -5,10 +5,11 @@
  *     -> cache miss -> PMPI_Comm_get_attr: none
  *     -> topology (topo.c): from the world's table made at MPI_Init
  *        (no communication), or split_type and one allgather -> path
- *     -> build: a parked node communicator of the same job on every
- *        rank (park.c; one PMPI_Allreduce says so), else a job name from
- *        comm rank 0 by PMPI_Bcast, then
- *        mc_comm_create_shm(job.n<node>, local, node size) on every node,
+ *     -> build: each node's parked node communicator where all its
+ *        ranks took the same (park.c; one PMPI_Allreduce says so), else
+ *        a job name from comm rank 0 by PMPI_Bcast, then
+ *        mc_comm_create_shm(job.n<node>, local, node size) on the nodes
+ *        that need one,
  *        one PMPI_Allreduce so all ranks agree it worked, and for
  *        several nodes PMPI_Comm_split into slices (src/hier/hier.h)
  *     -> PMPI_Comm_set_attr; the handle cache points at the state

@@ -14,10 +14,12 @@
  *                 those of its node now (a hash of their world ranks in
  *                 order, where the topology knows them: topo.c), if it
  *                 has one
- *   PMPI_Allreduce(MAX) of the job names and their complements: all
- *                 ranks took one of the same job: reused (one collective
- *                 in all); otherwise they park theirs again, and rank 0
- *                 sends a new job name (PMPI_Bcast) as before
+ *   PMPI_Allreduce(MAX) of the names' hashes and their complements, in
+ *                 a slot per node: the ranks of a node took the same
+ *                 one: reused (one collective in all where every node
+ *                 did); the ranks of a node that did not park theirs
+ *                 again and make one, with a new job name from rank 0
+ *                 (PMPI_Bcast) as before
  *
  * Names are random per creation, so a name and a place name one segment,
  * whose ranks are then exactly the processes that parked it in those
