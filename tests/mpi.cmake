@@ -4,6 +4,15 @@
 # "nodes" of consecutive ranks), and asks the library where calls went.
 # MPI libraries leak by design: the leak checker is off for these, and
 # the preload test (LD_PRELOAD into mpirun) cannot run under ASan.
+# the launcher of MPI variant v, more ranks than CPUs allowed: into out
+function(mc_mpi_run v out)
+  set(run ${MC_MPI_${v}_RUN})
+  if(v STREQUAL "openmpi")
+    set(run ${run} --oversubscribe)
+  endif()
+  set(${out} ${run} PARENT_SCOPE)
+endfunction()
+
 foreach(v ${MC_MPI_VARIANTS})
   set(exe test_mpi_${v})
   add_executable(${exe} mpi/test_mpi.c mpi/test_mpi_cases.c mpi/test_mpi_v.c
@@ -158,10 +167,7 @@ endforeach()
 # documented use, LD_PRELOAD around mpirun, with a program that does not
 # link the library (not under ASan: its runtime must be loaded first)
 foreach(v ${MC_MPI_VARIANTS})
-  set(run ${MC_MPI_${v}_RUN})
-  if(v STREQUAL "openmpi")
-    set(run ${run} --oversubscribe)
-  endif()
+  mc_mpi_run(${v} run)
   set(env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
       OMPI_MCA_mpi_yield_when_idle=1 ASAN_OPTIONS=detect_leaks=0
       MC_TUNING=none)
@@ -281,10 +287,7 @@ endforeach()
 # topology comes from the world's table without communicating (counted by
 # mc_mpi_setup_counts, not timed), flat and as 2x2 "nodes"
 foreach(v ${MC_MPI_VARIANTS})
-  set(run ${MC_MPI_${v}_RUN})
-  if(v STREQUAL "openmpi")
-    set(run ${run} --oversubscribe)
-  endif()
+  mc_mpi_run(${v} run)
   add_executable(test_mpi_churn_${v} mpi/test_mpi_churn.c)
   target_compile_options(test_mpi_churn_${v} PRIVATE ${MC_MPI_${v}_CFLAGS})
   target_link_libraries(test_mpi_churn_${v} PRIVATE manycoll_mpi_${v}
