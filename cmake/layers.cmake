@@ -36,6 +36,9 @@
 #   replay    an MPI run's OTF2 trace replayed on a simulated chip
 #             (`manycoll replay`, Python's manycoll.replay): reads OTF2
 #             with libotf2, which libmanycoll.so does not link
+#   trace     a C API program's recording (MC_TRACE, api/trace.h) made
+#             into an OTF2 archive by `manycoll run`: it reads the log
+#             format in api/trace.h and writes with libotf2
 
 set(MC_LAYER_SEES_util "")
 set(MC_LAYER_SEES_ops util)
@@ -53,7 +56,8 @@ set(MC_LAYERS util ops plat sched sim model tp coll select api job hier)
 set(MC_LAYER_SEES_oracle util ops sched tp coll hier)
 set(MC_LAYER_SEES_app util ops plat sched sim tp coll select api job)
 set(MC_LAYER_SEES_replay util ops plat sched sim tp coll select api job)
-set(MC_SUPPORT_LAYERS oracle app replay)
+set(MC_LAYER_SEES_trace util api)
+set(MC_SUPPORT_LAYERS oracle app replay trace)
 
 # mc_include_view(TARGET LAYER...): TARGET sees include/ and these layers
 function(mc_include_view target)

@@ -26,6 +26,17 @@ add_test(NAME replay_cli COMMAND ${Python3_EXECUTABLE}
          $<TARGET_FILE:replay_gen> ${CMAKE_CURRENT_BINARY_DIR}/replay_tmp)
 set_tests_properties(replay_cli PROPERTIES TIMEOUT 120)
 
+# MC_TRACE: a C API program recorded under `manycoll run` (src/api/trace.c,
+# src/trace), its archive checked call by call, then replayed; and
+# examples/every_collective.c recorded and replayed above its size
+add_executable(test_trace_capi test_trace_capi.c)
+target_link_libraries(test_trace_capi PRIVATE manycoll)
+add_test(NAME trace_capi COMMAND ${Python3_EXECUTABLE}
+         ${CMAKE_CURRENT_SOURCE_DIR}/trace_capi_check.py ${MC_CMD}
+         $<TARGET_FILE:test_trace_capi> $<TARGET_FILE:example_every_collective>
+         ${CMAKE_CURRENT_BINARY_DIR}/trace_capi_tmp)
+set_tests_properties(trace_capi PROPERTIES TIMEOUT 120)
+
 # the mini-application's 4-rank recording (tests/mpi_trace.cmake,
 # build/traces/cg4) replayed at 4 and 48 ranks on scc48, 1,024 on
 # mesh32x32 and 65,536 on mesh256x256; the mesh ones are labelled long

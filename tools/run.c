@@ -1,10 +1,16 @@
-/* manycoll run -n N [--timeout S] PROG [ARGS] */
+/* manycoll run -n N [--timeout S] PROG [ARGS]; with MC_TRACE=DIR, the
+ * ranks' recording made into DIR/traces.otf2 when they are done
+ * (src/trace) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "tp/launch.h"
 #include "tp/tp.h"
+#include "trace/trace.h"
+#include "util/config.h"
 #include "tools.h"
 
 int mc_run_parse(int argc, char **argv, int *n, double *timeout, int *prog)
@@ -68,6 +74,27 @@ int mc_run_job(int n, char **argv, double timeout)
     return end.code;
 }
 
+/* MC_TRACE=DIR: DIR is a directory without an archive in it (said
+ * before the job starts, not after it ran) */
+static int trace_dir_ok(const char *dir)
+{
+    char anchor[4096];
+    struct stat st;
+    snprintf(anchor, sizeof anchor, "%s/traces.otf2", dir);
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || access(dir, W_OK)) {
+        fprintf(stderr, "manycoll run: MC_TRACE=%s is not a directory this "
+                        "user can write to\n", dir);
+        return 0;
+    }
+    if (stat(anchor, &st) == 0) {
+        fprintf(stderr, "manycoll run: MC_TRACE=%s holds an archive "
+                        "already ('%s'); remove it or record into another "
+                        "directory\n", dir, anchor);
+        return 0;
+    }
+    return 1;
+}
+
 int cmd_run(int argc, char **argv)
 {
     int n, prog;
@@ -75,5 +102,13 @@ int cmd_run(int argc, char **argv)
     int rc = mc_run_parse(argc, argv, &n, &timeout, &prog);
     if (rc || mc_parse_only())
         return rc;
-    return mc_run_job(n, argv + prog, timeout);
+    const char *dir = mc_env("MC_TRACE");
+    if (*dir && !trace_dir_ok(dir))
+        return 2;
+    rc = mc_run_job(n, argv + prog, timeout);
+    if (*dir && rc == 0 && mc_trace_convert(dir, n) != MC_OK) {
+        fprintf(stderr, "manycoll run: %s\n", mc_last_error());
+        return 1;
+    }
+    return rc;
 }

@@ -12,6 +12,7 @@
 #include "api/coll_check.h"
 #include "api/coll_prep.h"
 #include "api/comm.h"
+#include "api/trace.h"
 #include "ops/half.h"
 #include "ops/ops.h"
 #include "util/error.h"
@@ -146,7 +147,7 @@ STEP int mc_run_call(mc_comm_t *c, const mc_args_t *a,
 }
 
 /* a blocking call: after the communicator's non-blocking ones */
-static STEP int run(mc_comm_t *c, int prep, const mc_args_t *a)
+static STEP int run_plain(mc_comm_t *c, int prep, const mc_args_t *a)
 {
     if (prep < 0)
         return prep;
@@ -155,6 +156,14 @@ static STEP int run(mc_comm_t *c, int prep, const mc_args_t *a)
     if (prep == MC_PREP_EMPTY)
         return mc_run_empty(c, a);
     return mc_run_call(c, a, NULL);
+}
+
+/* recorded (MC_TRACE, api/trace.c) or not: one load and a branch */
+static STEP int run(mc_comm_t *c, int prep, const mc_args_t *a)
+{
+    if (__builtin_expect(mc_trace_on, 0))
+        return mc_trace_call(c, prep, a, run_plain);
+    return run_plain(c, prep, a);
 }
 
 /* count 0 (the call does nothing; with MC_CHECK_ARGS the ranks still

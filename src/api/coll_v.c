@@ -9,6 +9,7 @@
  */
 #include "api/coll_check.h"
 #include "api/nbc.h"
+#include "api/trace.h"
 
 /* a count or displacement array where significant: present, and every
  * entry (plus its displacement) within what a buffer can hold */
@@ -215,13 +216,20 @@ int mc_prep_reduce_scatter(mc_comm_t *c, const void *sbuf, void *rbuf,
 
 /* ---- the blocking calls ---- */
 
-static int run_v(mc_comm_t *c, int prep, const mc_args_t *a)
+static int run_v_plain(mc_comm_t *c, int prep, const mc_args_t *a)
 {
     if (prep < 0)
         return prep;
     if (mc_nb_pending(c))
         MC_CHECK(mc_nb_drain(c));
     return mc_run_call(c, a, NULL);
+}
+
+static int run_v(mc_comm_t *c, int prep, const mc_args_t *a)
+{
+    if (__builtin_expect(mc_trace_on, 0)) /* MC_TRACE (api/trace.c) */
+        return mc_trace_call(c, prep, a, run_v_plain);
+    return run_v_plain(c, prep, a);
 }
 
 int mc_allgatherv(mc_comm_t *c, const void *sbuf, size_t scount, void *rbuf,

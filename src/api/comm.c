@@ -12,6 +12,7 @@
 #include "api/api.h"
 #include "api/comm.h"
 #include "api/nbc.h"
+#include "api/trace.h"
 #include "tp/shm.h"
 #include "util/config.h"
 #include "util/error.h"
@@ -150,6 +151,12 @@ int mc_init(mc_comm_t **out)
     if (fd >= 0)
         MC_CHECK(mc_comm_wrap(tp, &world));
     world->owns_world = 1;
+    world->trace_id = 1; /* MC_TRACE's world (api/trace.h) */
+    int rc = mc_trace_open((int)rank, (int)size);
+    if (rc != MC_OK) {
+        mc_comm_free(world);
+        return rc;
+    }
     *out = world;
     return MC_OK;
 }
@@ -202,6 +209,7 @@ int mc_finalize(void)
         mc_comm_free(c);
     }
     mc_nb_pool_free();
+    mc_trace_close();
     return MC_OK;
 }
 

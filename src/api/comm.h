@@ -33,6 +33,8 @@ struct mc_comm {
     struct mc_request *nb_head, *nb_tail;
     /* the rest: set-up, reports, non-blocking calls */
     uint64_t nsplit;     /* splits made from this communicator */
+    uint32_t trace_id;   /* its id in the recording (api/trace.h; 0:
+                            not recorded) */
     mc_rules_t *sel;
     int owns_world;      /* created by mc_init */
     uint64_t ninit;            /* persistent requests initialised on it */

@@ -30,6 +30,7 @@
 #include <sys/mman.h>
 
 #include "api/nbc.h"
+#include "api/trace.h"
 #include "util/error.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -53,6 +54,8 @@ struct mc_request {
     int rc;                  /* of the finished call */
     mc_request_t *next;      /* c's queue; the free list */
     mc_request_t *next_run;  /* the running list of this context */
+    uint64_t trace_id;       /* its start's id in the recording (MC_TRACE,
+                                api/trace.h), until a wait completes it */
 };
 
 static _Thread_local __attribute__((tls_model("initial-exec")))
@@ -262,7 +265,10 @@ int mc_nb_request(mc_comm_t *c, int prep, const mc_args_t *a,
     if (r->has_sel)
         r->sel = *mc_select(ctx->rules, a);
     r->state = RQ_INACTIVE;
+    r->trace_id = 0;
     *req = r;
+    if (__builtin_expect(mc_trace_on, 0) && persistent)
+        (void)mc_trace_start(c, a, 2, mc_trace_now());
     return persistent ? MC_OK : mc_start(r);
 }
 
@@ -276,6 +282,9 @@ int mc_start(mc_request_t *r)
                         : r->persistent     ? "active (wait for it first)"
                                             : "not persistent");
     mc_comm_t *c = r->c;
+    if (__builtin_expect(mc_trace_on, 0))
+        r->trace_id = mc_trace_start(c, &r->a, r->persistent,
+                                     mc_trace_now());
     r->state = RQ_QUEUED;
     if (c->ctx_parent)
         c->ctx_parent->nb_ctx++;
@@ -308,6 +317,10 @@ static int check_req(const mc_request_t *r, const char *fn)
 static int complete(mc_request_t *r)
 {
     int rc = r->rc;
+    if (r->trace_id) { /* recorded: its end is in this wait's record */
+        mc_trace_done(r->trace_id);
+        r->trace_id = 0;
+    }
     if (r->persistent)
         r->state = RQ_INACTIVE;
     else
@@ -315,7 +328,7 @@ static int complete(mc_request_t *r)
     return rc;
 }
 
-int mc_test(mc_request_t *r, int *done)
+static int test_plain(mc_request_t *r, int *done)
 {
     MC_CHECK(check_req(r, "mc_test"));
     if (!done)
@@ -339,7 +352,7 @@ int mc_test(mc_request_t *r, int *done)
     return complete(r);
 }
 
-int mc_wait(mc_request_t *r)
+static int wait_plain(mc_request_t *r)
 {
     MC_CHECK(check_req(r, "mc_wait"));
     if (r->state == RQ_INACTIVE)
@@ -366,7 +379,7 @@ int mc_wait(mc_request_t *r)
     return complete(r);
 }
 
-int mc_waitall(int n, mc_request_t **reqs)
+static int waitall_plain(int n, mc_request_t **reqs)
 {
     if (n < 0 || (n > 0 && !reqs))
         return mc_error(MC_ERR_ARG, "mc_waitall: argument '%s' is invalid",
@@ -386,6 +399,39 @@ int mc_waitall(int n, mc_request_t **reqs)
             first = rc;
     }
     return first;
+}
+
+/* ---- the waits, recorded (MC_TRACE: their region, with the ids of the
+ * calls they completed) or not ---- */
+
+int mc_test(mc_request_t *r, int *done)
+{
+    if (__builtin_expect(!mc_trace_on, 1) || !mc_trace_wait_begin())
+        return test_plain(r, done);
+    uint64_t t0 = mc_trace_now();
+    int rc = test_plain(r, done);
+    mc_trace_wait_end(MC_TRW_TEST, t0);
+    return rc;
+}
+
+int mc_wait(mc_request_t *r)
+{
+    if (__builtin_expect(!mc_trace_on, 1) || !mc_trace_wait_begin())
+        return wait_plain(r);
+    uint64_t t0 = mc_trace_now();
+    int rc = wait_plain(r);
+    mc_trace_wait_end(MC_TRW_WAIT, t0);
+    return rc;
+}
+
+int mc_waitall(int n, mc_request_t **reqs)
+{
+    if (__builtin_expect(!mc_trace_on, 1) || !mc_trace_wait_begin())
+        return waitall_plain(n, reqs);
+    uint64_t t0 = mc_trace_now();
+    int rc = waitall_plain(n, reqs);
+    mc_trace_wait_end(MC_TRW_WAITALL, t0);
+    return rc;
 }
 
 int mc_request_free(mc_request_t **req)

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 
 #include "api/nbc.h"
+#include "api/trace.h"
 #include "util/error.h"
 
 #define CONTEXTS 8
@@ -36,7 +37,10 @@ int mc_nb_ctx_take(mc_comm_t *c, mc_comm_t **out)
         return mc_error(MC_ERR_NOMEM, "persistent call: out of memory");
     mc_comm_t **slot = &c->ctx[c->ninit % CONTEXTS];
     if (!*slot) { /* collective: every rank reaches this init number */
-        MC_CHECK(mc_comm_dup(c, slot));
+        mc_trace_hold(1); /* not the program's comm (MC_TRACE) */
+        int rc = mc_comm_dup(c, slot);
+        mc_trace_hold(0);
+        MC_CHECK(rc);
         mc_comm_unlist(*slot); /* freed with c, not by mc_finalize */
         (*slot)->ctx_parent = c;
     }

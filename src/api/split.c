@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "api/coll_prep.h"
+#include "api/trace.h"
 #include "util/error.h"
 
 typedef struct member {
@@ -39,8 +40,10 @@ int mc_comm_split(mc_comm_t *c, int color, int key, mc_comm_t **out)
     member_t *m = malloc(sizeof(member_t) * (size_t)n);
     int rc = (all && m) ? MC_OK
                         : mc_error(MC_ERR_NOMEM, "%s: out of memory", fn);
+    mc_trace_hold(1); /* its allgather is the split's own (MC_TRACE) */
     if (rc == MC_OK)
         rc = mc_allgather(c, mine, all, 2, MC_INT32);
+    mc_trace_hold(0);
     c->nsplit++;
     if (rc == MC_OK && color != MC_UNDEFINED) {
         int cnt = 0, myrank = -1;
@@ -59,6 +62,8 @@ int mc_comm_split(mc_comm_t *c, int color, int key, mc_comm_t **out)
         rc = c->team.tp->ops->sub(c->team.tp, members, cnt, myrank, id, &sub);
         if (rc == MC_OK)
             rc = mc_comm_wrap(sub, out);
+        if (rc == MC_OK && mc_trace_on)
+            mc_trace_comm(c, *out, members, 0);
     }
     free(all);
     free(m);
@@ -90,6 +95,8 @@ int mc_comm_dup(mc_comm_t *c, mc_comm_t **out)
                                   &sub);
     if (rc == MC_OK)
         rc = mc_comm_wrap(sub, out);
+    if (rc == MC_OK && mc_trace_on)
+        mc_trace_comm(c, *out, NULL, 1);
     free(members);
     return rc;
 }

@@ -80,6 +80,11 @@ const mc_envvar_t mc_envvars[] = {
      "MC_ERR_ARG on every rank if not (costs a round of flag lines per "
      "call); 0: trust the caller, as MPI does",
      MC_ENV_INT, 0, 1, 0},
+    {"MC_TRACE", "",
+     "DIR: record the program's collectives and communicators; `manycoll "
+     "run` writes them as the OTF2 archive DIR/traces.otf2 when the job "
+     "ends (docs/replay.md)",
+     MC_ENV_TEXT, 0, 0, 0},
     {"MC_DATA_DIR", "",
      "a directory searched first for platforms/ and platforms/profiles/ "
      "(`manycoll --version` lists the others)",

@@ -1,0 +1,100 @@
+/*
+ * Recording a C API program: MC_TRACE=DIR (docs/replay.md). Each rank
+ * appends fixed records to a log of its own; `manycoll run` turns the
+ * logs into one OTF2 archive when the job ends (src/trace), the archive
+ * the drop-in's MC_MPI_TRACE writes, so `manycoll replay` reads both.
+ * libmanycoll.so does not link OTF2.
+ *
+ *   mc_init              MC_TRACE set: DIR/manycoll.RANK.mctrace opened;
+ *                        the world is comm 1 (mc_comm_t.trace_id; 0: a
+ *                        comm not made by these calls, not recorded)
+ *   mc_<coll>, mc_<coll>v   run(): one load of mc_trace_on and a
+ *                        predictable branch; set: mc_trace_call runs the
+ *                        call between two clock reads and appends one
+ *                        MC_TR_COLL record (+ the v-counts)
+ *   mc_i<coll>           MC_TR_START (form MC_TR_NB): the call and a
+ *                        request id
+ *   mc_<coll>_init       MC_TR_INIT; each mc_start of it: MC_TR_START
+ *                        (form MC_TR_PERSISTENT) with a new id
+ *   mc_wait, mc_test, mc_waitall   MC_TR_WAIT with the ids it completed
+ *                        (a test that completes nothing is not recorded)
+ *   mc_comm_split, mc_comm_dup     MC_TR_COMM: the new comm's members in
+ *                        world ranks (their own calls are not recorded)
+ *   mc_finalize          the log's tail written, the file closed
+ *
+ * The recording is per process: the calls of several threads would
+ * interleave in one log, so MC_TRACE records the calls of one thread at a
+ * time (as MC_MPI_TRACE does below MPI_THREAD_MULTIPLE).
+ */
+#ifndef MC_API_TRACE_H
+#define MC_API_TRACE_H
+
+#include <stdint.h>
+
+#define MC_TR_MAGIC "MCTRACE1"
+
+/* the log's first bytes */
+typedef struct mc_trhead {
+    char magic[8];       /* MC_TR_MAGIC */
+    int32_t rank, size;  /* in the world */
+} mc_trhead_t;
+
+/* record kinds */
+enum { MC_TR_COLL = 1, MC_TR_START, MC_TR_INIT, MC_TR_WAIT, MC_TR_COMM };
+/* forms of a collective (region names: mc_X, mc_iX, mc_X_init) */
+enum { MC_TR_BLOCKING, MC_TR_NB, MC_TR_PERSISTENT };
+/* MC_TR_WAIT: which call (its coll field) */
+enum { MC_TRW_WAIT, MC_TRW_TEST, MC_TRW_WAITALL };
+
+/* One record, followed by n 64-bit words: the v-counts (MC_TR_COLL,
+ * MC_TR_START of a v-collective; alltoallv: the send counts, then the
+ * receive counts), the members in world ranks
+ * (MC_TR_COMM), the request ids completed (MC_TR_WAIT). Times are
+ * CLOCK_MONOTONIC ns, the same clock on every rank of the machine. */
+typedef struct mc_trec {
+    uint8_t kind, coll, form, in_place;
+    int32_t dt, op;      /* mc_dtype_t, mc_op_t (a user op's value) */
+    uint32_t comm;       /* this rank's id of the comm (1: the world);
+                            MC_TR_COMM: the new comm's */
+    int32_t root;        /* -1: the call has none */
+    uint32_t n;          /* words after the record */
+    uint64_t count;      /* the call's count; a v-collective's own block */
+    uint64_t t0, t1;
+    uint64_t id;         /* START: the request id; COMM: the parent's
+                            comm id (form: 0 split, 1 dup) */
+} mc_trec_t;
+_Static_assert(sizeof(mc_trec_t) == 56, "records stay 8-byte words");
+
+#ifdef MC_API_COMM_H /* the hooks, for src/api only */
+
+/* 1 while this process records (set by mc_init, cleared by mc_finalize):
+ * the only thing an untraced call reads */
+extern int mc_trace_on;
+
+/* MC_TRACE set: opens the log of world rank `rank` of `size` (MC_OK, or
+ * an error naming DIR); unset: nothing */
+int mc_trace_open(int rank, int size);
+void mc_trace_close(void);
+/* a blocking call recorded: run(c, prep, a) between two clock reads */
+int mc_trace_call(mc_comm_t *c, int prep, const mc_args_t *a,
+                  int (*run)(mc_comm_t *, int, const mc_args_t *));
+/* a request's start (persistent 0: mc_i<coll>; 1: mc_start of a
+ * persistent one; 2: its init); returns its id (0: not recorded) */
+uint64_t mc_trace_start(mc_comm_t *c, const mc_args_t *a, int form,
+                        uint64_t t0);
+/* now, in the records' clock (CLOCK_MONOTONIC ns) */
+uint64_t mc_trace_now(void);
+/* a request with id completed inside the wait or test being recorded */
+void mc_trace_done(uint64_t id);
+/* around mc_wait (MC_TRW_*): begin returns 1 if this call records */
+int mc_trace_wait_begin(void);
+void mc_trace_wait_end(int which, uint64_t t0);
+/* a new communicator: its members as ranks of parent (dup: NULL, the
+ * parent's ranks in order); how: 0 split, 1 dup */
+void mc_trace_comm(mc_comm_t *parent, mc_comm_t *c, const int *members,
+                   int how);
+/* calls made inside a call the program made are not recorded */
+void mc_trace_hold(int on);
+
+#endif
+#endif
