@@ -158,10 +158,11 @@ static STEP int run_plain(mc_comm_t *c, int prep, const mc_args_t *a)
     return mc_run_call(c, a, NULL);
 }
 
-/* recorded (MC_TRACE, api/trace.c) or not: one load and a branch */
+/* recorded (MC_TRACE, api/trace.c) or not: one load from the line of c
+ * that the checks read, and a branch */
 static STEP int run(mc_comm_t *c, int prep, const mc_args_t *a)
 {
-    if (__builtin_expect(mc_trace_on, 0))
+    if (__builtin_expect(c->traced, 0))
         return mc_trace_call(c, prep, a, run_plain);
     return run_plain(c, prep, a);
 }

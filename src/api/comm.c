@@ -153,6 +153,7 @@ int mc_init(mc_comm_t **out)
     world->owns_world = 1;
     world->trace_id = 1; /* MC_TRACE's world (api/trace.h) */
     int rc = mc_trace_open((int)rank, (int)size);
+    world->traced = mc_trace_on;
     if (rc != MC_OK) {
         mc_comm_free(world);
         return rc;

@@ -25,6 +25,9 @@ struct mc_comm {
     /* persistent requests run on contexts of their own (api/nbc_ctx.c) */
     int nb_ctx;                /* requests started on its contexts, not
                                   yet finished */
+    int traced;                /* its blocking calls are recorded
+                                  (MC_TRACE, api/trace.h): read here, in
+                                  a line every call reads anyway */
     const mc_ruleset_t *rules; /* [MC_COLL_COUNT]: sel's, maybe shared */
     size_t max_count;       /* largest count of a call (check_count) ... */
     size_t max_block_count; /* ... of a call with one block per rank */

@@ -8,8 +8,9 @@
  *   mc_init              MC_TRACE set: DIR/manycoll.RANK.mctrace opened;
  *                        the world is comm 1 (mc_comm_t.trace_id; 0: a
  *                        comm not made by these calls, not recorded)
- *   mc_<coll>, mc_<coll>v   run(): one load of mc_trace_on and a
- *                        predictable branch; set: mc_trace_call runs the
+ *   mc_<coll>, mc_<coll>v   run(): one load of c->traced, in the line
+ *                        of c the checks read anyway, and a predictable
+ *                        branch; set: mc_trace_call runs the
  *                        call between two clock reads and appends one
  *                        MC_TR_COLL record (+ the v-counts)
  *   mc_i<coll>           MC_TR_START (form MC_TR_NB): the call and a
@@ -67,8 +68,9 @@ _Static_assert(sizeof(mc_trec_t) == 56, "records stay 8-byte words");
 
 #ifdef MC_API_COMM_H /* the hooks, for src/api only */
 
-/* 1 while this process records (set by mc_init, cleared by mc_finalize):
- * the only thing an untraced call reads */
+/* 1 while this process records (set by mc_init, cleared by mc_finalize);
+ * a blocking call reads its comm's `traced` instead (a line it reads
+ * anyway: a global of its own would be one more line per call) */
 extern int mc_trace_on;
 
 /* MC_TRACE set: opens the log of world rank `rank` of `size` (MC_OK, or
