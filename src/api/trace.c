@@ -8,16 +8,17 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "api/comm.h"
 #include "api/trace.h"
 #include "util/config.h"
 #include "util/error.h"
+#include "util/tick.h"
 
 #define MC_TR_BUF (1u << 20)
 
@@ -25,6 +26,7 @@ int mc_trace_on;
 
 static struct {
     int fd;
+    int tsc;              /* times are TSC ticks (util/tick.h) */
     unsigned char *buf;
     size_t used;
     int err;              /* errno of a failed write: the tail is lost */
@@ -48,9 +50,7 @@ void mc_trace_hold(int on)
 
 uint64_t mc_trace_now(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    return mc_tick(tr.tsc);
 }
 
 static void spill(void)
@@ -69,23 +69,29 @@ static void spill(void)
 }
 
 /* a record with n words after it, written in place */
-static mc_trec_t *put(uint32_t kind, uint32_t n, uint64_t **words)
+/* room for a record and its n words at the buffer's end (NULL: lost);
+ * the caller writes every field (describe, or blank) */
+static inline mc_trec_t *put(uint32_t n, uint64_t **words)
 {
     size_t len = sizeof(mc_trec_t) + (size_t)n * 8;
-    if (tr.used + len > MC_TR_BUF)
+    if (__builtin_expect(tr.used + len > MC_TR_BUF, 0))
         spill();
     if (len > MC_TR_BUF) { /* v-counts of over 130,000 ranks: lost */
         tr.err = tr.err ? tr.err : EFBIG;
         return NULL;
     }
     mc_trec_t *r = (mc_trec_t *)(tr.buf + tr.used);
-    memset(r, 0, sizeof *r);
-    r->kind = (uint8_t)kind;
-    r->n = n;
-    r->root = -1;
-    if (words)
-        *words = (uint64_t *)(r + 1);
+    *words = (uint64_t *)(r + 1);
     tr.used += len;
+    return r;
+}
+
+/* a record of kind with n words, its other fields zero */
+static mc_trec_t *blank(uint32_t kind, uint32_t n, uint64_t **words)
+{
+    mc_trec_t *r = put(n, words);
+    if (r)
+        *r = (mc_trec_t){.kind = (uint8_t)kind, .n = n, .root = -1};
     return r;
 }
 
@@ -133,10 +139,16 @@ int mc_trace_open(int rank, int size)
     for (int i = 0; i < size; i++)
         world[i] = i;
     mc_trhead_t *h = (mc_trhead_t *)tr.buf;
+    memset(h, 0, sizeof *h);
     memcpy(h->magic, MC_TR_MAGIC, sizeof h->magic);
     h->rank = rank;
     h->size = size;
+    tr.tsc = h->tsc = mc_tsc_usable("MC_TRACE_TSC");
+    mc_tick_pair(tr.tsc, &h->tick0, &h->ns0);
     tr.used = sizeof *h;
+    static int registered; /* a program that exits without mc_finalize */
+    if (!registered)
+        registered = atexit(mc_trace_close) == 0;
     tr.next_comm = 2;
     tr.next_req = 1;
     mc_trace_on = 1;
@@ -149,6 +161,12 @@ void mc_trace_close(void)
         return;
     mc_trace_on = 0;
     spill();
+    uint64_t pair[2]; /* the header's tick1, ns1 */
+    mc_tick_pair(tr.tsc, &pair[0], &pair[1]);
+    if (!tr.err &&
+        pwrite(tr.fd, pair, sizeof pair, offsetof(mc_trhead_t, tick1)) !=
+            (ssize_t)sizeof pair)
+        tr.err = errno ? errno : EIO;
     if (tr.err)
         fprintf(stderr, "manycoll: MC_TRACE: the log lost records (%s)\n",
                 strerror(tr.err));
@@ -190,24 +208,31 @@ static const size_t *vcounts(const mc_comm_t *c, const mc_args_t *a)
     }
 }
 
-static void describe(mc_trec_t *r, uint64_t *w, const mc_comm_t *c,
-                     const mc_args_t *a, const size_t *v)
+/* the collectives with a root: a bit per mc_coll_t */
+#define ROOTED                                                               \
+    (1u << MC_COLL_BCAST | 1u << MC_COLL_REDUCE | 1u << MC_COLL_GATHER |     \
+     1u << MC_COLL_SCATTER | 1u << MC_COLL_GATHERV | 1u << MC_COLL_SCATTERV)
+
+/* every field of a call's record (times 0) and its v-counts */
+static inline __attribute__((always_inline)) void
+describe(mc_trec_t *r, uint64_t *w, uint32_t kind, uint32_t n,
+                     int form, const mc_comm_t *c, const mc_args_t *a,
+                     const size_t *v)
 {
-    r->coll = (uint8_t)a->coll;
-    r->in_place = (uint8_t)(a->in_place != 0);
-    r->dt = (int32_t)a->dt;
-    r->op = (int32_t)a->op;
-    r->comm = comm_id(c);
-    r->count = a->dsize ? a->bytes / a->dsize : a->count;
+    *r = (mc_trec_t){.kind = (uint8_t)kind, .coll = (uint8_t)a->coll,
+                     .form = (uint8_t)form,
+                     .in_place = (uint8_t)(a->in_place != 0),
+                     .dt = (int32_t)a->dt, .op = (int32_t)a->op,
+                     .comm = comm_id(c),
+                     .root = ROOTED >> a->coll & 1 ? a->root : -1, .n = n,
+                     .count = a->count};
+    if (__builtin_expect(!a->count && a->bytes, 0)) /* a v-call's block */
+        r->count = a->bytes / a->dsize;
     if (a->coll == MC_COLL_ALLTOALLV) /* the contract: its sends' sum */
         for (int q = r->count = 0; q < c->team.size; q++)
             r->count += a->scounts[q];
-    if (a->coll == MC_COLL_BCAST || a->coll == MC_COLL_REDUCE ||
-        a->coll == MC_COLL_GATHER || a->coll == MC_COLL_SCATTER ||
-        a->coll == MC_COLL_GATHERV || a->coll == MC_COLL_SCATTERV)
-        r->root = a->root;
     uint32_t p = (uint32_t)c->team.size;
-    for (uint32_t i = 0; v && i < r->n; i++) /* alltoallv: then rcounts */
+    for (uint32_t i = 0; v && i < n; i++) /* alltoallv: then rcounts */
         w[i] = i < p ? v[i] : a->rcounts[i - p];
 }
 
@@ -232,10 +257,10 @@ int mc_trace_call(mc_comm_t *c, int prep, const mc_args_t *a,
     uint64_t t1 = mc_trace_now();
     const size_t *v = prep == MC_OK ? vcounts(c, a) : NULL;
     uint64_t *w;
-    mc_trec_t *r = put(MC_TR_COLL, nwords(c, a, v), &w);
+    uint32_t n = nwords(c, a, v);
+    mc_trec_t *r = put(n, &w);
     if (r) {
-        describe(r, w, c, a, v);
-        r->form = MC_TR_BLOCKING;
+        describe(r, w, MC_TR_COLL, n, MC_TR_BLOCKING, c, a, v);
         r->t0 = t0;
         r->t1 = t1;
     }
@@ -251,12 +276,12 @@ uint64_t mc_trace_start(mc_comm_t *c, const mc_args_t *a, int form,
     const size_t *v = vcounts(u, a);
     uint64_t *w;
     int init = form == 2;
-    mc_trec_t *r = put(init ? MC_TR_INIT : MC_TR_START,
-                       init ? 0 : nwords(u, a, v), &w);
+    uint32_t n = init ? 0 : nwords(u, a, v);
+    mc_trec_t *r = put(n, &w);
     if (!r)
         return 0;
-    describe(r, w, c, a, init ? NULL : v);
-    r->form = (uint8_t)(form == 0 ? MC_TR_NB : MC_TR_PERSISTENT);
+    describe(r, w, init ? MC_TR_INIT : MC_TR_START, n,
+             form == 0 ? MC_TR_NB : MC_TR_PERSISTENT, c, a, init ? NULL : v);
     r->t0 = t0;
     r->t1 = mc_trace_now();
     r->id = init ? 0 : tr.next_req++;
@@ -295,7 +320,7 @@ void mc_trace_wait_end(int which, uint64_t t0)
     if (!tr.ndone && which == MC_TRW_TEST)
         return;
     uint64_t *w;
-    mc_trec_t *r = put(MC_TR_WAIT, (uint32_t)tr.ndone, &w);
+    mc_trec_t *r = blank(MC_TR_WAIT, (uint32_t)tr.ndone, &w);
     if (!r)
         return;
     r->coll = (uint8_t)which;
@@ -314,7 +339,7 @@ void mc_trace_comm(mc_comm_t *parent, mc_comm_t *c, const int *members,
     int n = c->team.size, *m = malloc(sizeof(int) * (size_t)n);
     uint32_t id = tr.next_comm;
     uint64_t *w;
-    mc_trec_t *r = m ? put(MC_TR_COMM, (uint32_t)n, &w) : NULL;
+    mc_trec_t *r = m ? blank(MC_TR_COMM, (uint32_t)n, &w) : NULL;
     if (!r || keep_members(id, m, n)) {
         free(m);
         return;

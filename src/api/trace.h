@@ -21,7 +21,9 @@
  *                        (a test that completes nothing is not recorded)
  *   mc_comm_split, mc_comm_dup     MC_TR_COMM: the new comm's members in
  *                        world ranks (their own calls are not recorded)
- *   mc_finalize          the log's tail written, the file closed
+ *   mc_finalize          the log's tail written, the clock's second
+ *                        pair in the header, the file closed (also at
+ *                        exit, for a program that does not finalize)
  *
  * The recording is per process: the calls of several threads would
  * interleave in one log, so MC_TRACE records the calls of one thread at a
@@ -34,10 +36,14 @@
 
 #define MC_TR_MAGIC "MCTRACE1"
 
-/* the log's first bytes */
+/* the log's first bytes; its clock pairs are written at the start and
+ * at mc_finalize (or exit): the converter turns ticks into ns with them */
 typedef struct mc_trhead {
     char magic[8];       /* MC_TR_MAGIC */
     int32_t rank, size;  /* in the world */
+    int32_t tsc, pad;    /* times are TSC ticks (1) or ns (util/tick.h) */
+    uint64_t tick0, ns0, tick1, ns1; /* two (tick, ns) pairs; ns1 0: the
+                                        rank did not get to mc_finalize */
 } mc_trhead_t;
 
 /* record kinds */
@@ -51,7 +57,8 @@ enum { MC_TRW_WAIT, MC_TRW_TEST, MC_TRW_WAITALL };
  * MC_TR_START of a v-collective; alltoallv: the send counts, then the
  * receive counts), the members in world ranks
  * (MC_TR_COMM), the request ids completed (MC_TR_WAIT). Times are
- * CLOCK_MONOTONIC ns, the same clock on every rank of the machine. */
+ * ticks (mc_trhead_t), of CLOCK_MONOTONIC, the same clock on every rank
+ * of the machine. */
 typedef struct mc_trec {
     uint8_t kind, coll, form, in_place;
     int32_t dt, op;      /* mc_dtype_t, mc_op_t (a user op's value) */
@@ -84,7 +91,7 @@ int mc_trace_call(mc_comm_t *c, int prep, const mc_args_t *a,
  * persistent one; 2: its init); returns its id (0: not recorded) */
 uint64_t mc_trace_start(mc_comm_t *c, const mc_args_t *a, int form,
                         uint64_t t0);
-/* now, in the records' clock (CLOCK_MONOTONIC ns) */
+/* now, in the records' clock (ticks: mc_trhead_t) */
 uint64_t mc_trace_now(void);
 /* a request with id completed inside the wait or test being recorded */
 void mc_trace_done(uint64_t id);

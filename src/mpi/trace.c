@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "mpi/trace.h"
+#include "util/tick.h"
 
 #if MCM_HAVE_OTF2
 #include "mpi/trace_impl.h"
@@ -38,47 +39,15 @@ mcm_trace_t mcm_tr = {.lock = PTHREAD_MUTEX_INITIALIZER, .fd = -1};
 #define MCM_TR_CHUNK (1u << 20)
 #define MCM_TR_DEF_CHUNK (4u << 20)
 
-uint64_t mcm_tr_mono_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-/* the TSC can stand for the clock: constant and non-stop (cpuinfo), and
- * the kernel keeps time with it (so it agrees across cores) */
 static int tsc_usable(void)
 {
-#if defined(__x86_64__)
-    char line[4096], cs[32] = "";
-    int flags = 0;
-    FILE *f = fopen("/sys/devices/system/clocksource/clocksource0/"
-                    "current_clocksource", "r");
-    if (f) {
-        if (!fgets(cs, sizeof cs, f))
-            cs[0] = 0;
-        fclose(f);
-    }
-    f = fopen("/proc/cpuinfo", "r");
-    while (f && !flags && fgets(line, sizeof line, f))
-        if (!strncmp(line, "flags", 5))
-            flags = strstr(line, " constant_tsc") &&
-                    strstr(line, " nonstop_tsc");
-    if (f)
-        fclose(f);
-    const char *env = getenv("MC_MPI_TRACE_TSC"); /* 0: never */
-    return flags && !strncmp(cs, "tsc", 3) && !(env && !strcmp(env, "0"));
-#else
-    return 0;
-#endif
+    return mc_tsc_usable("MC_MPI_TRACE_TSC");
 }
 
 /* a tick and the ns at it, read as close together as can be */
 static void pair(uint64_t *tick, uint64_t *ns)
 {
-    uint64_t a = mcm_tr_mono_ns();
-    *tick = mcm_tr_now();
-    *ns = a + (mcm_tr_mono_ns() - a) / 2;
+    mc_tick_pair(mcm_tr.tsc, tick, ns);
 }
 
 void mcm_tr_clock_end(void)
@@ -87,9 +56,7 @@ void mcm_tr_clock_end(void)
     if (mcm_tr.tsc) {
         uint64_t t1, n1;
         pair(&t1, &n1);
-        if (t1 > mcm_tr.tick0)
-            mcm_tr.ns_per_tick = (double)(n1 - mcm_tr.ns0) /
-                                 (double)(t1 - mcm_tr.tick0);
+        mcm_tr.ns_per_tick = mc_tick_rate(mcm_tr.tick0, mcm_tr.ns0, t1, n1);
     }
 }
 

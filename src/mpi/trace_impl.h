@@ -29,6 +29,7 @@
 #include "mpi/mcmpi.h"
 #include "mpi/trace.h"
 #include "util/map.h"
+#include "util/tick.h"
 
 /* regions after the collectives' forms */
 enum {
@@ -187,17 +188,9 @@ extern mcm_trace_t mcm_tr;
  * in ns. Reading the TSC costs a fraction of clock_gettime, and a
  * recorded call reads the clock twice; the log holds ticks, and
  * MPI_Finalize turns them into the archive's ns (mcm_tr_ns) */
-#if defined(__x86_64__)
-#include <x86intrin.h>
-#endif
-uint64_t mcm_tr_mono_ns(void);
 static inline uint64_t mcm_tr_now(void)
 {
-#if defined(__x86_64__)
-    if (mcm_tr.tsc)
-        return __rdtsc();
-#endif
-    return mcm_tr_mono_ns();
+    return mc_tick(mcm_tr.tsc); /* util/tick.h */
 }
 /* MPI_Finalize: measures the ticks' rate against CLOCK_MONOTONIC since
  * MPI_Init; then mcm_tr_ns turns a tick into the archive's time (ns) */

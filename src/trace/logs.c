@@ -25,6 +25,7 @@
 #include "util/colls.h"
 #include "util/error.h"
 #include "util/siphash.h"
+#include "util/tick.h"
 
 static int bad(const mc_tset_t *s, int r, const char *what, size_t at)
 {
@@ -122,6 +123,13 @@ static int check_log(mc_tset_t *s, int r)
         h.size != s->n)
         return bad(s, r, "not this job's log of this rank (its header "
                    "says another rank or size)", 0);
+    if (!h.ns1)
+        return bad(s, r, "the rank did not get to mc_finalize or exit "
+                   "(killed?): its log has no end", 0);
+    l->tick0 = h.tick0;
+    l->ns0 = h.ns0;
+    l->ns_per_tick = h.tsc ? mc_tick_rate(h.tick0, h.ns0, h.tick1, h.ns1)
+                           : 1;
     for (size_t at = sizeof h; at < l->len;) {
         mc_trec_t e;
         if (l->len - at < sizeof e)

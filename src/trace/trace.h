@@ -25,7 +25,16 @@ typedef struct mc_tlog {
     size_t len;
     uint32_t *gid;       /* this rank's comm id -> the archive's */
     size_t ngid;
+    uint64_t tick0, ns0; /* its clock (api/trace.h: mc_trhead_t) */
+    double ns_per_tick;
 } mc_tlog_t;
+
+/* a time of rank l's records in ns */
+static inline uint64_t mc_tlog_ns(const mc_tlog_t *l, uint64_t tick)
+{
+    int64_t d = (int64_t)(tick - l->tick0);
+    return l->ns0 + (uint64_t)(int64_t)((double)d * l->ns_per_tick);
+}
 
 /* a communicator of the archive (parents come first) */
 typedef struct mc_tcomm {

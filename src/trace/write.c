@@ -189,7 +189,7 @@ static void coll_end(wr_t *w, const mc_trec_t *e, const uint64_t *v, int me,
     OTF2_AttributeList_AddUint8(al, A_IN_PLACE, e->in_place);
     OTF2_AttributeList_AddStringRef(al, A_PATH, mc_tw_str(w, "manycoll"));
     OTF2_EvtWriter_MpiCollectiveEnd(
-        w->ev, al, t, otf2_op(e->coll), l->gid[e->comm],
+        w->ev, al, mc_tlog_ns(l, t), otf2_op(e->coll), l->gid[e->comm],
         rooted(e->coll) ? (uint32_t)e->root : OTF2_UNDEFINED_UINT32, sent,
         recvd);
 }
@@ -207,6 +207,7 @@ int mc_tw_region_of(const mc_trec_t *e)
 
 static void enter(wr_t *w, int r, uint64_t t)
 {
+    t = mc_tlog_ns(w->l, t);
     if (!w->first || t < w->first)
         w->first = t;
     OTF2_EvtWriter_Enter(w->ev, NULL, t, w->region[r] - 1);
@@ -214,6 +215,7 @@ static void enter(wr_t *w, int r, uint64_t t)
 
 static void leave(wr_t *w, int r, uint64_t t)
 {
+    t = mc_tlog_ns(w->l, t);
     if (t > w->last)
         w->last = t;
     OTF2_EvtWriter_Leave(w->ev, NULL, t, w->region[r] - 1);
@@ -229,7 +231,8 @@ static int write_rec(wr_t *w, int me, size_t at)
     switch (e->kind) {
     case MC_TR_COLL:
         enter(w, r, e->t0);
-        OTF2_EvtWriter_MpiCollectiveBegin(w->ev, NULL, e->t0);
+        OTF2_EvtWriter_MpiCollectiveBegin(w->ev, NULL,
+                                          mc_tlog_ns(w->l, e->t0));
         coll_end(w, e, v, me, e->t1);
         leave(w, r, e->t1);
         break;
@@ -240,7 +243,8 @@ static int write_rec(wr_t *w, int me, size_t at)
     case MC_TR_START: {
         void *p;
         enter(w, r, e->t0);
-        OTF2_EvtWriter_MpiCollectiveBegin(w->ev, NULL, e->t0);
+        OTF2_EvtWriter_MpiCollectiveBegin(w->ev, NULL,
+                                          mc_tlog_ns(w->l, e->t0));
         leave(w, r, e->t1);
         if (mc_map_add(&w->pending, e->id, &p) < 0)
             return MC_ERR_NOMEM;
@@ -269,6 +273,7 @@ static int write_rec(wr_t *w, int me, size_t at)
 int mc_tw_events(wr_t *w, int me)
 {
     const mc_tlog_t *l = &w->s->logs[me];
+    w->l = l;
     w->ev = OTF2_Archive_GetEvtWriter(w->ar, (OTF2_LocationRef)me);
     if (!w->ev)
         return mc_error(MC_ERR_ARG, "MC_TRACE=%s: no OTF2 event writer",

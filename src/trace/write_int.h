@@ -22,6 +22,7 @@ typedef struct wr {
     const mc_tset_t *s;
     OTF2_Archive *ar;
     OTF2_EvtWriter *ev;
+    const mc_tlog_t *l;      /* the rank whose events are being written */
     OTF2_AttributeList *al;
     char **strs;             /* string id -> its text */
     size_t nstr, capstr;

@@ -85,6 +85,11 @@ const mc_envvar_t mc_envvars[] = {
      "run` writes them as the OTF2 archive DIR/traces.otf2 when the job "
      "ends (docs/replay.md)",
      MC_ENV_TEXT, 0, 0, 0},
+    {"MC_TRACE_TSC", "",
+     "0: MC_TRACE reads clock_gettime for each call's times; otherwise it "
+     "reads the TSC where the CPU's is constant and non-stop and the "
+     "kernel keeps time with it",
+     MC_ENV_TEXT, 0, 0, 0},
     {"MC_DATA_DIR", "",
      "a directory searched first for platforms/ and platforms/profiles/ "
      "(`manycoll --version` lists the others)",
