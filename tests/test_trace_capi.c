@@ -5,7 +5,8 @@
  *
  *   world   barrier; allreduce 5 x f64 sum; bcast 7 x i32 from P-1;
  *           allreduce in place 3 x i64 max; gatherv to 1 (rank r sends
- *           r+1 x u8); alltoallv (to q: r+q+1 x f32)
+ *           r+1 x u8); alltoallv (to q: r+q+1 x f32); allreduce 2 x i32
+ *           with a user op (replayed as a sum)
  *   halves  split by rank < P/2 (key -rank: reversed order), reduce 4 x
  *           u16 sum to its rank 0, dup of it, barrier on the dup
  *   world   iallreduce 6 x f64 + mc_wait; ibcast 2 x f32 + mc_test until
@@ -39,6 +40,14 @@
     } while (0)
 
 static int me, P;
+
+/* a user op: inout += in */
+static void add_i32(const void *in, void *inout, size_t n, mc_dtype_t dt)
+{
+    (void)dt;
+    for (size_t i = 0; i < n; i++)
+        ((int32_t *)inout)[i] += ((const int32_t *)in)[i];
+}
 
 static int world_part(mc_comm_t *w)
 {
@@ -77,6 +86,12 @@ static int world_part(mc_comm_t *w)
         sf[i] = (float)me;
     OK(mc_alltoallv(w, sf, sc, sd, rf, rc, rd, MC_FLOAT32));
     EXPECT(rf[rd[P - 1]] == (float)(P - 1));
+    mc_op_t add;
+    int32_t u[2] = {me, 1}, us[2];
+    OK(mc_op_create(add_i32, 1, &add));
+    OK(mc_allreduce(w, u, us, 2, MC_INT32, add));
+    EXPECT(us[0] == P * (P - 1) / 2 && us[1] == P);
+    OK(mc_op_free(&add));
     return 0;
 }
 

@@ -57,6 +57,8 @@ def expected(r):
                              4 * sum(recvs),
                              **a(sum(sends), "f32",
                                  vcounts=",".join(map(str, sends))))),
+        ("mc_allreduce", end("ALLREDUCE", W, NONE, 8, 8,
+                             **a(2, "i32", "user"))),
         ("mc_reduce", end("REDUCE", ("split", half), "0", 8,
                           8 if hr == 0 else 0, **a(4, "u16", "sum"))),
         ("mc_barrier", end("BARRIER", ("dup", half), NONE, 0, 0,
@@ -169,8 +171,8 @@ def main():
     rows = lines(run([mc, "replay", anchor, "--platform", "scc48",
                       "--json"]).stdout)
     total = rows[-1]
-    if total.get("coll") != "total" or total.get("calls") != 13:
-        errs.append("replay: total %s, expected 13 collectives per rank" %
+    if total.get("coll") != "total" or total.get("calls") != 14:
+        errs.append("replay: total %s, expected 14 collectives per rank" %
                     total)
     # world-only: above the recorded size too
     e = os.path.join(tmp, "every")

@@ -63,6 +63,12 @@ int mc_rp_read_attrs(mc_rp_trace_t *t, mc_rp_rec_t *r, const char *dtype,
     if (dtype && *dtype && dtype_of(dtype, &dt, &mul))
         return mc_error(MC_ERR_ARG, "archive '%s': manycoll::datatype "
                         "'%s' is not a datatype", t->path, dtype);
+    /* "user": an op the program made (MPI_Op_create, mc_op_create),
+     * whose function the archive does not hold: replayed as a SUM of the
+     * same type, the same data moved and a builtin kernel's cost; "lxor"
+     * (no manycoll kernel) as bxor */
+    if (op && !strcmp(op, "user"))
+        op = "sum";
     if (op && *op && mc_op_from_name(!strcmp(op, "lxor") ? "bxor" : op, &o))
         return mc_error(MC_ERR_ARG, "archive '%s': manycoll::op '%s' is "
                         "not an operation", t->path, op);
