@@ -125,6 +125,8 @@ int mc_hier_supports(const mc_hier_t *h, mc_coll_t coll,
     case MC_COLL_SCATTER:
     case MC_COLL_REDUCE_SCATTER_BLOCK:
         return h->uniform && h->block;
+    case MC_COLL_ALLTOALL: /* and a provider with one (none yet: any) */
+        return h->uniform && h->block && (!h->prov || h->prov->alltoall);
     default:
         return 0;
     }

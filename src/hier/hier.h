@@ -76,6 +76,9 @@ typedef struct mc_hier_provider {
                    mc_dtype_t dt, int root);
     int (*reduce_scatter_block)(void *g, const void *sbuf, void *rbuf,
                                 size_t count, mc_dtype_t dt, mc_op_t op);
+    /* optional: NULL, and an alltoall takes the caller's flat path */
+    int (*alltoall)(void *g, const void *sbuf, void *rbuf, size_t count,
+                    mc_dtype_t dt);
     /* optional: start into request slot `slot` (< MC_HIER_MAX_INFLIGHT),
      * then wait for it; both NULL if the provider has none */
     int (*iallreduce)(void *g, const void *sbuf, void *rbuf, size_t count,
@@ -86,7 +89,8 @@ typedef struct mc_hier_provider {
 } mc_hier_provider_t;
 
 /* Collectives: mc_coll_t and mc_coll_info (manycoll.h). The hierarchy has
- * a form of the first nine (MC_COLL_BARRIER .. MC_COLL_SCATTER). */
+ * a form of the first nine (MC_COLL_BARRIER .. MC_COLL_SCATTER); alltoall
+ * only where the provider has one. */
 
 /* Tunables, with their defaults in mc_hier_default_params(). */
 typedef struct mc_hier_params {
@@ -143,6 +147,8 @@ int mc_hier_scatter(mc_hier_t *h, const void *sbuf, void *rbuf, size_t count,
                     mc_dtype_t dt, int root);
 int mc_hier_reduce_scatter_block(mc_hier_t *h, const void *sbuf, void *rbuf,
                                  size_t count, mc_dtype_t dt, mc_op_t op);
+int mc_hier_alltoall(mc_hier_t *h, const void *sbuf, void *rbuf,
+                     size_t count, mc_dtype_t dt);
 
 /* A provider of manycoll's own collectives: the group is an mc_comm_t. */
 extern const mc_hier_provider_t mc_hier_provider_manycoll;

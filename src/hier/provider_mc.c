@@ -2,7 +2,10 @@
  * A provider made of manycoll itself: the group handle is an mc_comm_t
  * (e.g. one rank per node or chip, from mc_comm_split). Used by the tests
  * to run the hierarchy without MPI, and by multi-chip simulations, where
- * that communicator's ranks sit on different simulated chips.
+ * that communicator's ranks sit on different simulated chips. It has no
+ * alltoall: a simulated alltoall across chips stays flat (its results,
+ * and the vSCC goldens, are those of the flat algorithms); tests/test_hier.c
+ * adds one to run hier_alltoall.c.
  */
 #include "hier/hier_impl.h"
 

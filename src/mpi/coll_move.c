@@ -197,9 +197,10 @@ static inline __attribute__((always_inline)) int blk_alltoall(const void *sbuf, 
     if (rsize < 0 ||
         mcm_plan(s, MC_COLL_ALLTOALL, MCM_BLOCKING,
                  &(mcm_call_t){.sbuf = sbuf, .scount = scount,
-                               .rcount = rcount},
+                               .rcount = rcount, .dt = stype, .rdt = rtype},
                  &p) == MCM_PMPI)
-        return PMPI_Alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm);
+        return mcm_picked(&p, PMPI_Alltoall(sbuf, scount, stype, rbuf,
+                                            rcount, rtype, comm));
     int P = s->topo->size, ip = p.ip;
     sides_t x;
     int rc = stage_both(s, &x, sbuf, scount * P, stype, rbuf, rcount * P,
@@ -209,10 +210,12 @@ static inline __attribute__((always_inline)) int blk_alltoall(const void *sbuf, 
     size_t block = (size_t)rcount * (size_t)rsize;
     if (!ip && x.in.bytes != block * (size_t)P)
         return mismatch(s, fn);
-    rc = mc_alltoall(s->node, x.sin, x.out.p, block, MC_UINT8);
+    rc = p.path == MCM_FLAT
+             ? mc_alltoall(s->node, x.sin, x.out.p, block, MC_UINT8)
+             : mc_hier_alltoall(&s->hier, x.sin, x.out.p, block, MC_UINT8);
     if (rc != MC_OK)
         return result(s, fn, rc);
-    return staged(s, fn, mcm_unstage(s, &x.out));
+    return mcm_picked(&p, staged(s, fn, mcm_unstage(s, &x.out)));
 }
 
 static MCM_TRACED int tr_alltoall(const void *sbuf, int scount,

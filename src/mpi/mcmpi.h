@@ -94,7 +94,7 @@ typedef struct mcm_stat {
 
 /* ---- the choice across nodes: hierarchy or MPI (pick.c) ---- */
 enum { MCM_PICK_MEASURE = 0, MCM_PICK_HIER = 1, MCM_PICK_MPI = 2 };
-#define MCM_PICK_COLLS 8   /* the collectives with a hierarchical form */
+#define MCM_PICK_COLLS 9   /* the collectives with a hierarchical form */
 #define MCM_PICK_CLASSES 8 /* sizes: <= 64 B, then up by 8x, > 16 MiB */
 #define MCM_PICK_REPS 7    /* timed trial calls per side, after a warm-up */
 

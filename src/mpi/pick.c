@@ -28,7 +28,8 @@
  * (communicator, collective, class) that the program uses.
  *
  * Size classes, by the bytes of one call (bcast and the reductions: count
- * x type size; allgather, gather, scatter: one rank's block; barrier: 0):
+ * x type size; allgather, alltoall, gather, scatter: one block; barrier:
+ * 0):
  * <= 64 B, <= 512 B, <= 4 KiB, <= 32 KiB, <= 256 KiB, <= 2 MiB,
  * <= 16 MiB, more.
  *
@@ -58,8 +59,9 @@ static const unsigned char rows[MC_COLL_COUNT] = {
     [MC_COLL_BARRIER] = 1,   [MC_COLL_BCAST] = 2,
     [MC_COLL_REDUCE] = 3,    [MC_COLL_ALLREDUCE] = 4,
     [MC_COLL_ALLGATHER] = 5, [MC_COLL_GATHER] = 6,
-    [MC_COLL_SCATTER] = 7,   [MC_COLL_REDUCE_SCATTER_BLOCK] = 8};
-_Static_assert(MCM_PICK_COLLS == 8, "a row per collective above");
+    [MC_COLL_SCATTER] = 7,   [MC_COLL_REDUCE_SCATTER_BLOCK] = 8,
+    [MC_COLL_ALLTOALL] = 9};
+_Static_assert(MCM_PICK_COLLS == 9, "a row per collective above");
 
 static int row(int coll)
 {
@@ -99,6 +101,7 @@ static long long call_bytes(mc_coll_t coll, const mcm_call_t *a,
     case MC_COLL_REDUCE_SCATTER_BLOCK:
         return times(a->count, a->dt);
     case MC_COLL_ALLGATHER:
+    case MC_COLL_ALLTOALL:
         return p->ip ? times(a->rcount, a->rdt) : times(a->scount, a->dt);
     case MC_COLL_GATHER:
         return p->root && p->ip ? times(a->rcount, a->rdt)

@@ -25,8 +25,8 @@
  *                           intercomm, one rank, settings that   or
  *                           differ, MC_MPI_HIER=0, failed setup) no_comm
  *   2    form, on several   no hierarchical form: non-blocking   no_hier
- *        nodes              and persistent calls, alltoall, the
- *                           v-variants, scans, reduce_scatter
+ *        nodes              and persistent calls, the v-variants,
+ *                           scans, reduce_scatter
  *   3    shape (not         the hierarchy cannot keep MPI's      shape
  *        reducing)          order (mc_hier_supports(coll, 1))
  *   4    root (ROOTED)      outside [0, size)                    root

@@ -212,6 +212,15 @@ static int p_reduce_scatter_block(void *g, const void *sbuf, void *rbuf,
               "PMPI_Reduce_scatter_block");
 }
 
+static int p_alltoall(void *g, const void *sbuf, void *rbuf, size_t count,
+                      mc_dtype_t dt)
+{
+    CHECK_COUNT(count, "PMPI_Alltoall");
+    return ok(PMPI_Alltoall(in(sbuf), (int)count, mdt(dt), rbuf, (int)count,
+                            mdt(dt), slice(g)),
+              "PMPI_Alltoall");
+}
+
 static int p_iallreduce(void *g, const void *sbuf, void *rbuf, size_t count,
                         mc_dtype_t dt, mc_op_t op, int slot)
 {
@@ -243,5 +252,5 @@ const mc_hier_provider_t mcm_provider = {
     .barrier = p_barrier, .bcast = p_bcast, .reduce = p_reduce,
     .allreduce = p_allreduce, .allgather = p_allgather, .gather = p_gather,
     .scatter = p_scatter, .reduce_scatter_block = p_reduce_scatter_block,
-    .iallreduce = p_iallreduce, .ibcast = p_ibcast, .wait = p_wait,
+    .alltoall = p_alltoall, .iallreduce = p_iallreduce, .ibcast = p_ibcast, .wait = p_wait,
 };

@@ -73,6 +73,7 @@ static int call(mc_hier_t *h, const mc_case_t *k, mc_case_bufs_t *b)
     case MC_COLL_ALLREDUCE:
         return mc_hier_allreduce(h, s, b->rbuf, n, k->dt, op);
     case MC_COLL_ALLGATHER: return mc_hier_allgather(h, s, b->rbuf, n, k->dt);
+    case MC_COLL_ALLTOALL: return mc_hier_alltoall(h, s, b->rbuf, n, k->dt);
     case MC_COLL_REDUCE_SCATTER_BLOCK:
         return mc_hier_reduce_scatter_block(h, s, b->rbuf, n, k->dt, op);
     case MC_COLL_GATHER:
