@@ -13,6 +13,12 @@ if(NOT MC_HAVE_OTF2)
            COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/expect_run.sh 2
                    "^manycoll replay: .*built without OTF2.*libopen-trace-format2-dev"
                    -- ${MC_CMD} replay none.otf2 --platform scc48)
+  # MC_TRACE: said before the job starts, not after it ran
+  add_test(NAME trace_capi_no_otf2
+           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/expect_run.sh 2
+                   "^manycoll run: MC_TRACE: .*built without OTF2"
+                   -- env MC_TRACE=${CMAKE_CURRENT_BINARY_DIR}
+                   ${MC_CMD} run -n 1 true)
   return()
 endif()
 find_package(Python3 COMPONENTS Interpreter QUIET)

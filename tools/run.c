@@ -103,6 +103,12 @@ int cmd_run(int argc, char **argv)
     if (rc || mc_parse_only())
         return rc;
     const char *dir = mc_env("MC_TRACE");
+    if (*dir && !mc_trace_have_otf2()) {
+        fprintf(stderr, "manycoll run: MC_TRACE: this manycoll was built "
+                        "without OTF2, which writes the archive; install "
+                        "libopen-trace-format2-dev and rebuild\n");
+        return 2;
+    }
     if (*dir && !trace_dir_ok(dir))
         return 2;
     rc = mc_run_job(n, argv + prog, timeout);
