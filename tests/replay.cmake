@@ -43,6 +43,16 @@ add_test(NAME trace_capi COMMAND ${Python3_EXECUTABLE}
          ${CMAKE_CURRENT_BINARY_DIR}/trace_capi_tmp)
 set_tests_properties(trace_capi PROPERTIES TIMEOUT 120)
 
+# the OTF2 writer of simulated spans (--trace NAME.otf2) on spans that
+# nest, overlap and have no length
+add_executable(test_trace_spans test_trace_spans.c)
+target_link_libraries(test_trace_spans PRIVATE mc_trace manycoll_static)
+mc_include_view(test_trace_spans ${MC_TOOLS_LAYERS})
+add_test(NAME trace_spans COMMAND ${Python3_EXECUTABLE}
+         ${CMAKE_CURRENT_SOURCE_DIR}/trace_spans_check.py
+         $<TARGET_FILE:test_trace_spans>
+         ${CMAKE_CURRENT_BINARY_DIR}/trace_spans_tmp)
+
 # the mini-application's 4-rank recording (tests/mpi_trace.cmake,
 # build/traces/cg4) replayed at 4 and 48 ranks on scc48, 1,024 on
 # mesh32x32 and 65,536 on mesh256x256; the mesh ones are labelled long

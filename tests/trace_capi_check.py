@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """MC_TRACE for C API programs under `manycoll run` (src/api/trace.c,
 src/trace): records tests/test_trace_capi.c at 3 ranks and checks the
-archive call by call, then replays it and a recording of
+archive call by call, then replays it (also writing the simulated spans
+as OTF2, --trace NAME.otf2, src/trace/spans.c) and a recording of
 examples/every_collective.c, the latter also above its recorded size.
 
     trace_capi_check.py MANYCOLL TEST_TRACE_CAPI EVERY_COLLECTIVE TMPDIR
@@ -12,6 +13,7 @@ everything matches.
 """
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -174,6 +176,38 @@ def main():
     if total.get("coll") != "total" or total.get("calls") != 14:
         errs.append("replay: total %s, expected 14 collectives per rank" %
                     total)
+    # the replay's simulated spans as OTF2 (--trace NAME.otf2): otf2-print
+    # reads them without a word, every Enter has its Leave, and each
+    # core's times never go back
+    sim = os.path.join(tmp, "sim.otf2")
+    run([mc, "replay", anchor, "--platform", "scc48", "--trace", sim])
+    spans = parse_events(otf2_print([sim]))
+    for core, evs in spans.items():
+        depth, t = 0, 0
+        for e in evs:
+            depth += {"ENTER": 1, "LEAVE": -1}.get(e["ev"], 0)
+            if depth < 0 or e["t"] < t:
+                errs.append("--trace %s: core %d unbalanced or back in "
+                            "time at %s" % (sim, core, e))
+                break
+            t = e["t"]
+        if depth:
+            errs.append("--trace %s: core %d ends inside a span" %
+                        (sim, core))
+    if len(spans) != P:
+        errs.append("--trace %s: %d cores with spans, expected %d" %
+                    (sim, len(spans), P))
+    # each location's definition counts its events
+    for m in re.finditer(r"^LOCATION\s+(\d+)\s.*# Events: (\d+)",
+                         otf2_print(["-G", sim]), re.M):
+        core, n = int(m.group(1)), int(m.group(2))
+        if n != len(spans.get(core, [])):
+            errs.append("--trace %s: core %d defined with %d events, has "
+                        "%d" % (sim, core, n, len(spans.get(core, []))))
+    p = run([mc, "replay", anchor, "--platform", "scc48", "--trace", sim],
+            expect=1)
+    if "is there already" not in p.stderr:
+        errs.append("--trace onto an archive: %r" % p.stderr)
     # world-only: above the recorded size too
     e = os.path.join(tmp, "every")
     record(mc, every, e)

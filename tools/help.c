@@ -160,7 +160,8 @@ static const help_t helps[] = {
      "                   core)\n"
      "  --trace FILE     every event of the first size, as one JSON object\n"
      "                   in the Chrome trace format (ui.perfetto.dev,\n"
-     "                   chrome://tracing; tools/plot_trace.py)\n"
+     "                   chrome://tracing; tools/plot_trace.py); FILE\n"
+     "                   named DIR/NAME.otf2: an OTF2 archive (Vampir)\n"
      "  --traffic FILE   bytes per rank pair of the first size, as JSON\n"
      "                   (tools/plot_traffic.py draws it)\n"
      "  --json           one JSON object per size (and --algo), a line each\n"
@@ -278,7 +279,8 @@ static const help_t helps[] = {
      "                     (docs/replay.md says which communicators extend)\n"
      "  --json             one object per site (with the ranks that made\n"
      "                     it), the last \"total\"\n"
-     "  --trace OUT        the simulated operations as a Perfetto trace\n"
+     "  --trace OUT        the simulated operations as a Perfetto trace;\n"
+     "                     OUT named DIR/NAME.otf2: an OTF2 archive\n"
      "  -h, --help         this text\n"},
     {"gcmc", "the GCMC application proxy (run it under manycoll run)",
      "usage: manycoll run -n N manycoll gcmc [--algo A[:k=v,...]]\n"

@@ -11,6 +11,8 @@
  *             those members it is: the k-th on one rank is the k-th on
  *             every member, as a comm is made by a collective call)
  *   write.c   the events of each rank and the definitions (OTF2)
+ *   spans.c   a simulation's trace (`sim --trace`, `replay --trace` to
+ *             NAME.otf2) as an OTF2 archive, the same serial writer
  *   none.c    a build without OTF2: says so
  */
 #ifndef MC_TRACE_TRACE_H
@@ -18,6 +20,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "plat/platform.h"
+#include "sim/engine.h"
 
 /* one rank's log, read */
 typedef struct mc_tlog {
@@ -63,6 +68,13 @@ void mc_tset_unlink(const mc_tset_t *s);
 
 /* writes DIR/traces.otf2 from the logs (write.c; none.c without OTF2) */
 int mc_tset_write(const mc_tset_t *s);
+
+/* A simulation's spans (sim/engine.h) as the OTF2 archive PATH, which is
+ * DIR/NAME.otf2 (spans.c; `sim --trace`, `replay --trace`): MC_OK, and
+ * in *clipped the spans written from the end of one they overlapped */
+int mc_trace_write_spans(const char *path, const mc_platform_t *p,
+                         const mc_sim_trace_rec_t *t, size_t n,
+                         uint64_t *clipped);
 
 /* the whole step: read, write, remove the logs; MC_OK or an error */
 int mc_trace_convert(const char *dir, int n);
