@@ -21,6 +21,7 @@ set(face_hier hier/hier.h)
 set(face_oracle oracle/check.h)
 set(face_app app/gcmc.h)
 set(face_replay replay/replay.h)
+set(face_trace trace/trace.h)
 
 string(REPLACE "," ";" LAYERS "${LAYERS}")
 list(LENGTH LAYERS nlayers)

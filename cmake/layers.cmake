@@ -38,7 +38,7 @@
 #             with libotf2, which libmanycoll.so does not link
 #   trace     a C API program's recording (MC_TRACE, api/trace.h) made
 #             into an OTF2 archive by `manycoll run`: it reads the log
-#             format in api/trace.h and writes with libotf2; and a
+#             format (util/tracelog.h) and writes with libotf2; and a
 #             simulation's spans (sim/engine.h) as OTF2 (`--trace X.otf2`)
 
 set(MC_LAYER_SEES_util "")
@@ -57,7 +57,7 @@ set(MC_LAYERS util ops plat sched sim model tp coll select api job hier)
 set(MC_LAYER_SEES_oracle util ops sched tp coll hier)
 set(MC_LAYER_SEES_app util ops plat sched sim tp coll select api job)
 set(MC_LAYER_SEES_replay util ops plat sched sim tp coll select api job)
-set(MC_LAYER_SEES_trace util api plat sim)
+set(MC_LAYER_SEES_trace util plat sim)
 set(MC_SUPPORT_LAYERS oracle app replay trace)
 
 # mc_include_view(TARGET LAYER...): TARGET sees include/ and these layers

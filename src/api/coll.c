@@ -159,9 +159,12 @@ static STEP int run_plain(mc_comm_t *c, int prep, const mc_args_t *a)
 }
 
 /* recorded (MC_TRACE, api/trace.c) or not: one load from the line of c
- * that the checks read, and a branch */
+ * that the checks read, and a branch (c is known good only once prep
+ * is not an error: c NULL fails in prep) */
 static STEP int run(mc_comm_t *c, int prep, const mc_args_t *a)
 {
+    if (prep < 0)
+        return prep;
     if (__builtin_expect(c->traced, 0))
         return mc_trace_call(c, prep, a, run_plain);
     return run_plain(c, prep, a);

@@ -227,6 +227,8 @@ static int run_v_plain(mc_comm_t *c, int prep, const mc_args_t *a)
 
 static int run_v(mc_comm_t *c, int prep, const mc_args_t *a)
 {
+    if (prep < 0) /* c NULL fails in prep */
+        return prep;
     if (__builtin_expect(c->traced, 0)) /* MC_TRACE (api/trace.c) */
         return mc_trace_call(c, prep, a, run_v_plain);
     return run_v_plain(c, prep, a);

@@ -129,7 +129,12 @@ int mc_trace_open(int rank, int size)
                                              O_CLOEXEC, 0644)
                             : -1;
     if (tr.fd < 0 || keep_members(1, world, size)) {
-        int e = errno;
+        int e = tr.fd < 0 ? errno : ENOMEM;
+        if (tr.fd >= 0) {
+            close(tr.fd);
+            unlink(path);
+            tr.fd = -1;
+        }
         free(world);
         free(tr.buf);
         tr.buf = NULL;

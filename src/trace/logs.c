@@ -20,7 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "api/trace.h"
+#include "util/tracelog.h"
 #include "trace/trace.h"
 #include "util/colls.h"
 #include "util/error.h"

@@ -7,7 +7,7 @@
 
 #include <otf2/otf2.h>
 
-#include "api/trace.h"
+#include "util/tracelog.h"
 #include "manycoll.h"
 #include "trace/trace.h"
 #include "util/map.h"
