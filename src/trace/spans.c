@@ -19,9 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <otf2/otf2.h>
-
-#include "trace/trace.h"
+#include "trace/write_int.h"
 #include "util/error.h"
 
 typedef struct span_w {
@@ -46,15 +44,6 @@ static int by_core_time(const void *a, const void *b)
         return x->start < y->start ? -1 : 1;
     return (x->end < y->end) - (x->end > y->end); /* outer first */
 }
-
-static OTF2_FlushType pre_flush(void *u, OTF2_FileType ft,
-                                OTF2_LocationRef loc, void *caller, bool last)
-{
-    (void)u, (void)ft, (void)loc, (void)caller, (void)last;
-    return OTF2_FLUSH;
-}
-
-static const OTF2_FlushCallbacks flush_cbs = {.otf2_pre_flush = pre_flush};
 
 /* the regions: one per distinct name (the names are few) */
 static int name_regions(span_w_t *w, size_t n)
@@ -187,33 +176,10 @@ static int split_path(const char *path, char *dir, size_t dlen, char *name,
 
 static int open_spans(span_w_t *w, const char *path)
 {
-    char dir[4096], name[256], anchor[4600];
+    char dir[4096], name[256], what[4200];
     MC_CHECK(split_path(path, dir, sizeof dir, name, sizeof name));
-    snprintf(anchor, sizeof anchor, "%s/%s.otf2", dir, name);
-    FILE *f = fopen(anchor, "r");
-    if (f) {
-        fclose(f);
-        return mc_error(MC_ERR_ARG, "trace '%s' is there already (OTF2 "
-                        "does not overwrite an archive)", anchor);
-    }
-    w->ar = OTF2_Archive_Open(dir, name, OTF2_FILEMODE_WRITE, 1 << 20,
-                              4 << 20, OTF2_SUBSTRATE_POSIX,
-                              OTF2_COMPRESSION_NONE);
-    OTF2_ErrorCode e = w->ar ? OTF2_Archive_SetFlushCallbacks(w->ar,
-                                                              &flush_cbs, NULL)
-                             : OTF2_ERROR_INVALID;
-    if (e == OTF2_SUCCESS)
-        e = OTF2_Archive_SetSerialCollectiveCallbacks(w->ar);
-    if (e == OTF2_SUCCESS)
-        e = OTF2_Archive_SetCreator(w->ar, "manycoll (simulated trace)");
-    if (e == OTF2_SUCCESS)
-        e = OTF2_Archive_OpenEvtFiles(w->ar);
-    if (e != OTF2_SUCCESS)
-        return mc_error(MC_ERR_ARG, "trace '%s': cannot write an OTF2 "
-                        "archive there (%s)", path,
-                        w->ar ? OTF2_Error_GetDescription(e)
-                              : "OTF2_Archive_Open failed");
-    return MC_OK;
+    snprintf(what, sizeof what, "trace '%s'", path);
+    return mc_tw_open(dir, name, "manycoll (simulated trace)", what, &w->ar);
 }
 
 /* the events of every core with spans, then its local definitions */

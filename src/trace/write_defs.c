@@ -196,35 +196,56 @@ static void write_local(wr_t *w)
     OTF2_Archive_CloseDefFiles(w->ar);
 }
 
+/* *out: an OTF2 archive DIR/NAME.otf2 opened for writing by this one
+ * process (serial mode), its event files open; MC_OK, or an error that
+ * starts with `what` if there is an archive there already or OTF2 cannot
+ * write there */
+int mc_tw_open(const char *dir, const char *name, const char *creator,
+               const char *what, OTF2_Archive **out)
+{
+    char anchor[4400];
+    struct stat st;
+    *out = NULL;
+    snprintf(anchor, sizeof anchor, "%s/%s.otf2", dir, name);
+    if (stat(anchor, &st) == 0)
+        return mc_error(MC_ERR_ARG, "%s: '%s' is there already (OTF2 does "
+                        "not overwrite an archive): remove it (%s.otf2, "
+                        "%s.def, %s/) or write into another directory",
+                        what, anchor, name, name, name);
+    OTF2_Archive *ar = OTF2_Archive_Open(dir, name, OTF2_FILEMODE_WRITE,
+                                         1 << 20, 4 << 20,
+                                         OTF2_SUBSTRATE_POSIX,
+                                         OTF2_COMPRESSION_NONE);
+    OTF2_ErrorCode e = ar ? OTF2_Archive_SetFlushCallbacks(ar, &flush_cbs,
+                                                           NULL)
+                          : OTF2_ERROR_INVALID;
+    if (e == OTF2_SUCCESS)
+        e = OTF2_Archive_SetSerialCollectiveCallbacks(ar);
+    if (e == OTF2_SUCCESS)
+        e = OTF2_Archive_SetCreator(ar, creator);
+    if (e == OTF2_SUCCESS)
+        e = OTF2_Archive_OpenEvtFiles(ar);
+    if (e == OTF2_SUCCESS) {
+        *out = ar;
+        return MC_OK;
+    }
+    int rc = mc_error(MC_ERR_ARG, "%s: cannot write an OTF2 archive in "
+                      "'%s' (%s)", what, dir,
+                      ar ? OTF2_Error_GetDescription(e)
+                         : "OTF2_Archive_Open failed");
+    if (ar)
+        OTF2_Archive_Close(ar);
+    return rc;
+}
+
 static int open_archive(wr_t *w)
 {
-    char anchor[4096];
-    struct stat st;
-    snprintf(anchor, sizeof anchor, "%s/traces.otf2", w->s->dir);
-    if (stat(anchor, &st) == 0)
-        return mc_error(MC_ERR_ARG, "MC_TRACE=%s: '%s' is there already; "
-                        "remove the archive (traces.otf2, traces.def, "
-                        "traces/) or record into another directory",
-                        w->s->dir, anchor);
-    w->ar = OTF2_Archive_Open(w->s->dir, "traces", OTF2_FILEMODE_WRITE,
-                              1 << 20, 4 << 20, OTF2_SUBSTRATE_POSIX,
-                              OTF2_COMPRESSION_NONE);
-    OTF2_ErrorCode e = w->ar ? OTF2_Archive_SetFlushCallbacks(w->ar,
-                                                              &flush_cbs, NULL)
-                             : OTF2_ERROR_INVALID;
-    if (e == OTF2_SUCCESS)
-        e = OTF2_Archive_SetSerialCollectiveCallbacks(w->ar);
-    if (e == OTF2_SUCCESS)
-        e = OTF2_Archive_SetCreator(w->ar, "manycoll run (MC_TRACE)");
-    if (e == OTF2_SUCCESS)
-        e = OTF2_Archive_OpenEvtFiles(w->ar);
+    char what[4200];
+    snprintf(what, sizeof what, "MC_TRACE=%s", w->s->dir);
+    MC_CHECK(mc_tw_open(w->s->dir, "traces", "manycoll run (MC_TRACE)",
+                        what, &w->ar));
     w->al = OTF2_AttributeList_New();
-    if (e != OTF2_SUCCESS || !w->al)
-        return mc_error(MC_ERR_ARG, "MC_TRACE=%s: cannot write an OTF2 "
-                        "archive there (%s)", w->s->dir,
-                        w->ar ? OTF2_Error_GetDescription(e)
-                              : "OTF2_Archive_Open failed");
-    return MC_OK;
+    return w->al ? MC_OK : mc_error(MC_ERR_NOMEM, "MC_TRACE: no memory");
 }
 
 int mc_tset_write(const mc_tset_t *s)

@@ -40,6 +40,9 @@ uint32_t mc_tw_str(wr_t *w, const char *t);
 int mc_tw_region_of(const mc_trec_t *e);
 void mc_tw_region_name(int r, char *buf, size_t len);
 OTF2_RegionRole mc_tw_region_role(int r);
+/* DIR/NAME.otf2 opened for writing, serial mode (write_defs.c) */
+int mc_tw_open(const char *dir, const char *name, const char *creator,
+               const char *what, OTF2_Archive **out);
 /* the events of rank me (MC_OK or an error) */
 int mc_tw_events(wr_t *w, int me);
 
