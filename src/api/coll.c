@@ -146,28 +146,42 @@ STEP int mc_run_call(mc_comm_t *c, const mc_args_t *a,
     return run_call(c, a, given);
 }
 
-/* a blocking call: after the communicator's non-blocking ones */
-static STEP int run_plain(mc_comm_t *c, int prep, const mc_args_t *a)
+/* a blocking call's own run, once c's earlier calls are done */
+static STEP int run_body(mc_comm_t *c, int prep, const mc_args_t *a)
 {
-    if (prep < 0)
-        return prep;
-    if (mc_nb_pending(c))
-        MC_CHECK(mc_nb_drain(c));
     if (prep == MC_PREP_EMPTY)
         return mc_run_empty(c, a);
     return mc_run_call(c, a, NULL);
 }
 
-/* recorded (MC_TRACE, api/trace.c) or not: one load from the line of c
- * that the checks read, and a branch (c is known good only once prep
- * is not an error: c NULL fails in prep) */
+static int run_body_out(mc_comm_t *c, int prep, const mc_args_t *a)
+{
+    return run_body(c, prep, a);
+}
+
+/* the rare cases of a blocking call: c has non-blocking calls to
+ * complete first (api/nbc.c), or is recorded (MC_TRACE, api/trace.c) */
+static __attribute__((noinline, cold)) int
+run_rare(mc_comm_t *c, int prep, const mc_args_t *a)
+{
+    if (mc_nb_pending(c))
+        MC_CHECK(mc_nb_drain(c));
+    if (c->traced)
+        return mc_trace_call(c, prep, a, run_body_out);
+    return run_body(c, prep, a);
+}
+
+/* A blocking call: one branch for both rare cases, from the line of c
+ * the checks read (c is known good only once prep is not an error: a
+ * NULL c fails in prep) */
 static STEP int run(mc_comm_t *c, int prep, const mc_args_t *a)
 {
     if (prep < 0)
         return prep;
-    if (__builtin_expect(c->traced, 0))
-        return mc_trace_call(c, prep, a, run_plain);
-    return run_plain(c, prep, a);
+    if (__builtin_expect(((uintptr_t)c->nb_head | (unsigned)c->nb_ctx |
+                          (unsigned)c->traced) != 0, 0))
+        return run_rare(c, prep, a);
+    return run_body(c, prep, a);
 }
 
 /* count 0 (the call does nothing; with MC_CHECK_ARGS the ranks still
