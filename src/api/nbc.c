@@ -402,36 +402,38 @@ static int waitall_plain(int n, mc_request_t **reqs)
 }
 
 /* ---- the waits, recorded (MC_TRACE: their region, with the ids of the
- * calls they completed) or not ---- */
+ * calls they completed) or not: t0 0 when not ---- */
+
+static uint64_t wait_begin(void)
+{
+    return __builtin_expect(mc_trace_on, 0) && mc_trace_wait_begin()
+               ? mc_trace_now()
+               : 0;
+}
+
+static int wait_end(int which, uint64_t t0, int rc)
+{
+    if (t0)
+        mc_trace_wait_end(which, t0);
+    return rc;
+}
 
 int mc_test(mc_request_t *r, int *done)
 {
-    if (__builtin_expect(!mc_trace_on, 1) || !mc_trace_wait_begin())
-        return test_plain(r, done);
-    uint64_t t0 = mc_trace_now();
-    int rc = test_plain(r, done);
-    mc_trace_wait_end(MC_TRW_TEST, t0);
-    return rc;
+    uint64_t t0 = wait_begin();
+    return wait_end(MC_TRW_TEST, t0, test_plain(r, done));
 }
 
 int mc_wait(mc_request_t *r)
 {
-    if (__builtin_expect(!mc_trace_on, 1) || !mc_trace_wait_begin())
-        return wait_plain(r);
-    uint64_t t0 = mc_trace_now();
-    int rc = wait_plain(r);
-    mc_trace_wait_end(MC_TRW_WAIT, t0);
-    return rc;
+    uint64_t t0 = wait_begin();
+    return wait_end(MC_TRW_WAIT, t0, wait_plain(r));
 }
 
 int mc_waitall(int n, mc_request_t **reqs)
 {
-    if (__builtin_expect(!mc_trace_on, 1) || !mc_trace_wait_begin())
-        return waitall_plain(n, reqs);
-    uint64_t t0 = mc_trace_now();
-    int rc = waitall_plain(n, reqs);
-    mc_trace_wait_end(MC_TRW_WAITALL, t0);
-    return rc;
+    uint64_t t0 = wait_begin();
+    return wait_end(MC_TRW_WAITALL, t0, waitall_plain(n, reqs));
 }
 
 int mc_request_free(mc_request_t **req)

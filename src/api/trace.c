@@ -200,7 +200,7 @@ static uint32_t comm_id(const mc_comm_t *c)
 /* the v-counts of a v-collective, as the contract writes them: the
  * receive counts of allgatherv and of a gatherv's root, the send counts
  * of a scatterv's root and of alltoallv, reduce_scatter's counts */
-static const size_t *vcounts(const mc_comm_t *c, const mc_args_t *a)
+static const size_t *vcounts(const mc_args_t *a)
 {
     switch (a->coll) {
     case MC_COLL_ALLGATHERV: case MC_COLL_GATHERV:
@@ -213,11 +213,6 @@ static const size_t *vcounts(const mc_comm_t *c, const mc_args_t *a)
     }
 }
 
-/* the collectives with a root: a bit per mc_coll_t */
-#define ROOTED                                                               \
-    (1u << MC_COLL_BCAST | 1u << MC_COLL_REDUCE | 1u << MC_COLL_GATHER |     \
-     1u << MC_COLL_SCATTER | 1u << MC_COLL_GATHERV | 1u << MC_COLL_SCATTERV)
-
 /* every field of a call's record (times 0) and its v-counts */
 static inline __attribute__((always_inline)) void
 describe(mc_trec_t *r, uint64_t *w, uint32_t kind, uint32_t n,
@@ -229,7 +224,10 @@ describe(mc_trec_t *r, uint64_t *w, uint32_t kind, uint32_t n,
                      .in_place = (uint8_t)(a->in_place != 0),
                      .dt = (int32_t)a->dt, .op = (int32_t)a->op,
                      .comm = comm_id(c),
-                     .root = ROOTED >> a->coll & 1 ? a->root : -1, .n = n,
+                     .root = mc_coll_info(a->coll)->props & MC_COLL_ROOTED
+                                 ? a->root
+                                 : -1,
+                     .n = n,
                      .count = a->count};
     if (__builtin_expect(!a->count && a->bytes, 0)) /* a v-call's block */
         r->count = a->bytes / a->dsize;
@@ -260,7 +258,7 @@ int mc_trace_call(mc_comm_t *c, int prep, const mc_args_t *a,
     int rc = run(c, prep, a);
     hold--;
     uint64_t t1 = mc_trace_now();
-    const size_t *v = prep == MC_OK ? vcounts(c, a) : NULL;
+    const size_t *v = prep == MC_OK ? vcounts(a) : NULL;
     uint64_t *w;
     uint32_t n = nwords(c, a, v);
     mc_trec_t *r = put(n, &w);
@@ -278,7 +276,7 @@ uint64_t mc_trace_start(mc_comm_t *c, const mc_args_t *a, int form,
     if (hold || !comm_id(c))
         return 0;
     const mc_comm_t *u = c->ctx_parent ? c->ctx_parent : c;
-    const size_t *v = vcounts(u, a);
+    const size_t *v = vcounts(a);
     uint64_t *w;
     int init = form == 2;
     uint32_t n = init ? 0 : nwords(u, a, v);

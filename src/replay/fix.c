@@ -36,20 +36,14 @@
  * "bytes:N" (replayed as N uint8 per element) */
 static int dtype_of(const char *s, mc_dtype_t *dt, uint64_t *mul)
 {
-    static const char *const k[][2] = {
-        {"i8", "int8"},     {"u8", "uint8"},     {"i16", "int16"},
-        {"u16", "uint16"},  {"i32", "int32"},    {"u32", "uint32"},
-        {"i64", "int64"},   {"u64", "uint64"},   {"f32", "float32"},
-        {"f64", "float64"}, {"f16", "float16"},  {"bf16", "bfloat16"}};
     *mul = 1;
     if (!strncmp(s, "bytes:", 6)) {
         *dt = MC_UINT8;
         *mul = strtoull(s + 6, NULL, 10);
         return *mul > 0 ? 0 : -1;
     }
-    for (size_t i = 0; i < sizeof k / sizeof *k; i++)
-        if (!strcmp(s, k[i][0]))
-            return mc_dtype_from_name(k[i][1], dt);
+    if (!mc_dtype_from_short_name(s, dt))
+        return 0;
     return mc_dtype_from_name(s, dt);
 }
 

@@ -111,23 +111,13 @@ static OTF2_CollectiveOp otf2_op(int coll)
 /* the contract's short name of a datatype, else manycoll's */
 static const char *dtype_name(int dt)
 {
-    static const char *const k[][2] = {
-        {"int8", "i8"},       {"uint8", "u8"},     {"int16", "i16"},
-        {"uint16", "u16"},    {"int32", "i32"},    {"uint32", "u32"},
-        {"int64", "i64"},     {"uint64", "u64"},   {"float32", "f32"},
-        {"float64", "f64"},   {"float16", "f16"},  {"bfloat16", "bf16"}};
-    const char *m = mc_dtype_name((mc_dtype_t)dt);
-    for (size_t i = 0; i < sizeof k / sizeof *k; i++)
-        if (!strcmp(m, k[i][0]))
-            return k[i][1];
-    return m;
+    const char *k = mc_dtype_short_name((mc_dtype_t)dt);
+    return k ? k : mc_dtype_name((mc_dtype_t)dt);
 }
 
-static int rooted(int coll)
+static int has(int coll, unsigned prop)
 {
-    return coll == MC_COLL_BCAST || coll == MC_COLL_REDUCE ||
-           coll == MC_COLL_GATHER || coll == MC_COLL_SCATTER ||
-           coll == MC_COLL_GATHERV || coll == MC_COLL_SCATTERV;
+    return (mc_coll_info((mc_coll_t)coll)->props & prop) != 0;
 }
 
 /* the bytes a rank sends and receives, as its arguments describe them */
@@ -172,10 +162,7 @@ static void coll_end(wr_t *w, const mc_trec_t *e, const uint64_t *v, int me,
     OTF2_AttributeList *al = w->al;
     OTF2_AttributeList_AddUint64(al, A_COUNT, e->count);
     OTF2_AttributeList_AddStringRef(al, A_DTYPE, mc_tw_str(w, dtype_name(e->dt)));
-    int has_op = e->coll == MC_COLL_REDUCE || e->coll == MC_COLL_ALLREDUCE ||
-                 e->coll == MC_COLL_SCAN || e->coll == MC_COLL_EXSCAN ||
-                 e->coll == MC_COLL_REDUCE_SCATTER ||
-                 e->coll == MC_COLL_REDUCE_SCATTER_BLOCK;
+    int has_op = has(e->coll, MC_COLL_REDUCES);
     OTF2_AttributeList_AddStringRef(
         al, A_OP, mc_tw_str(w, has_op ? mc_op_name((mc_op_t)e->op) : ""));
     if (e->n) { /* alltoallv: its send counts */
@@ -190,7 +177,8 @@ static void coll_end(wr_t *w, const mc_trec_t *e, const uint64_t *v, int me,
     OTF2_AttributeList_AddStringRef(al, A_PATH, mc_tw_str(w, "manycoll"));
     OTF2_EvtWriter_MpiCollectiveEnd(
         w->ev, al, mc_tlog_ns(l, t), otf2_op(e->coll), l->gid[e->comm],
-        rooted(e->coll) ? (uint32_t)e->root : OTF2_UNDEFINED_UINT32, sent,
+        has(e->coll, MC_COLL_ROOTED) ? (uint32_t)e->root
+                                     : OTF2_UNDEFINED_UINT32, sent,
         recvd);
 }
 

@@ -23,6 +23,29 @@ const char *mc_op_name(mc_op_t op)
                                               : "user";
 }
 
+/* indexed like dt_names (its first twelve) */
+static const char *const dt_short[] = {"i8",  "i16", "i32", "i64",
+                                       "u8",  "u16", "u32", "u64",
+                                       "f32", "f64", "f16", "bf16"};
+_Static_assert(MC_INT8 == 0 && MC_BFLOAT16 == 11,
+               "the short names follow the first twelve types");
+
+const char *mc_dtype_short_name(mc_dtype_t dt)
+{
+    return (unsigned)dt < sizeof dt_short / sizeof *dt_short ? dt_short[dt]
+                                                             : NULL;
+}
+
+int mc_dtype_from_short_name(const char *s, mc_dtype_t *out)
+{
+    for (size_t i = 0; i < sizeof dt_short / sizeof *dt_short; i++)
+        if (strcmp(s, dt_short[i]) == 0) {
+            *out = (mc_dtype_t)i;
+            return 0;
+        }
+    return -1;
+}
+
 int mc_dtype_from_name(const char *s, mc_dtype_t *out)
 {
     for (int i = 0; i < MC_DTYPE_COUNT; i++)
