@@ -154,20 +154,27 @@ static STEP int run_body(mc_comm_t *c, int prep, const mc_args_t *a)
     return mc_run_call(c, a, NULL);
 }
 
-static int run_body_out(mc_comm_t *c, int prep, const mc_args_t *a)
+/* a recorded blocking call (MC_TRACE, api/trace.c): its body between two
+ * clock reads, out of line (a second inlined body costs every call's
+ * frame more registers) */
+static __attribute__((noinline, cold)) int
+run_recorded(mc_comm_t *c, int prep, const mc_args_t *a, uint64_t t0)
 {
-    return run_body(c, prep, a);
+    int rc = run_body(c, prep, a);
+    mc_trace_end(c, prep, a, t0);
+    return rc;
 }
 
 /* the rare cases of a blocking call: c has non-blocking calls to
- * complete first (api/nbc.c), or is recorded (MC_TRACE, api/trace.c) */
+ * complete first (api/nbc.c), or is recorded */
 static __attribute__((noinline, cold)) int
 run_rare(mc_comm_t *c, int prep, const mc_args_t *a)
 {
     if (mc_nb_pending(c))
         MC_CHECK(mc_nb_drain(c));
-    if (c->traced)
-        return mc_trace_call(c, prep, a, run_body_out);
+    uint64_t t0;
+    if (c->traced && mc_trace_begin(c, &t0))
+        return run_recorded(c, prep, a, t0);
     return run_body(c, prep, a);
 }
 

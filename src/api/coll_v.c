@@ -216,22 +216,19 @@ int mc_prep_reduce_scatter(mc_comm_t *c, const void *sbuf, void *rbuf,
 
 /* ---- the blocking calls ---- */
 
-static int run_v_plain(mc_comm_t *c, int prep, const mc_args_t *a)
-{
-    if (prep < 0)
-        return prep;
-    if (mc_nb_pending(c))
-        MC_CHECK(mc_nb_drain(c));
-    return mc_run_call(c, a, NULL);
-}
-
 static int run_v(mc_comm_t *c, int prep, const mc_args_t *a)
 {
     if (prep < 0) /* c NULL fails in prep */
         return prep;
-    if (__builtin_expect(c->traced, 0)) /* MC_TRACE (api/trace.c) */
-        return mc_trace_call(c, prep, a, run_v_plain);
-    return run_v_plain(c, prep, a);
+    if (mc_nb_pending(c))
+        MC_CHECK(mc_nb_drain(c));
+    uint64_t t0;
+    if (__builtin_expect(c->traced, 0) && mc_trace_begin(c, &t0)) {
+        int rc = mc_run_call(c, a, NULL); /* MC_TRACE (api/trace.c) */
+        mc_trace_end(c, prep, a, t0);
+        return rc;
+    }
+    return mc_run_call(c, a, NULL);
 }
 
 int mc_allgatherv(mc_comm_t *c, const void *sbuf, size_t scount, void *rbuf,

@@ -16,6 +16,7 @@
 
 #include "api/comm.h"
 #include "api/trace.h"
+#include "util/colls.h"
 #include "util/config.h"
 #include "util/error.h"
 #include "util/tick.h"
@@ -23,10 +24,11 @@
 #define MC_TR_BUF (1u << 20)
 
 int mc_trace_on;
+int mc_trace_tsc;
+_Thread_local __attribute__((tls_model("initial-exec"))) int mc_trace_held;
 
 static struct {
     int fd;
-    int tsc;              /* times are TSC ticks (util/tick.h) */
     unsigned char *buf;
     size_t used;
     int err;              /* errno of a failed write: the tail is lost */
@@ -39,18 +41,9 @@ static struct {
     size_t ndone, capdone;
 } tr = {.fd = -1};
 
-/* calls made inside a recorded call (a split's allgather, the waits of
- * mc_waitall) are not recorded; per thread */
-static _Thread_local __attribute__((tls_model("initial-exec"))) int hold;
-
 void mc_trace_hold(int on)
 {
-    hold += on ? 1 : -1;
-}
-
-uint64_t mc_trace_now(void)
-{
-    return mc_tick(tr.tsc);
+    mc_trace_held += on ? 1 : -1;
 }
 
 static void spill(void)
@@ -148,8 +141,8 @@ int mc_trace_open(int rank, int size)
     memcpy(h->magic, MC_TR_MAGIC, sizeof h->magic);
     h->rank = rank;
     h->size = size;
-    tr.tsc = h->tsc = mc_tsc_usable("MC_TRACE_TSC");
-    mc_tick_pair(tr.tsc, &h->tick0, &h->ns0);
+    mc_trace_tsc = h->tsc = mc_tsc_usable("MC_TRACE_TSC");
+    mc_tick_pair(mc_trace_tsc, &h->tick0, &h->ns0);
     tr.used = sizeof *h;
     static int registered; /* a program that exits without mc_finalize */
     if (!registered)
@@ -167,7 +160,7 @@ void mc_trace_close(void)
     mc_trace_on = 0;
     spill();
     uint64_t pair[2]; /* the header's tick1, ns1 */
-    mc_tick_pair(tr.tsc, &pair[0], &pair[1]);
+    mc_tick_pair(mc_trace_tsc, &pair[0], &pair[1]);
     if (!tr.err &&
         pwrite(tr.fd, pair, sizeof pair, offsetof(mc_trhead_t, tick1)) !=
             (ssize_t)sizeof pair)
@@ -192,11 +185,6 @@ void mc_trace_close(void)
 
 /* the comm a call is recorded on: a persistent request's context stands
  * for its communicator */
-static uint32_t comm_id(const mc_comm_t *c)
-{
-    return c->ctx_parent ? c->ctx_parent->trace_id : c->trace_id;
-}
-
 /* the v-counts of a v-collective, as the contract writes them: the
  * receive counts of allgatherv and of a gatherv's root, the send counts
  * of a scatterv's root and of alltoallv, reduce_scatter's counts */
@@ -223,7 +211,7 @@ describe(mc_trec_t *r, uint64_t *w, uint32_t kind, uint32_t n,
                      .form = (uint8_t)form,
                      .in_place = (uint8_t)(a->in_place != 0),
                      .dt = (int32_t)a->dt, .op = (int32_t)a->op,
-                     .comm = comm_id(c),
+                     .comm = mc_trace_comm_id(c),
                      .root = mc_coll_info(a->coll)->props & MC_COLL_ROOTED
                                  ? a->root
                                  : -1,
@@ -248,16 +236,11 @@ static uint32_t nwords(const mc_comm_t *c, const mc_args_t *a,
     return (uint32_t)c->team.size * (a->coll == MC_COLL_ALLTOALLV ? 2 : 1);
 }
 
-int mc_trace_call(mc_comm_t *c, int prep, const mc_args_t *a,
-                  int (*run)(mc_comm_t *, int, const mc_args_t *))
+/* a recorded call with v-counts, or with a log to spill first */
+static __attribute__((noinline)) void end_rare(mc_comm_t *c, int prep,
+                                               const mc_args_t *a,
+                                               uint64_t t0, uint64_t t1)
 {
-    if (hold || prep < 0 || !comm_id(c))
-        return run(c, prep, a);
-    uint64_t t0 = mc_trace_now();
-    hold++;
-    int rc = run(c, prep, a);
-    hold--;
-    uint64_t t1 = mc_trace_now();
     const size_t *v = prep == MC_OK ? vcounts(a) : NULL;
     uint64_t *w;
     uint32_t n = nwords(c, a, v);
@@ -267,13 +250,43 @@ int mc_trace_call(mc_comm_t *c, int prep, const mc_args_t *a,
         r->t0 = t0;
         r->t1 = t1;
     }
-    return rc;
+}
+
+/* The common case in place: a call with a count and no v-counts, into a
+ * log with room, its record's words stored one by one (describe's, for
+ * the others) */
+void mc_trace_end(mc_comm_t *c, int prep, const mc_args_t *a, uint64_t t0)
+{
+    uint64_t t1 = mc_trace_now();
+    mc_trace_held--;
+    unsigned props = mc_colls[a->coll].props;
+    if (__builtin_expect((props & MC_COLL_VECTOR) || (!a->count && a->bytes) ||
+                             tr.used + sizeof(mc_trec_t) > MC_TR_BUF,
+                         0)) {
+        end_rare(c, prep, a, t0, t1);
+        return;
+    }
+    mc_trec_t *r = (mc_trec_t *)(tr.buf + tr.used);
+    tr.used += sizeof *r;
+    r->kind = MC_TR_COLL;
+    r->coll = (uint8_t)a->coll;
+    r->form = MC_TR_BLOCKING;
+    r->in_place = (uint8_t)(a->in_place != 0);
+    r->dt = (int32_t)a->dt;
+    r->op = (int32_t)a->op;
+    r->comm = mc_trace_comm_id(c);
+    r->root = props & MC_COLL_ROOTED ? a->root : -1;
+    r->n = 0;
+    r->count = a->count;
+    r->t0 = t0;
+    r->t1 = t1;
+    r->id = 0;
 }
 
 uint64_t mc_trace_start(mc_comm_t *c, const mc_args_t *a, int form,
                         uint64_t t0)
 {
-    if (hold || !comm_id(c))
+    if (mc_trace_held || !mc_trace_comm_id(c))
         return 0;
     const mc_comm_t *u = c->ctx_parent ? c->ctx_parent : c;
     const size_t *v = vcounts(a);
@@ -310,16 +323,16 @@ void mc_trace_done(uint64_t id)
 
 int mc_trace_wait_begin(void)
 {
-    if (hold)
+    if (mc_trace_held)
         return 0;
-    hold++;
+    mc_trace_held++;
     tr.ndone = 0;
     return 1;
 }
 
 void mc_trace_wait_end(int which, uint64_t t0)
 {
-    hold--;
+    mc_trace_held--;
     if (!tr.ndone && which == MC_TRW_TEST)
         return;
     uint64_t *w;
@@ -337,7 +350,7 @@ void mc_trace_comm(mc_comm_t *parent, mc_comm_t *c, const int *members,
                    int how)
 {
     uint32_t pid = parent->trace_id;
-    if (hold || !pid || pid >= tr.cap || !tr.members[pid])
+    if (mc_trace_held || !pid || pid >= tr.cap || !tr.members[pid])
         return;
     int n = c->team.size, *m = malloc(sizeof(int) * (size_t)n);
     uint32_t id = tr.next_comm;

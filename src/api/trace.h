@@ -10,9 +10,11 @@
  *                        comm not made by these calls, not recorded)
  *   mc_<coll>, mc_<coll>v   run(): one load of c->traced, in the line
  *                        of c the checks read anyway, and a predictable
- *                        branch; set: mc_trace_call runs the
- *                        call between two clock reads and appends one
- *                        MC_TR_COLL record (+ the v-counts)
+ *                        branch; set: the call runs out of line
+ *                        (coll.c's run_recorded) between
+ *                        mc_trace_begin and mc_trace_end (two TSC
+ *                        reads), which appends one MC_TR_COLL record
+ *                        (+ the v-counts)
  *   mc_i<coll>           MC_TR_START (form MC_TR_NB): the call and a
  *                        request id
  *   mc_<coll>_init       MC_TR_INIT; each mc_start of it: MC_TR_START
@@ -34,6 +36,7 @@
 
 #include <stdint.h>
 
+#include "util/tick.h"
 #include "util/tracelog.h" /* the log format */
 
 #ifdef MC_API_COMM_H /* the hooks, for src/api only */
@@ -47,15 +50,42 @@ extern int mc_trace_on;
  * an error naming DIR); unset: nothing */
 int mc_trace_open(int rank, int size);
 void mc_trace_close(void);
-/* a blocking call recorded: run(c, prep, a) between two clock reads */
-int mc_trace_call(mc_comm_t *c, int prep, const mc_args_t *a,
-                  int (*run)(mc_comm_t *, int, const mc_args_t *));
+/* the records' clock is the TSC (util/tick.h) */
+extern int mc_trace_tsc;
+/* calls made inside a call the program made (a split's allgather, the
+ * waits of mc_waitall) are not recorded: > 0 inside one; per thread */
+extern _Thread_local __attribute__((tls_model("initial-exec"))) int
+    mc_trace_held;
+
+/* this rank's id of c in the recording (0: not recorded) */
+static inline uint32_t mc_trace_comm_id(const mc_comm_t *c)
+{
+    return c->ctx_parent ? c->ctx_parent->trace_id : c->trace_id;
+}
+
+/* now, in the records' clock (ticks: mc_trhead_t) */
+static inline uint64_t mc_trace_now(void)
+{
+    return mc_tick(mc_trace_tsc);
+}
+
+/* A blocking call on a recorded c (c->traced) whose arguments passed:
+ * 1 if it is recorded (the caller runs it, then mc_trace_end), 0 if it
+ * is not (made inside another) */
+static inline int mc_trace_begin(const mc_comm_t *c, uint64_t *t0)
+{
+    if (mc_trace_held || !mc_trace_comm_id(c))
+        return 0;
+    mc_trace_held++;
+    *t0 = mc_trace_now();
+    return 1;
+}
+/* ... its end: the second clock read and its record */
+void mc_trace_end(mc_comm_t *c, int prep, const mc_args_t *a, uint64_t t0);
 /* a request's start (persistent 0: mc_i<coll>; 1: mc_start of a
  * persistent one; 2: its init); returns its id (0: not recorded) */
 uint64_t mc_trace_start(mc_comm_t *c, const mc_args_t *a, int form,
                         uint64_t t0);
-/* now, in the records' clock (ticks: mc_trhead_t) */
-uint64_t mc_trace_now(void);
 /* a request with id completed inside the wait or test being recorded */
 void mc_trace_done(uint64_t id);
 /* around mc_wait (MC_TRW_*): begin returns 1 if this call records */
