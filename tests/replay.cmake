@@ -55,10 +55,10 @@ add_test(NAME trace_spans COMMAND ${Python3_EXECUTABLE}
 
 # the mini-application's 4-rank recording (tests/mpi_trace.cmake,
 # build/traces/cg4) replayed at 4 and 48 ranks on scc48, 1,024 on
-# mesh32x32 and 65,536 on mesh256x256; the mesh ones are labelled long
+# mesh32x32 and 65,536 on mesh256x256; the 65,536 one is labelled long
 # (tests/CMakeLists.txt). Each has a timeout of a few times what it took
 # on this shared 2-CPU VM (docs/replay.md, 2026-11-29): under a second;
-# 1,024 ranks 3-7 s at load 5-8 (2.6 s of CPU); 65,536 ranks 22 min at
+# 1,024 ranks 3-7 s at load 5-8 (2.5 s of CPU); 65,536 ranks 22 min at
 # load 4-6 (11.4 min of CPU, 787 MB), so an hour says that it has become
 # much slower (or that the machine is far busier). The recording is the
 # fixture, so the order holds under ctest -j.
