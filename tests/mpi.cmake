@@ -56,8 +56,10 @@ foreach(v ${MC_MPI_VARIANTS})
       continue()
     endif()
     # the hierarchy itself where it is the case's subject; 3x2 leaves the
-    # choice to the pick (the default, measure), on every communicator
-    set(pick "")
+    # choice to the pick (the default, measure), on every communicator,
+    # each built at its first call (MC_MPI_HIER_AFTER=1: the program
+    # makes too few calls per communicator to build one by default)
+    set(pick ";MC_MPI_HIER_AFTER=1")
     if(name STREQUAL "hier_n4_2x2" OR name STREQUAL "hier_n5_uneven")
       set(pick ";MC_MPI_HIER_PICK=hier")
     endif()
@@ -137,7 +139,7 @@ foreach(v ${MC_MPI_VARIANTS})
   mc_mpi_test_exe(${v} ${exe} mpi/test_mpi_pick.c)
   set(run ${mpi_run})
   set(q ${mpi_quick})
-  set(env ${mpi_env} MC_MPI_NODE_SIZE=2 MC_TIMEOUT=20)
+  set(env ${mpi_env} MC_MPI_NODE_SIZE=2 MC_TIMEOUT=20 MC_MPI_HIER_AFTER=1)
   set(forced "mpi,allreduce:hier,bcast:measure")
   add_test(NAME mpi_${v}_pick_2x2
            COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/expect_run.sh 0
@@ -153,6 +155,12 @@ foreach(v ${MC_MPI_VARIANTS})
                        ENVIRONMENT "${env};MC_MPI_HIER_PICK=${forced}")
   set_tests_properties(mpi_${v}_pick_skew_2x2 PROPERTIES TIMEOUT 120
                        ENVIRONMENT "${env};MC_MPI_HIER_PICK_SKEW=1")
+  # the default MC_MPI_HIER_AFTER (128): 127 barriers to MPI, then built
+  add_test(NAME mpi_${v}_pick_after_2x2
+           COMMAND ${run} -n 4 $<TARGET_FILE:${exe}> --expect measure
+                   --after 128 ${q})
+  set_tests_properties(mpi_${v}_pick_after_2x2 PROPERTIES TIMEOUT 120
+    ENVIRONMENT "${mpi_env};MC_MPI_NODE_SIZE=2;MC_TIMEOUT=20")
 endforeach()
 
 # `manycoll info` lists every variant built, with its preload line
@@ -285,7 +293,9 @@ endforeach()
 # many communicators made and freed (issue 44): each dup and each half
 # after the first reuses its node's parked communicator, and every
 # topology comes from the world's table without communicating (counted by
-# mc_mpi_setup_counts, not timed), flat and as 2x2 "nodes"
+# mc_mpi_setup_counts, not timed), flat and as 2x2 "nodes" (built at the
+# first call, MC_MPI_HIER_AFTER=1: the run makes too few calls per
+# communicator to build one by default)
 foreach(v ${MC_MPI_VARIANTS})
   mc_mpi_run(${v} run)
   add_executable(test_mpi_churn_${v} mpi/test_mpi_churn.c)
@@ -298,6 +308,6 @@ foreach(v ${MC_MPI_VARIANTS})
     add_test(NAME mpi_${v}_churn_${name}
              COMMAND ${run} -n 4 $<TARGET_FILE:test_mpi_churn_${v}>)
     set_tests_properties(mpi_${v}_churn_${name} PROPERTIES TIMEOUT 120
-      ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_mpi_yield_when_idle=1;ASAN_OPTIONS=detect_leaks=0;MC_TUNING=none;MC_MPI_NODE_SIZE=${k}")
+      ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_mpi_yield_when_idle=1;ASAN_OPTIONS=detect_leaks=0;MC_TUNING=none;MC_MPI_NODE_SIZE=${k};MC_MPI_HIER_AFTER=1")
   endforeach()
 endforeach()

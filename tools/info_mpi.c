@@ -96,6 +96,7 @@ void info_mpi(void)
     }
     printf("  environment: MC_MPI=0 (off), MC_MPI_VERBOSE=1 (where each "
            "communicator's\n  collectives went), MC_MPI_NODE_SIZE=k "
-           "(k ranks per \"node\"), MC_MPI_HIER,\n  MC_MPI_EAGER, "
-           "MC_MPI_SEGMENT, MC_MPI_ML_MIN, MC_MPI_NB\n");
+           "(k ranks per \"node\"), MC_MPI_HIER,\n  MC_MPI_HIER_PICK, "
+           "MC_MPI_HIER_AFTER, MC_MPI_EAGER, MC_MPI_SEGMENT,\n  "
+           "MC_MPI_ML_MIN, MC_MPI_NB\n");
 }

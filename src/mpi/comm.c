@@ -248,8 +248,26 @@ static int make_node(mcm_comm_t *s, char *msg, size_t len)
     return all ? 0 : -1;
 }
 
+/* 1 if a new communicator across nodes leaves its first calls to MPI:
+ * MC_MPI_HIER_AFTER above 1, with the pick measuring every collective
+ * (a side forced by MC_MPI_HIER_PICK, or MC_MPI_EAGER, builds at once) */
+static int deferred(void)
+{
+    if (mcm_cfg.hier_after <= 1 || mcm_cfg.eager)
+        return 0;
+    for (int c = 0; c < MC_COLL_COUNT; c++)
+        if (mcm_cfg.pick[c] != MCM_PICK_MEASURE)
+            return 0;
+    return 1;
+}
+
 /* Builds what the path needs; on failure every rank falls back to PMPI
- * for this communicator and the error handler is called. */
+ * for this communicator and the error handler is called. Across nodes,
+ * by default, not yet: the first MC_MPI_HIER_AFTER - 1 collective calls
+ * go to MPI (plan.c counts them down in s->defer), and the call after
+ * them builds it (mcm_build_deferred). Every rank makes the same
+ * collective calls on a communicator in the same order, so all build at
+ * the same call. */
 static void build(mcm_comm_t *s)
 {
     char msg[400] = "";
@@ -257,6 +275,11 @@ static void build(mcm_comm_t *s)
     s->path = MCM_PMPI;
     if (s->topo->path == MCM_PMPI)
         return;
+    if (s->topo->path == MCM_HIER && !s->defer && deferred()) {
+        s->defer = mcm_cfg.hier_after; /* the plan of this call takes 1 */
+        return;
+    }
+    s->defer = 0;
     if (make_node(s, msg, sizeof msg)) {
         return; /* reported */
     }
@@ -275,6 +298,12 @@ static void build(mcm_comm_t *s)
     }
     s->path = s->topo->path;
     mcm_plan_setup(s);
+}
+
+void mcm_build_deferred(mcm_comm_t *s)
+{
+    s->defer = -1; /* (not deferred again) */
+    build(s);
 }
 
 int mcm_setup(MPI_Comm comm, mcm_comm_t **out)

@@ -12,6 +12,10 @@
  *   MC_MPI_HIER_PICK     measure (default), hier or mpi [,COLL:MODE...]:
  *                        how a call the hierarchy can take across nodes
  *                        chooses between it and MPI's own (pick.c)
+ *   MC_MPI_HIER_AFTER=K  a communicator across nodes builds its
+ *                        hierarchy at its K-th collective call (default
+ *                        128; 1: at the first), its earlier calls MPI's
+ *                        own (comm.c)
  *   MC_MPI_EAGER=1       set up communicators when they are made, not at
  *                        their first collective
  *   MC_MPI_TRACE=DIR     record the run as an OTF2 archive at DIR
@@ -21,13 +25,14 @@
  *                        threshold, non-blocking overlap)
  *
  * Every setting must be the same on every rank (as mpirun passes the
- * environment); a communicator whose ranks disagree on NODE_SIZE, HIER or
- * HIER_PICK goes to MPI. Under this library MC_TIMEOUT defaults to an
+ * environment); a communicator whose ranks disagree on NODE_SIZE, HIER,
+ * HIER_PICK or HIER_AFTER goes to MPI. Under this library MC_TIMEOUT defaults to an
  * hour, not a minute: an MPI rank may legitimately reach a collective
  * long after its peers, and a dead peer is detected within a second
  * regardless.
  */
 #include <dlfcn.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,7 +78,7 @@ static int env_size(const char *name, long long def, long long *out)
 
 static void read_config(void)
 {
-    long long on, verbose, k, hier, eager, seg, ml, nb;
+    long long on, verbose, k, hier, eager, seg, ml, nb, after;
     mc_hier_default_params(&mcm_cfg.par);
     if (env_size("MC_MPI", 1, &on) || env_size("MC_MPI_VERBOSE", 0, &verbose)
         || env_size("MC_MPI_NODE_SIZE", 0, &k) ||
@@ -81,7 +86,8 @@ static void read_config(void)
                                                       &eager) ||
         env_size("MC_MPI_SEGMENT", (long long)mcm_cfg.par.seg_bytes, &seg) ||
         env_size("MC_MPI_ML_MIN", (long long)mcm_cfg.par.ml_min_bytes, &ml) ||
-        env_size("MC_MPI_NB", mcm_cfg.par.nonblocking, &nb))
+        env_size("MC_MPI_NB", mcm_cfg.par.nonblocking, &nb) ||
+        env_size("MC_MPI_HIER_AFTER", MCM_HIER_AFTER, &after))
         return;
     const char *bad = NULL;
     if (mcm_pick_config(getenv("MC_MPI_HIER_PICK"),
@@ -96,6 +102,10 @@ static void read_config(void)
     mcm_cfg.node_size = (int)k;
     mcm_cfg.hier = hier != 0;
     mcm_cfg.eager = eager != 0;
+    mcm_cfg.hier_after = after > INT_MAX ? INT_MAX : (int)after;
+    /* the ranks compare it with the pick's settings (topo.c) */
+    mcm_cfg.pick_sig = (int)(((unsigned)mcm_cfg.pick_sig * 31u +
+                              (unsigned)mcm_cfg.hier_after) & 0x3fffffffu);
     mcm_cfg.par.seg_bytes = (size_t)seg;
     mcm_cfg.par.ml_min_bytes = (size_t)ml;
     mcm_cfg.par.nonblocking = nb != 0;

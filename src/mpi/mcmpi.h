@@ -37,6 +37,13 @@
 /* Where a communicator's collectives go. */
 enum { MCM_PMPI = 0, MCM_FLAT = 1, MCM_HIER = 2 };
 
+/* MC_MPI_HIER_AFTER's default: a hierarchy costs about a communicator
+ * creation of the MPI's own (the slices' split, the node segment, two
+ * collectives) and its pick 16 trial calls per size class before it
+ * helps, so a communicator across nodes runs its first 127 collective
+ * calls as MPI's own (docs/mpi.md, "Many communicators") */
+#define MCM_HIER_AFTER 128
+
 /* ---- configuration (init.c), read once ---- */
 typedef struct mcm_config {
     int on;          /* MC_MPI (default 1) */
@@ -44,6 +51,9 @@ typedef struct mcm_config {
     int node_size;   /* MC_MPI_NODE_SIZE: k consecutive ranks per "node" */
     int hier;        /* MC_MPI_HIER (default 1): 0 = multi-node comms to MPI */
     int eager;       /* MC_MPI_EAGER: set up at communicator creation */
+    int hier_after;  /* MC_MPI_HIER_AFTER: a communicator across nodes
+                        builds its hierarchy at this collective call
+                        (comm.c); 1: at the first */
     mc_hier_params_t par; /* MC_MPI_SEGMENT, MC_MPI_ML_MIN, MC_MPI_NB */
     unsigned char pick[MC_COLL_COUNT]; /* MC_MPI_HIER_PICK: MCM_PICK_* */
     int pick_skew;   /* MC_MPI_HIER_PICK_SKEW (a test hook): a rank, or -1 */
@@ -122,6 +132,9 @@ typedef struct mcm_comm {
                                predefined type (and builtin op); set by
                                mcm_plan_setup, read by the fast paths */
     int ready;              /* node communicator and slices built */
+    int defer;              /* across nodes, not built yet: collective
+                               calls left to MPI before it is built
+                               (MC_MPI_HIER_AFTER; plan.c, comm.c) */
     uint32_t tr_comm;       /* MC_MPI_TRACE: the comm's global id, where */
     int tr_known;           /* tr_known (trace_raw.c) */
     int in_use;             /* (the pool recycles states) */
@@ -492,6 +505,9 @@ void mcm_park_drain(void);
 
 /* ---- communicators (comm.c) ---- */
 int mcm_setup(MPI_Comm comm, mcm_comm_t **out);
+/* a communicator whose hierarchy was deferred (s->defer), at the call
+ * that builds it: every rank at the same call (comm.c) */
+void mcm_build_deferred(mcm_comm_t *s);
 int mcm_comm_init(void);
 /* comm's state if it has one already (for queries: never sets one up) */
 const mcm_comm_t *mcm_comm_peek(MPI_Comm comm);

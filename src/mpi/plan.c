@@ -21,6 +21,10 @@
  *
  *  step  looks at           goes to MPI when                     reason
  *  ----  -----------------  -----------------------------------  --------
+ *   0    the communicator   across nodes, one of its first       deferred
+ *                           MC_MPI_HIER_AFTER - 1 collective
+ *                           calls (comm.c: the next builds the
+ *                           hierarchy)
  *   1    the communicator   its path is MPI (topo.c, comm.c:     topo's
  *                           intercomm, one rank, settings that   or
  *                           differ, MC_MPI_HIER=0, failed setup) no_comm
@@ -102,6 +106,9 @@ static const char *const root_why = "root out of range";
 static const char *const user_op =
     "a user op, not blocking (its trampoline would run inside another "
     "call)";
+static const char *const deferred =
+    "one of a new communicator's first calls across nodes "
+    "(MC_MPI_HIER_AFTER)";
 static const char *const multi =
     "MPI_THREAD_MULTIPLE on a rank (manycoll's requests are one "
     "thread's)";
@@ -237,7 +244,11 @@ int mcm_plan(mcm_comm_t *s, mc_coll_t coll, mcm_form_t f,
     *p = (mcm_plan_t){.path = MCM_PMPI, .why = no_comm};
     if (!s)
         return MCM_PMPI; /* interposition off, MPI_COMM_NULL: no state */
-    if (s->path == MCM_PMPI)
+    if (__builtin_expect(s->defer > 0, 0) && !--s->defer)
+        mcm_build_deferred(s); /* this call builds the hierarchy */
+    if (s->defer > 0)
+        p->why = deferred;
+    else if (s->path == MCM_PMPI)
         p->why = s->topo && s->topo->why ? s->topo->why : no_comm;
     else if (!(p->why = steps(s, coll, f, a, p)))
         p->path = s->path;

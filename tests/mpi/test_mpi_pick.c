@@ -6,7 +6,7 @@
  * result is checked. Then, per collective and size, every rank asks the
  * library (mc_mpi_pick) what was decided, and the ranks compare:
  *
- *   test_mpi_pick --expect SPEC [--calls N] [--quick]
+ *   test_mpi_pick --expect SPEC [--calls N] [--quick] [--after K]
  *
  * SPEC is MC_MPI_HIER_PICK's syntax ("measure", "mpi,allreduce:hier",
  * ...) and must be the value the run has; --quick: 8 B and 64 KiB only
@@ -19,6 +19,13 @@
  *   - the calls went where the decisions say: per collective,
  *     mc_mpi_query's counts are exactly the trial's (8 each side per
  *     size) plus the calls after it on the side chosen.
+ * --after K: the run has MC_MPI_HIER_AFTER at K (the library's default
+ * if unset), so the communicator's first K - 1 calls go to MPI before its
+ * hierarchy is built (src/mpi/comm.c): they are K - 1 barriers on the
+ * fresh communicator, checked to be MPI's (the communicator's path still
+ * MPI after them) and counted in the barrier's MPI side; the matrix's
+ * first call builds it. Without --after the run must set
+ * MC_MPI_HIER_AFTER=1 (built at the first call).
  */
 #include <dlfcn.h>
 #include <stdint.h>
@@ -37,7 +44,7 @@ typedef int (*pick_fn)(MPI_Comm, const char *, long long, int *, double *,
 typedef int (*query_fn)(MPI_Comm, const char *, long *, long *, int *);
 
 int rank, failures, cases, quick, small; /* test_mpi.h's */
-static int size, calls = 20;
+static int size, calls = 20, after = 1;
 
 static const char *const colls[] = {"barrier", "bcast",  "reduce",
                                     "allreduce", "allgather", "gather",
@@ -199,6 +206,8 @@ static void check(MPI_Comm comm, const char *spec, int skew)
         long want[3] = {0}, mc = 0, pm = 0;
         for (int k = 0; k < nsize; k++) {
             int choice = decided(pick, comm, c, sizes[k], mode, skew);
+            if (!c)
+                want[MPI_SIDE] += after - 1; /* the deferred barriers */
             if (!mode) {
                 want[HIER] += TRIAL_EACH;
                 want[MPI_SIDE] += TRIAL_EACH;
@@ -229,6 +238,8 @@ int main(int argc, char **argv)
             calls = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--quick"))
             sizes = quick_sizes, nsizes = 2;
+        else if (!strcmp(argv[i], "--after") && i + 1 < argc)
+            after = atoi(argv[++i]);
     }
     int skew = !strcmp(spec, "skew");
     if (skew)
@@ -240,6 +251,19 @@ int main(int argc, char **argv)
     }
     MPI_Comm comm;
     MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    for (int i = 0; i < after - 1; i++)
+        MPI_Barrier(comm);
+    if (after > 1) { /* all of them MPI's, the hierarchy not built yet */
+        query_fn q =
+            (query_fn)(uintptr_t)dlsym(RTLD_DEFAULT, "mc_mpi_query");
+        long mc = -1, pm = -1;
+        int path = -1;
+        if (!q || q(comm, "barrier", &mc, &pm, &path) || mc || path ||
+            pm != after - 1)
+            FAIL("after %d barriers: %ld to manycoll, %ld to MPI, path %d; "
+                 "expected 0, %d and 0 (deferred)", after - 1, mc, pm, path,
+                 after - 1);
+    }
     size_t most = (size_t)sizes[nsizes - 1] / sizeof(int) * (size_t)size;
     int *a = malloc(sizeof(int) * most), *b = malloc(sizeof(int) * most);
     for (int c = 0; c < NCOLL; c++)
