@@ -201,22 +201,33 @@ static const size_t *vcounts(const mc_args_t *a)
     }
 }
 
-/* every field of a call's record (times 0) and its v-counts */
+/* every field of a call's record, times 0, as the call's arguments give
+ * them (stored one by one: a compound literal zeroes the record first) */
+static inline __attribute__((always_inline)) void
+fields(mc_trec_t *r, uint32_t kind, uint32_t n, int form,
+       const mc_comm_t *c, const mc_args_t *a)
+{
+    r->kind = (uint8_t)kind;
+    r->coll = (uint8_t)a->coll;
+    r->form = (uint8_t)form;
+    r->in_place = (uint8_t)(a->in_place != 0);
+    r->dt = (int32_t)a->dt;
+    r->op = (int32_t)a->op;
+    r->comm = mc_trace_comm_id(c);
+    r->root = mc_colls[a->coll].props & MC_COLL_ROOTED ? a->root : -1;
+    r->n = n;
+    r->count = a->count;
+    r->t0 = r->t1 = r->id = 0;
+}
+
+/* fields(), then what a v-collective's record has besides: its own
+ * block's count, and its v-counts after the record */
 static inline __attribute__((always_inline)) void
 describe(mc_trec_t *r, uint64_t *w, uint32_t kind, uint32_t n,
                      int form, const mc_comm_t *c, const mc_args_t *a,
                      const size_t *v)
 {
-    *r = (mc_trec_t){.kind = (uint8_t)kind, .coll = (uint8_t)a->coll,
-                     .form = (uint8_t)form,
-                     .in_place = (uint8_t)(a->in_place != 0),
-                     .dt = (int32_t)a->dt, .op = (int32_t)a->op,
-                     .comm = mc_trace_comm_id(c),
-                     .root = mc_coll_info(a->coll)->props & MC_COLL_ROOTED
-                                 ? a->root
-                                 : -1,
-                     .n = n,
-                     .count = a->count};
+    fields(r, kind, n, form, c, a);
     if (__builtin_expect(!a->count && a->bytes, 0)) /* a v-call's block */
         r->count = a->bytes / a->dsize;
     if (a->coll == MC_COLL_ALLTOALLV) /* the contract: its sends' sum */
@@ -253,8 +264,7 @@ static __attribute__((noinline)) void end_rare(mc_comm_t *c, int prep,
 }
 
 /* The common case in place: a call with a count and no v-counts, into a
- * log with room, its record's words stored one by one (describe's, for
- * the others) */
+ * log with room (no spill, no words after the record) */
 void mc_trace_end(mc_comm_t *c, int prep, const mc_args_t *a, uint64_t t0)
 {
     uint64_t t1 = mc_trace_now();
@@ -268,19 +278,9 @@ void mc_trace_end(mc_comm_t *c, int prep, const mc_args_t *a, uint64_t t0)
     }
     mc_trec_t *r = (mc_trec_t *)(tr.buf + tr.used);
     tr.used += sizeof *r;
-    r->kind = MC_TR_COLL;
-    r->coll = (uint8_t)a->coll;
-    r->form = MC_TR_BLOCKING;
-    r->in_place = (uint8_t)(a->in_place != 0);
-    r->dt = (int32_t)a->dt;
-    r->op = (int32_t)a->op;
-    r->comm = mc_trace_comm_id(c);
-    r->root = props & MC_COLL_ROOTED ? a->root : -1;
-    r->n = 0;
-    r->count = a->count;
+    fields(r, MC_TR_COLL, 0, MC_TR_BLOCKING, c, a);
     r->t0 = t0;
     r->t1 = t1;
-    r->id = 0;
 }
 
 uint64_t mc_trace_start(mc_comm_t *c, const mc_args_t *a, int form,
