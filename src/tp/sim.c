@@ -34,19 +34,10 @@
 #include "sim/grid.h"
 #include "tp/fused.h"
 #include "tp/sim.h"
+#include "tp/sim_impl.h"
 #include "util/error.h"
 
-typedef struct sim_tp {
-    mc_tp_t base;
-    mc_sim_t *sim;
-    mc_sim_domain_t *dom;
-    int core;
-    uint64_t mcasts; /* static-network multicasts so far */
-} sim_tp_t;
-
 static const mc_tp_ops_t sim_ops;
-
-static inline sim_tp_t *st(mc_tp_t *t) { return (sim_tp_t *)t; }
 
 static uint64_t *flag(sim_tp_t *t, int rank, int idx)
 {
@@ -369,70 +360,6 @@ static int sim_line_wait_reduce(mc_tp_t *tp, int rank, int idx, uint64_t v,
     return sim_reduce(tp, inout, line + off, count, dt, op, in_left);
 }
 
-/*
- * Static-network multicast (the TilePro64's SN, NoCMsg's broadcast):
- * every core pays sn_setup to configure its route; the root then injects
- * the message, which the routers forward down the column-first tree with
- * no core involved, reaching core v (h hops away) at
- *   root's start + (h + 1) sn_hop + m packet_link
- * where the receiver polls it (o_recv) and has it. Routers that are
- * configured later than the data reach them would hold it back; all
- * cores configure at the same cost on entry, so this is ignored. The
- * simulator keeps the bytes in a stage until every receiver has copied
- * them, so the root may go on at once.
- */
-static int sim_mcast(mc_tp_t *tp, int root, void *buf, size_t n)
-{
-    sim_tp_t *t = st(tp);
-    mc_sim_domain_t *d = t->dom;
-    const mc_platform_t *p = mc_sim_platform(t->sim);
-    uint64_t seq = ++t->mcasts;
-    MC_CHECK(mc_sim_busy(t->sim, "sn_setup", p->net.sn_setup));
-    if (!d->mcast_word) {
-        d->mcast_word = calloc((size_t)d->n, sizeof(uint64_t));
-        if (!d->mcast_word)
-            return mc_error(MC_ERR_NOMEM, "simulator: out of memory for the "
-                            "static network's words (%zu bytes)",
-                            (size_t)d->n * sizeof(uint64_t));
-    }
-    mc_ps_t train = (mc_ps_t)((n + p->line - 1) / p->line) * p->net.pkt_link;
-    if (tp->rank == root && d->n == 1)
-        return MC_OK;
-    if (tp->rank == root) {
-        mc_sim_stage_t *g = malloc(sizeof *g + n);
-        if (!g)
-            return mc_error(MC_ERR_NOMEM, "simulator: out of memory for a "
-                            "multicast in flight (%zu bytes)", sizeof *g + n);
-        *g = (mc_sim_stage_t){d->stages, seq, d->n - 1, n};
-        memcpy(g->data, buf, n);
-        d->stages = g;
-        mc_ps_t now = mc_sim_now(t->sim);
-        for (int v = 0; v < d->n; v++) {
-            int h = abs(p->tile_x[t->core] - p->tile_x[d->cores[v]]) +
-                    abs(p->tile_y[t->core] - p->tile_y[d->cores[v]]);
-            if (v != root)
-                mc_sim_post(t->sim, &d->mcast_word[v], seq,
-                            now + (h + 1) * p->net.sn_hop + train);
-        }
-        return mc_sim_busy(t->sim, "sn_send", train);
-    }
-    MC_CHECK(mc_sim_flag_wait(t->sim, &d->mcast_word[tp->rank], t->core, seq,
-                              NULL, 0));
-    for (mc_sim_stage_t **pg = &d->stages; *pg; pg = &(*pg)->next) {
-        mc_sim_stage_t *g = *pg;
-        if (g->seq != seq)
-            continue;
-        memcpy(buf, g->data, n < g->n ? n : g->n);
-        if (--g->refs == 0) {
-            *pg = g->next;
-            free(g);
-        }
-        return MC_OK;
-    }
-    return mc_error(MC_ERR_INTERNAL, "static network: multicast %llu lost",
-                    (unsigned long long)seq);
-}
-
 static int spans_chips(const mc_platform_t *p, const mc_sim_domain_t *d)
 {
     for (int i = 1; i < d->n && p->host.nchips > 1; i++)
@@ -575,7 +502,7 @@ static const mc_tp_ops_t sim_ops = {
     .copy = sim_copy, .reduce = sim_reduce, .flag_set = sim_flag_set,
     .flag_read = sim_flag_read, .flag_wait = sim_flag_wait,
     .line_set = sim_line_set, .line_wait = sim_line_wait,
-    .line_wait_reduce = sim_line_wait_reduce, .mcast = sim_mcast,
+    .line_wait_reduce = sim_line_wait_reduce, .mcast = mc_sim_tp_mcast,
     .sub = sim_sub, .footprint = sim_footprint, .idle = sim_idle,
     .locality = sim_locality, .dma = sim_dma, .prefetch = sim_prefetch,
     .invalidate = sim_invalidate, .destroy = sim_destroy,
