@@ -8,6 +8,8 @@
  * The plan (plan.c) decides where each call goes; barrier and bcast on
  * one node read its answer cached per communicator (s->fast).
  */
+#include <limits.h>
+
 #include "mpi/mcmpi.h"
 #include "mpi/trace_hot.h"
 
@@ -40,6 +42,8 @@ static inline __attribute__((always_inline)) int blk_barrier(MPI_Comm comm)
         mcm_count(s, MC_COLL_BARRIER, MCM_BLOCKING, MCM_FLAT, NULL);
         return result(s, "MPI_Barrier", mc_barrier(s->node));
     }
+    if (s && mcm_routed(s, MC_COLL_BARRIER, 0)) /* decided for MPI */
+        return PMPI_Barrier(comm);
     if (mcm_plan(s, MC_COLL_BARRIER, MCM_BLOCKING, &(mcm_call_t){0}, &p) ==
         MCM_PMPI)
         return mcm_picked(&p, PMPI_Barrier(comm));
@@ -77,6 +81,10 @@ static inline __attribute__((always_inline)) int blk_bcast(void *buf, int count,
                       mc_bcast(s->node, buf, (size_t)count * t->size,
                                MC_UINT8, root));
     }
+    if (s && s->to_mpi[MC_COLL_BCAST] && count >= 0 && (t = mcm_type(dt)) &&
+        root >= 0 && root < s->topo->size &&
+        mcm_routed(s, MC_COLL_BCAST, (long long)count * t->size))
+        return PMPI_Bcast(buf, count, dt, root, comm); /* decided for MPI */
     if (mcm_plan(s, MC_COLL_BCAST, MCM_BLOCKING,
                  &(mcm_call_t){.root = root, .count = count, .dt = dt},
                  &p) == MCM_PMPI)
@@ -186,14 +194,27 @@ int MPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype,
     return blk_allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm);
 }
 
+/* P blocks of n elements: the plan's count step's (plan.c) */
+static int blocks_ok(int n, const mcm_comm_t *s)
+{
+    return n >= 0 && (long long)n * s->topo->size <= INT_MAX;
+}
+
 static inline __attribute__((always_inline)) int blk_alltoall(const void *sbuf, int scount,
                                MPI_Datatype stype, void *rbuf, int rcount,
                                MPI_Datatype rtype, MPI_Comm comm)
 {
     static const char fn[] = "MPI_Alltoall";
     mcm_comm_t *s = mcm_comm(comm);
+    const mcm_type_t *t;
+    if (s && s->to_mpi[MC_COLL_ALLTOALL] && sbuf != MPI_IN_PLACE &&
+        (t = mcm_type(stype)) && blocks_ok(scount, s) &&
+        blocks_ok(rcount, s) &&
+        mcm_routed(s, MC_COLL_ALLTOALL, (long long)scount * t->size))
+        return PMPI_Alltoall(sbuf, scount, stype, rbuf, rcount, rtype,
+                             comm); /* decided for MPI */
     long long rsize = mcm_type_size(rtype);
-    mcm_plan_t p;
+    mcm_plan_t p = {.trial = NULL};
     if (rsize < 0 ||
         mcm_plan(s, MC_COLL_ALLTOALL, MCM_BLOCKING,
                  &(mcm_call_t){.sbuf = sbuf, .scount = scount,

@@ -43,6 +43,8 @@ allreduce_slow(const void *sbuf, void *rbuf, int count,
                           mcm_comm_t *s)
 {
     mcm_plan_t p;
+    if (mcm_red_routed(s, MC_COLL_ALLREDUCE, count, dt, op))
+        return PMPI_Allreduce(sbuf, rbuf, count, dt, op, comm);
     if (plan(s, MC_COLL_ALLREDUCE, sbuf, count, dt, op, 0, &p) == MCM_PMPI)
         return mcm_picked(&p, PMPI_Allreduce(sbuf, rbuf, count, dt, op, comm));
     int rc = p.path == MCM_FLAT
@@ -94,6 +96,9 @@ reduce_slow(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
             MPI_Op op, int root, MPI_Comm comm, mcm_comm_t *s)
 {
     mcm_plan_t p;
+    if (root >= 0 && s && root < s->topo->size &&
+        mcm_red_routed(s, MC_COLL_REDUCE, count, dt, op))
+        return PMPI_Reduce(sbuf, rbuf, count, dt, op, root, comm);
     if (plan(s, MC_COLL_REDUCE, sbuf, count, dt, op, root, &p) == MCM_PMPI)
         return mcm_picked(&p,
                           PMPI_Reduce(sbuf, rbuf, count, dt, op, root, comm));

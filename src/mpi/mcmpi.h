@@ -135,13 +135,16 @@ typedef struct mcm_comm {
     int defer;              /* across nodes, not built yet: collective
                                calls left to MPI before it is built
                                (MC_MPI_HIER_AFTER; plan.c, comm.c) */
+    mc_comm_t *node;        /* flat: the whole comm; hier: my node */
+    uint8_t to_mpi[MC_COLL_COUNT]; /* across nodes, per mc_coll_t: bit k,
+                               the pick sent size class k of its blocking
+                               form to MPI (pick.c; mcm_routed) */
     uint32_t tr_comm;       /* MC_MPI_TRACE: the comm's global id, where */
     int tr_known;           /* tr_known (trace_raw.c) */
     int in_use;             /* (the pool recycles states) */
     int has_slice;          /* slice is a communicator of ours */
     int sliced;             /* slice (or its absence) taken back with a
                                parked node communicator (park.c) */
-    mc_comm_t *node;        /* flat: the whole comm; hier: my node */
     char node_name[MCM_NODE_NAME_MAX]; /* its name (park.c) */
     mc_hier_t hier;
     MPI_Comm slice;         /* hier: my slice (MPI_COMM_NULL if none) */
@@ -367,6 +370,16 @@ static inline int mcm_picked(mcm_plan_t *p, int rc)
         mcm_pick_time(p);
     return rc;
 }
+/* the pick's size class of a call of `bytes` bytes (pick.c's header):
+ * <= 64 B is 0, then one more per 8x, at most MCM_PICK_CLASSES - 1 */
+static inline int mcm_size_class(long long bytes)
+{
+    int c = 0;
+    for (long long lim = 64; bytes > lim && c < MCM_PICK_CLASSES - 1;
+         lim <<= 3)
+        c++;
+    return c;
+}
 /* MC_MPI_HIER_PICK and MC_MPI_HIER_PICK_SKEW into mcm_cfg (either may be
  * NULL); -1 if one is not valid, with *bad the variable's name */
 int mcm_pick_config(const char *pick, const char *skew, const char **bad);
@@ -382,6 +395,42 @@ static inline void mcm_count(mcm_comm_t *s, int coll, int form, int path,
     x->n[path]++;
     if (path == MCM_PMPI)
         x->why = why;
+}
+
+/* why a call the pick sent to MPI went there, by mcm_cfg.pick's mode */
+extern const char *const mcm_pick_why[3];
+/* The pick's answer without the plan, for a valid blocking call of coll
+ * of `bytes` bytes (the pick's bytes: pick.c's call_bytes) on a
+ * communicator across nodes, which the plan would give the hierarchy but
+ * for the pick: 1 if the pick sent its class to MPI (the call counted
+ * there), else 0 (ask the plan). A reduction's caller first checks that
+ * it is not one the MPI gets wrong, which the pick never sends. */
+static inline int mcm_routed(mcm_comm_t *s, int coll, long long bytes)
+{
+    unsigned m = s->to_mpi[coll];
+    if (__builtin_expect(!m, 1) || !(m >> mcm_size_class(bytes) & 1))
+        return 0;
+    mcm_count(s, coll, MCM_BLOCKING, MCM_PMPI,
+              mcm_pick_why[mcm_cfg.pick[coll]]);
+    return 1;
+}
+
+/* 1 if an MPI library is known to get this reduction wrong (provider.c:
+ * between nodes it then runs manycoll's kernel as a user op) */
+int mcm_mpi_op_wrong(mc_dtype_t dt, mc_op_t op);
+
+/* mcm_routed for a blocking reduction of count elements of dt (the plan's
+ * steps 5 and 6 inline: a valid count, a predefined type, a builtin op MPI
+ * defines on it that the MPI gets right); the caller checks the root */
+static inline int mcm_red_routed(mcm_comm_t *s, int coll, int count,
+                                 MPI_Datatype dt, MPI_Op op)
+{
+    const mcm_type_t *t;
+    int o;
+    return s && s->to_mpi[coll] && count >= 0 && (t = mcm_type(dt)) &&
+           (o = mcm_builtin_op(op)) >= 0 && (t->ops >> o & 1) &&
+           !mcm_mpi_op_wrong((mc_dtype_t)t->mc, (mc_op_t)o) &&
+           mcm_routed(s, coll, (long long)count * t->size);
 }
 
 /* The fast paths' plan of a blocking reduction (coll_reduce.c): 1 when
@@ -521,9 +570,6 @@ void mcm_report(const mcm_comm_t *s);
 
 /* ---- the PMPI provider (provider.c) ---- */
 extern const mc_hier_provider_t mcm_provider;
-/* 1 if an MPI library is known to get this reduction wrong (provider.c:
- * between nodes it then runs manycoll's kernel as a user op) */
-int mcm_mpi_op_wrong(mc_dtype_t dt, mc_op_t op);
 
 /* init.c */
 void mcm_lazy_init(void);

@@ -41,9 +41,17 @@
  *
  * MC_MPI_HIER_PICK may also name a side per collective after the default:
  * "measure,bcast:mpi,allreduce:hier". MC_MPI_HIER_PICK_SKEW=R is a test
- * hook: before the allreduce, rank R adds 1 s to its hierarchy median and
- * every other rank 0.5 s to its MPI median, so the ranks' own times point
- * to different sides while their maxima say MPI.
+ * hook: before the allreduce of the first size class (<= 64 B), rank R
+ * adds 1 s to its hierarchy median and every other rank 0.5 s to its MPI
+ * median, so the ranks' own times point to different sides while their
+ * maxima say MPI; in every other class the other way round (their maxima
+ * say the hierarchy).
+ *
+ * Once a class is sent to MPI, the next calls of it need not ask the
+ * plan: its bit in s->to_mpi[coll] says so (mcm_routed, mcmpi.h), and the
+ * wrappers of barrier, bcast, reduce, allreduce and alltoall check it
+ * before mcm_plan for a call with a predefined type (and a builtin op the
+ * MPI gets right), after the checks the plan's steps 4-6 make.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,6 +81,8 @@ static const char *const trial_why =
 static const char *const measured_why =
     "MPI's own measured faster than the hierarchy (MC_MPI_HIER_PICK)";
 static const char *const forced_why = "MC_MPI_HIER_PICK=mpi";
+const char *const mcm_pick_why[3] = {[MCM_PICK_MEASURE] = measured_why,
+                                     [MCM_PICK_MPI] = forced_why};
 static const char *const modes[] = {"measure", "hier", "mpi"};
 
 static double now(void)
@@ -113,14 +123,6 @@ static long long call_bytes(mc_coll_t coll, const mcm_call_t *a,
     }
 }
 
-static int size_class(long long bytes)
-{
-    int c = 0;
-    for (long long lim = 64; bytes > lim && c < MCM_PICK_CLASSES - 1;
-         lim <<= 3)
-        c++;
-    return c;
-}
 
 /* "<=64 B", ..., ">16 MiB" */
 static const char *class_name(int c)
@@ -149,27 +151,28 @@ static double median(float *t, int n)
     return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
 }
 
-/* every rank: the slowest rank's median of each side, then the side */
-static void decide(mcm_comm_t *s, mcm_pick_slot_t *x)
+/* every rank: the slowest rank's median of each side, then the side
+ * (x->state, returned) */
+static int decide(mcm_comm_t *s, mcm_pick_slot_t *x, int k)
 {
     double mine[2], all[2];
     for (int i = 0; i < 2; i++)
         mine[i] = median(x->t[i], x->got[i]);
-    if (mcm_cfg.pick_skew >= 0) {
+    if (mcm_cfg.pick_skew >= 0) { /* class 0 to MPI, the others not */
+        int lose = k ? 1 : 0;
         if (s->topo->rank == mcm_cfg.pick_skew)
-            mine[0] += 1.0;
+            mine[lose] += 1.0;
         else
-            mine[1] += 0.5;
+            mine[!lose] += 0.5;
     }
     if (PMPI_Allreduce(mine, all, 2, MPI_DOUBLE, MPI_MAX, s->comm) !=
         MPI_SUCCESS) {
-        x->state = MCM_PICK_HIER; /* as before the pick */
         x->med[0] = x->med[1] = -1;
-        return;
+        return x->state = MCM_PICK_HIER; /* as before the pick */
     }
     x->med[0] = (float)all[0];
     x->med[1] = (float)all[1];
-    x->state = all[1] < all[0] ? MCM_PICK_MPI : MCM_PICK_HIER;
+    return x->state = all[1] < all[0] ? MCM_PICK_MPI : MCM_PICK_HIER;
 }
 
 /* out of line (the library is built with LTO): inlined, it made every
@@ -184,12 +187,17 @@ __attribute__((noinline)) const char *mcm_pick(mcm_comm_t *s, mc_coll_t coll,
     if ((mc_coll_info(coll)->props & MC_COLL_REDUCES) &&
         mcm_mpi_op_wrong(p->red.dt, p->red.op))
         return NULL;
-    if (mode != MCM_PICK_MEASURE || row(coll) < 0) /* (no hier form) */
+    if (row(coll) < 0) /* (no hierarchical form) */
         return mode == MCM_PICK_MPI ? forced_why : NULL;
-    mcm_pick_slot_t *x =
-        &s->pick[row(coll)][size_class(call_bytes(coll, a, p))];
-    if (!x->state && x->n == TRIALS)
-        decide(s, x);
+    int k = mcm_size_class(call_bytes(coll, a, p));
+    if (mode != MCM_PICK_MEASURE) {
+        if (mode == MCM_PICK_MPI) /* the next such call: mcm_routed */
+            s->to_mpi[coll] |= (uint8_t)(1u << k);
+        return mode == MCM_PICK_MPI ? forced_why : NULL;
+    }
+    mcm_pick_slot_t *x = &s->pick[row(coll)][k];
+    if (!x->state && x->n == TRIALS && decide(s, x, k) == MCM_PICK_MPI)
+        s->to_mpi[coll] |= (uint8_t)(1u << k);
     if (x->state)
         return x->state == MCM_PICK_MPI ? measured_why : NULL;
     int n = x->n++, side = (n ^ n >> 1) & 1; /* H M M H H M M H ... */
@@ -328,7 +336,7 @@ MCM_API int mc_mpi_pick(MPI_Comm comm, const char *coll, long long bytes,
         *choice = mcm_cfg.pick[c];
         return 0;
     }
-    const mcm_pick_slot_t *x = &s->pick[row(c)][size_class(bytes)];
+    const mcm_pick_slot_t *x = &s->pick[row(c)][mcm_size_class(bytes)];
     *choice = x->state;
     if (x->state) {
         *hier_us = 1e6 * x->med[0];

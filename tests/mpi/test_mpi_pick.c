@@ -11,7 +11,11 @@
  * SPEC is MC_MPI_HIER_PICK's syntax ("measure", "mpi,allreduce:hier",
  * ...) and must be the value the run has; --quick: 8 B and 64 KiB only
  * (for MPIs that are slow oversubscribed); "skew" stands for measure under
- * MC_MPI_HIER_PICK_SKEW, where MPI must win everywhere. Checked:
+ * MC_MPI_HIER_PICK_SKEW, where MPI must win at 8 B and the hierarchy at
+ * the larger sizes. After the matrix, WRONG_CALLS 8-byte int16 sums
+ * (MPI_Allreduce of 4 MPI_SHORT), a reduction Open MPI gets wrong, which
+ * must stay in the hierarchy even where 8-byte allreduces were sent to
+ * MPI. Checked:
  *   - every (collective, size) reached a decision, the same on every rank,
  *     with the same two times on every rank (the slowest rank's), both
  *     measured (between 0 and 10 s), and the forced side where SPEC
@@ -38,6 +42,7 @@
 #include "test_mpi.h"
 
 enum { HIER = 1, MPI_SIDE = 2, TRIAL_EACH = 8, TRIALS = 16 };
+enum { WRONG_CALLS = 4, ALLREDUCE = 3 };
 
 typedef int (*pick_fn)(MPI_Comm, const char *, long long, int *, double *,
                        double *);
@@ -48,8 +53,9 @@ static int size, calls = 20, after = 1;
 
 static const char *const colls[] = {"barrier", "bcast",  "reduce",
                                     "allreduce", "allgather", "gather",
-                                    "scatter", "reduce_scatter_block"};
-#define NCOLL 8
+                                    "scatter", "reduce_scatter_block",
+                                    "alltoall"};
+#define NCOLL 9
 static const long long all_sizes[] = {8, 1024, 65536};
 static const long long quick_sizes[] = {8, 65536};
 static const long long *sizes = all_sizes;
@@ -84,6 +90,11 @@ static int want_val(int r, int it, int i) { return val(r, it, i); }
 static int want_sum(int off, int it, int i) { return sum(it, off + i); }
 /* allgather, gather: block r holds rank r's values */
 static int want_blocks(int n, int it, int i) { return val(i / n, it, i % n); }
+/* alltoall: block r holds rank r's block for this rank */
+static int want_a2a(int n, int it, int i)
+{
+    return val(i / n, it, rank * n + i % n);
+}
 
 /* one call of collective c with n ints per rank (per block) */
 static void one(MPI_Comm comm, int c, int n, int it, int *a, int *b)
@@ -127,9 +138,13 @@ static void one(MPI_Comm comm, int c, int n, int it, int *a, int *b)
             b[i] -= rank * 100000;
         expect("scatter", it, b, n, want_val, root);
         break;
-    default:
+    case 7:
         MPI_Reduce_scatter_block(a, b, n, MPI_INT, MPI_SUM, comm);
         expect("reduce_scatter_block", it, b, n, want_sum, rank * n);
+        break;
+    default:
+        MPI_Alltoall(a, n, MPI_INT, b, n, MPI_INT, comm);
+        expect("alltoall", it, b, n * P, want_a2a, n);
         break;
     }
 }
@@ -185,8 +200,8 @@ static int decided(pick_fn pick, MPI_Comm comm, int c, long long bytes,
         FAIL("%s %lld B: no decision (%d)", colls[c], bytes, choice);
     else if (mode && choice != mode)
         FAIL("%s %lld B: took %d, forced %d", colls[c], bytes, choice, mode);
-    else if (!mode && skew && choice != MPI_SIDE)
-        FAIL("%s %lld B: the hierarchy, with the skew", colls[c], bytes);
+    else if (!mode && skew && choice != (bytes <= 64 ? MPI_SIDE : HIER))
+        FAIL("%s %lld B: took %d, with the skew", colls[c], bytes, choice);
     else if (!mode && !(t[1] > 0 && t[2] > 0 && t[1] < 1e7 && t[2] < 1e7))
         FAIL("%s %lld B: measured %g us and %g us (a side not timed?)",
              colls[c], bytes, t[1], t[2]);
@@ -215,6 +230,8 @@ static void check(MPI_Comm comm, const char *spec, int skew)
             want[choice == MPI_SIDE ? MPI_SIDE : HIER] +=
                 mode ? calls : calls - TRIALS;
         }
+        if (c == ALLREDUCE)
+            want[HIER] += WRONG_CALLS;
         q(comm, colls[c], &mc, &pm, &path);
         if (path != 2)
             FAIL("the communicator took path %d, not the hierarchy", path);
@@ -271,6 +288,15 @@ int main(int argc, char **argv)
             for (int it = 0; it < calls; it++)
                 one(comm, c, (int)(sizes[k] / (long long)sizeof(int)), it, a,
                     b);
+    for (int it = 0; it < WRONG_CALLS; it++) { /* stay in the hierarchy */
+        short x[4], y[4];
+        for (int i = 0; i < 4; i++)
+            x[i] = (short)(rank * 10 + it + i);
+        MPI_Allreduce(x, y, 4, MPI_SHORT, MPI_SUM, comm);
+        for (int i = 0; i < 4; i++)
+            if (y[i] != 10 * size * (size - 1) / 2 + size * (it + i))
+                FAIL("int16 sum call %d: [%d] = %d", it, i, y[i]);
+    }
     check(comm, spec, skew);
     int bad = 0;
     PMPI_Allreduce(&failures, &bad, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
