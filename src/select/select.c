@@ -40,8 +40,13 @@ static const struct default_rule {
      * windows fit the four fast slots of one call, single copy above,
      * where the receivers leave as soon as they have read (at 4 and 8
      * ranks on 2 CPUs, OSU through Open MPI 4.1: flat 7.5-13 us at 16
-     * KiB, direct 2.6-3.5); scatter: single copy from 1 KiB blocks, where
-     * flat needs more than one window and linear a handshake per rank;
+     * KiB, direct 2.6-3.5); scatter: single copy from 1 KiB blocks, from
+     * 4 KiB up to 4 ranks (`manycoll bench --coll scatter --algo flat
+     * --algo direct` on 2 CPUs, p50 of two runs: at 3-4 ranks and 1-2 KiB
+     * blocks flat 0.4-6.0 us, direct 3.8-6.9, which waits for its
+     * readers; at 8 ranks flat 7-16 against 15-17 at 1-2 KiB, direct
+     * ahead from 3 KiB; at 16 ranks direct 44-60 against flat 60-101),
+     * linear a handshake per rank;
      * allgather: flat to 8 KiB (at 8 ranks it wins to 16 KiB, at 4 to
      * 4 KiB); alltoall: single copy from 2 KiB blocks, pairwise's P - 1
      * handshakes lose to it everywhere (docs/selection.md) */
@@ -59,6 +64,7 @@ static const struct default_rule {
     {MC_COLL_ALLREDUCE, ON_OVERSUB, PAIR, SIZE_MAX, "direct"},
     {MC_COLL_ALLREDUCE, ON_OVERSUB, SMALL, 131072, "rsag"},
     {MC_COLL_ALLREDUCE, ON_OVERSUB, SMALL, SIZE_MAX, "direct"},
+    {MC_COLL_SCATTER, ON_OVERSUB, FEW, 2048, "flat"},
     {MC_COLL_SCATTER, ON_OVERSUB, SMALL, 512, "flat"},
     {MC_COLL_SCATTER, ON_OVERSUB, SMALL, SIZE_MAX, "direct"},
     {MC_COLL_ALLGATHER, ON_OVERSUB, SMALL, 8192, "flat"},
