@@ -120,6 +120,7 @@ MC_ALGO_DECL(mc_barrier_dissemination);
  * for algorithms that use it inside a call (coll/mesh.c) */
 int mc_barrier_dissemination_at(mc_team_t *c, uint32_t step);
 MC_ALGO_DECL(mc_barrier_flat);
+MC_ALGO_DECL(mc_barrier_linear);
 MC_ALGO_DECL(mc_bcast_flat);
 MC_ALGO_DECL(mc_reduce_flat);
 MC_ALGO_DECL(mc_allreduce_flat);

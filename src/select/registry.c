@@ -163,6 +163,10 @@ const mc_algo_t mc_algos[] = {
      .desc = "every rank raises its own flag line and reads all others "
              "(small P)",
      .impl = &mc_barrier_flat_algo},
+    {.coll = MC_COLL_BARRIER, .name = "linear",
+     .desc = "every other rank raises its flag line, rank 0 reads them "
+             "all and raises its own, which they read (small P)",
+     .impl = &mc_barrier_linear_algo},
     {.coll = MC_COLL_BCAST, .name = "flat",
      .desc = "root publishes data+flag in its own line or slot, all read "
              "it at once; larger messages slot by slot",

@@ -41,15 +41,27 @@ static const struct default_rule {
      * where the receivers leave as soon as they have read (at 4 and 8
      * ranks on 2 CPUs, OSU through Open MPI 4.1: flat 7.5-13 us at 16
      * KiB, direct 2.6-3.5); scatter: single copy from 1 KiB blocks, from
-     * 4 KiB up to 4 ranks (`manycoll bench --coll scatter --algo flat
-     * --algo direct` on 2 CPUs, p50 of two runs: at 3-4 ranks and 1-2 KiB
-     * blocks flat 0.4-6.0 us, direct 3.8-6.9, which waits for its
-     * readers; at 8 ranks flat 7-16 against 15-17 at 1-2 KiB, direct
-     * ahead from 3 KiB; at 16 ranks direct 44-60 against flat 60-101),
-     * linear a handshake per rank;
+     * 2 KiB up to 4 ranks (`manycoll bench --coll scatter --algo flat
+     * --algo direct` on 2 CPUs, p50 of two runs: at 3-4 ranks and 1 KiB
+     * blocks flat 0.4-0.7 us, direct 3.8-6.9, which waits for its
+     * readers; at 2 KiB 0.7-6.0 against 3.8-6.9, and OSU's loop through
+     * Open MPI at 4 ranks after the linear barrier: 1 KiB flat 0.45-0.53,
+     * direct 2.5-3.3, 2 KiB 3.2-3.3 against 2.6-3.6; at 8 ranks OSU
+     * 3.9-4.2 against 3.9-5.3 at 1 KiB, direct ahead from 2 KiB; at 16
+     * ranks bench's direct 44-60 against flat 60-101), linear a handshake
+     * per rank;
      * allgather: flat to 8 KiB (at 8 ranks it wins to 16 KiB, at 4 to
      * 4 KiB); alltoall: single copy from 2 KiB blocks, pairwise's P - 1
      * handshakes lose to it everywhere (docs/selection.md) */
+    /* barrier: linear, so that rank 0 leaves first. In flat the rank
+     * that arrived last leaves first and the first (a root whose part
+     * of the call before was the shortest) last, and a call rooted at 0
+     * after the barrier waits for it (OSU's loop, 8 B, through Open MPI
+     * 4.1, average over the ranks, two runs: at 3, 4 and 8 ranks on 2
+     * CPUs bcast 1.10-1.35 us after flat, 0.08-0.27 after linear, Open
+     * MPI alone 0.60-11.8; scatter 0.83-2.42 against 0.12-0.49; the
+     * barrier itself 1.55-6.53 against 2.78-8.03, Open MPI 4.03-21.3) */
+    {MC_COLL_BARRIER, ON_OVERSUB, SMALL, SIZE_MAX, "linear"},
     {MC_COLL_BCAST, ON_OVERSUB, SMALL, 4096, "flat"},
     {MC_COLL_BCAST, ON_OVERSUB, SMALL, SIZE_MAX, "direct"},
     /* allreduce: from 3 ranks rsag's MPB rounds to 128 KiB, where
@@ -64,7 +76,7 @@ static const struct default_rule {
     {MC_COLL_ALLREDUCE, ON_OVERSUB, PAIR, SIZE_MAX, "direct"},
     {MC_COLL_ALLREDUCE, ON_OVERSUB, SMALL, 131072, "rsag"},
     {MC_COLL_ALLREDUCE, ON_OVERSUB, SMALL, SIZE_MAX, "direct"},
-    {MC_COLL_SCATTER, ON_OVERSUB, FEW, 2048, "flat"},
+    {MC_COLL_SCATTER, ON_OVERSUB, FEW, 1024, "flat"},
     {MC_COLL_SCATTER, ON_OVERSUB, SMALL, 512, "flat"},
     {MC_COLL_SCATTER, ON_OVERSUB, SMALL, SIZE_MAX, "direct"},
     {MC_COLL_ALLGATHER, ON_OVERSUB, SMALL, 8192, "flat"},
