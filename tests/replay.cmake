@@ -5,6 +5,14 @@ target_link_libraries(test_replay_chips PRIVATE mc_replay manycoll_static)
 mc_include_view(test_replay_chips ${MC_TOOLS_LAYERS})
 add_test(NAME replay_chips COMMAND test_replay_chips)
 
+# SimGrid's time-independent traces (src/replay/read_ti.c), written by the
+# test for a known program and replayed; no OTF2 needed
+find_package(Python3 COMPONENTS Interpreter QUIET)
+add_test(NAME replay_ti COMMAND ${Python3_EXECUTABLE}
+         ${CMAKE_CURRENT_SOURCE_DIR}/replay_ti_check.py ${MC_CMD}
+         ${CMAKE_CURRENT_BINARY_DIR}/replay_ti_tmp)
+set_tests_properties(replay_ti PROPERTIES TIMEOUT 120)
+
 # manycoll replay (src/replay, docs/replay.md). Without OTF2 (MC_OTF2=OFF,
 # or AUTO finding none) the command says so in one line and exits 2;
 # replay_no_otf2 checks that and nothing else runs.

@@ -63,7 +63,7 @@ int cmd_replay(int argc, char **argv)
     int json = 0, rc, n = 0;
     if ((rc = parse(argc, argv, &s, &json, &trace)))
         return rc;
-    if (!mc_rp_have_otf2() && !mc_parse_only()) {
+    if (!mc_rp_have_otf2() && !mc_parse_only() && !mc_rp_is_ti(s.archive)) {
         fprintf(stderr, "manycoll replay: %s\n", MC_RP_NO_OTF2);
         return 2;
     }

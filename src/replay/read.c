@@ -453,6 +453,8 @@ int mc_rp_read(const char *archive, mc_rp_trace_t **out)
     if (!out)
         return mc_error(MC_ERR_ARG, "mc_rp_read: argument 't' is NULL");
     *out = NULL;
+    if (mc_rp_is_ti(archive))
+        return mc_rp_read_ti(archive, out);
     mc_rp_trace_t *t = calloc(1, sizeof *t);
     if (!t)
         return mc_error(MC_ERR_NOMEM, "replay: out of memory");
@@ -479,12 +481,5 @@ int mc_rp_read(const char *archive, mc_rp_trace_t **out)
         free(d.g[i].m);
     free(d.g);
     free(d.loc);
-    if (rc == MC_OK)
-        rc = mc_rp_fix(t);
-    if (rc != MC_OK) {
-        mc_rp_trace_free(t);
-        return rc;
-    }
-    *out = t;
-    return MC_OK;
+    return mc_rp_done(t, rc, out);
 }

@@ -16,6 +16,8 @@ int mc_rp_read(const char *archive, mc_rp_trace_t **t)
 {
     if (t)
         *t = NULL;
+    if (t && mc_rp_is_ti(archive))
+        return mc_rp_read_ti(archive, t);
     return mc_error(MC_ERR_UNSUPPORTED, "replay of '%s': %s",
                     archive ? archive : "(null)", MC_RP_NO_OTF2);
 }

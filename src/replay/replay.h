@@ -19,6 +19,7 @@
  * The pieces:
  *   read.c    OTF2's reader (global definitions, then every location's
  *             local definitions and events) into per-rank record streams
+ *   read_ti.c SimGrid's time-independent traces, the same way
  *   fix.c     after reading: irecv completions into their requests, the
  *             k-th collective of a communicator made the same on every
  *             member (counts of Score-P archives derived from bytes)
@@ -112,6 +113,14 @@ typedef struct mc_rp_trace {
  * MC_ERR_ARG (missing, not OTF2, events replay cannot follow). */
 int mc_rp_read(const char *archive, mc_rp_trace_t **t);
 void mc_rp_trace_free(mc_rp_trace_t *t);
+/* read_ti.c: 1 if archive is a SimGrid time-independent trace (a text
+ * file, not an OTF2 anchor), which mc_rp_read then reads with
+ * mc_rp_read_ti (same contract) */
+int mc_rp_is_ti(const char *archive);
+int mc_rp_read_ti(const char *archive, mc_rp_trace_t **t);
+/* trace.c: the end of a reader: t fixed (mc_rp_fix) into *out if rc and
+ * the fix are MC_OK, else t freed; the status */
+int mc_rp_done(mc_rp_trace_t *t, int rc, mc_rp_trace_t **out);
 /* fix.c: after the events (read.c calls it) */
 int mc_rp_fix(mc_rp_trace_t *t);
 /* trace.c: append a record / v-counts (read.c, fix.c) */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "replay/replay.h"
+#include "util/error.h"
 
 static void *grow(void *p, size_t *cap, size_t need, size_t el)
 {
@@ -43,6 +44,18 @@ uint32_t mc_rp_vpush(mc_rp_trace_t *t, const uint64_t *v, int n)
     memcpy(p + t->nvpool, v, (size_t)n * sizeof *v);
     t->nvpool += (size_t)n;
     return (uint32_t)(t->nvpool - (size_t)n);
+}
+
+int mc_rp_done(mc_rp_trace_t *t, int rc, mc_rp_trace_t **out)
+{
+    if (rc == MC_OK)
+        rc = mc_rp_fix(t);
+    if (rc != MC_OK) {
+        mc_rp_trace_free(t);
+        return rc;
+    }
+    *out = t;
+    return MC_OK;
 }
 
 void mc_rp_trace_free(mc_rp_trace_t *t)
