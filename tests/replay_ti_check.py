@@ -19,7 +19,12 @@ one file of actions and once as a file naming a file per rank, and checks:
 - --ranks 16 replays it (without the pair's send and receive, which
   neighbouring ranks do not both make) on 16 ranks;
 - a bad line, an unknown action and a missing rank file are errors that
-  name the file and line.
+  name the file and line;
+- a trace SimGrid 3.32 wrote (tests/data/simgrid_ti: `smpirun -np 4
+  -platform platform.xml -hostfile H -trace-ti
+  --cfg=tracing/filename:ti.txt ./program`, program.c built with
+  smpicc; the rank files renamed rank-N.txt) replays with the program's
+  calls and bytes.
 """
 import json
 import os
@@ -65,6 +70,20 @@ def run(mc, trace, *extra, ok=True):
 
 def sites(rows):
     return {(r["coll"], r["bytes"]): r for r in rows if r["coll"] != "total"}
+
+
+def simgrid_trace(mc):
+    """the sites of program.c's trace, as SimGrid wrote it"""
+    here = os.path.dirname(os.path.abspath(__file__))
+    got = sites(run(mc, os.path.join(here, "data", "simgrid_ti", "ti.txt")))
+    want = {("p2p", 2048): (3, 4),      # 3 ring steps of 128 doubles
+            ("allreduce", 8): (3, 4),   # 1 double
+            ("bcast", 256): (1, 4),     # 64 ints
+            ("alltoall", 64): (1, 4),   # blocks of 16 ints
+            ("p2p", 80): (1, 2),        # 10 doubles, rank 0 to 1
+            ("barrier", 0): (1, 4)}
+    have = {k: (r["calls"], r["ranks"]) for k, r in got.items()}
+    return [] if have == want else [f"SimGrid's trace: {have}, want {want}"]
 
 
 def main():
@@ -149,6 +168,7 @@ def main():
             fails.append(f"{text!r}: status {p.returncode}, {p.stderr!r} "
                          f"(want an error with {needle!r})")
 
+    fails += simgrid_trace(mc)
     for f in fails:
         print("FAIL:", f)
     print(f"replay_ti_check: {len(fails)} failures")
