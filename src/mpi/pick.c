@@ -123,7 +123,6 @@ static long long call_bytes(mc_coll_t coll, const mcm_call_t *a,
     }
 }
 
-
 /* "<=64 B", ..., ">16 MiB" */
 static const char *class_name(int c)
 {
