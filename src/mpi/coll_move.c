@@ -8,8 +8,6 @@
  * The plan (plan.c) decides where each call goes; barrier and bcast on
  * one node read its answer cached per communicator (s->fast).
  */
-#include <limits.h>
-
 #include "mpi/mcmpi.h"
 #include "mpi/trace_hot.h"
 
@@ -194,12 +192,6 @@ int MPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype,
     return blk_allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm);
 }
 
-/* P blocks of n elements: the plan's count step's (plan.c) */
-static int blocks_ok(int n, const mcm_comm_t *s)
-{
-    return n >= 0 && (long long)n * s->topo->size <= INT_MAX;
-}
-
 static inline __attribute__((always_inline)) int blk_alltoall(const void *sbuf, int scount,
                                MPI_Datatype stype, void *rbuf, int rcount,
                                MPI_Datatype rtype, MPI_Comm comm)
@@ -208,8 +200,8 @@ static inline __attribute__((always_inline)) int blk_alltoall(const void *sbuf, 
     mcm_comm_t *s = mcm_comm(comm);
     const mcm_type_t *t;
     if (s && s->to_mpi[MC_COLL_ALLTOALL] && sbuf != MPI_IN_PLACE &&
-        (t = mcm_type(stype)) && blocks_ok(scount, s) &&
-        blocks_ok(rcount, s) &&
+        (t = mcm_type(stype)) && mcm_blocks_ok(scount, s->topo->size) &&
+        mcm_blocks_ok(rcount, s->topo->size) &&
         mcm_routed(s, MC_COLL_ALLTOALL, (long long)scount * t->size))
         return PMPI_Alltoall(sbuf, scount, stype, rbuf, rcount, rtype,
                              comm); /* decided for MPI */

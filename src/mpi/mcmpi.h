@@ -19,6 +19,7 @@
 #ifndef MC_MPI_MCMPI_H
 #define MC_MPI_MCMPI_H
 
+#include <limits.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -419,18 +420,14 @@ static inline int mcm_routed(mcm_comm_t *s, int coll, long long bytes)
  * between nodes it then runs manycoll's kernel as a user op) */
 int mcm_mpi_op_wrong(mc_dtype_t dt, mc_op_t op);
 
-/* mcm_routed for a blocking reduction of count elements of dt (the plan's
- * steps 5 and 6 inline: a valid count, a predefined type, a builtin op MPI
- * defines on it that the MPI gets right); the caller checks the root */
-static inline int mcm_red_routed(mcm_comm_t *s, int coll, int count,
-                                 MPI_Datatype dt, MPI_Op op)
+/* The plan's steps 5 and 6 inline for a reduction of a predefined type:
+ * 1 if count is valid, dt predefined (*t: its entry) and op a builtin op
+ * (*o: the mc op) that MPI defines on it; 0: ask mcm_plan */
+static inline int mcm_builtin_red(int count, MPI_Datatype dt, MPI_Op op,
+                                  const mcm_type_t **t, int *o)
 {
-    const mcm_type_t *t;
-    int o;
-    return s && s->to_mpi[coll] && count >= 0 && (t = mcm_type(dt)) &&
-           (o = mcm_builtin_op(op)) >= 0 && (t->ops >> o & 1) &&
-           !mcm_mpi_op_wrong((mc_dtype_t)t->mc, (mc_op_t)o) &&
-           mcm_routed(s, coll, (long long)count * t->size);
+    return count >= 0 && (*t = mcm_type(dt)) &&
+           (*o = mcm_builtin_op(op)) >= 0 && ((*t)->ops >> *o & 1);
 }
 
 /* The fast paths' plan of a blocking reduction (coll_reduce.c): 1 when
@@ -442,10 +439,28 @@ static inline int mcm_plan_fast_red(const mcm_comm_t *s, int coll, int count,
                                     MPI_Datatype dt, MPI_Op op,
                                     const mcm_type_t **t, int *o)
 {
-    return s && (s->fast >> coll & 1) && count >= 0 &&
-           (*t = mcm_type(dt)) && (*o = mcm_builtin_op(op)) >= 0 &&
-           ((*t)->ops >> *o & 1);
+    return s && (s->fast >> coll & 1) && mcm_builtin_red(count, dt, op, t, o);
 }
+
+/* P blocks of n elements, usable: the plan's count step (plan.c) */
+static inline int mcm_blocks_ok(int n, int P)
+{
+    return n >= 0 && (long long)n * P <= INT_MAX;
+}
+
+/* mcm_routed for a blocking reduction of count elements of dt (the plan's
+ * steps 5 and 6 inline: a valid count, a predefined type, a builtin op MPI
+ * defines on it that the MPI gets right); the caller checks the root */
+static inline int mcm_red_routed(mcm_comm_t *s, int coll, int count,
+                                 MPI_Datatype dt, MPI_Op op)
+{
+    const mcm_type_t *t;
+    int o;
+    return s && s->to_mpi[coll] && mcm_builtin_red(count, dt, op, &t, &o) &&
+           !mcm_mpi_op_wrong((mc_dtype_t)t->mc, (mc_op_t)o) &&
+           mcm_routed(s, coll, (long long)count * t->size);
+}
+
 
 /* A form's name, "allreduce", "iallreduce", "allreduce_init" (the
  * MC_MPI_VERBOSE report's and mc_mpi_query's), into buf */

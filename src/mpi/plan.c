@@ -91,7 +91,6 @@
  * communicator itself decides otherwise), and check the call's own count,
  * type, op and root inline, as steps 4-6 would for such a call.
  */
-#include <limits.h>
 #include <stdio.h>
 
 #include "mpi/mcmpi.h"
@@ -152,7 +151,7 @@ static const char *side(int kind, int n, const int *v, const int *d,
     case ONE:
         return n >= 0 ? NULL : "a negative count";
     case BLOCKS:
-        return n >= 0 && (long long)n * P <= INT_MAX
+        return mcm_blocks_ok(n, P)
                    ? NULL
                    : "a negative count, or more than INT_MAX elements";
     case VEC:
