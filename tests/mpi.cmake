@@ -163,6 +163,22 @@ foreach(v ${MC_MPI_VARIANTS})
     ENVIRONMENT "${mpi_env};MC_MPI_NODE_SIZE=2;MC_TIMEOUT=20")
 endforeach()
 
+# Random differential test of collective results (tests/mpi/mpi_diff.c):
+# MPI_X through the library against a reference each rank computes, as
+# 2x2 "nodes" with the default settings, where a communicator's first
+# calls go to MPI whole (MC_MPI_HIER_AFTER), exscan and scan always do
+# (no hierarchical form), and both MPIs get some narrow or unsigned
+# reductions wrong. `--side lib`: MPICH 4.0.2 alone crashes in some cases.
+foreach(v ${MC_MPI_VARIANTS})
+  mc_mpi_test_exe(${v} test_mpi_diff_${v} mpi/mpi_diff.c mpi/mpi_diff_run.c
+                  mpi/mpi_diff_ref.c)
+  add_test(NAME mpi_${v}_diff_2x2
+           COMMAND ${mpi_run} -n 4 $<TARGET_FILE:test_mpi_diff_${v}>
+                   --cases 300 --side lib)
+  set_tests_properties(mpi_${v}_diff_2x2 PROPERTIES TIMEOUT 120
+    ENVIRONMENT "${mpi_env};MC_MPI_NODE_SIZE=2;MC_TIMEOUT=20")
+endforeach()
+
 # `manycoll info` lists every variant built, with its preload line
 foreach(v ${MC_MPI_VARIANTS})
   add_test(NAME info_mpi_${v}

@@ -98,7 +98,8 @@ int MPI_Iallreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
                         MC_COLL_ALLREDUCE);
     return rc != MCM_NOT_TAKEN
                ? rc
-               : PMPI_Iallreduce(sbuf, rbuf, count, dt, op, comm, req);
+               : PMPI_Iallreduce(sbuf, rbuf, count, dt, mcm_right_op(dt, op),
+                                 comm, req);
 }
 
 int MPI_Ireduce_scatter_block(const void *sbuf, void *rbuf, int count,
@@ -112,7 +113,8 @@ int MPI_Ireduce_scatter_block(const void *sbuf, void *rbuf, int count,
                         MC_COLL_REDUCE_SCATTER_BLOCK);
     return rc != MCM_NOT_TAKEN ? rc
                                : PMPI_Ireduce_scatter_block(
-                                     sbuf, rbuf, count, dt, op, comm, req);
+                                     sbuf, rbuf, count, dt, mcm_right_op(dt,
+                                     op), comm, req);
 }
 
 int MPI_Ireduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
@@ -124,7 +126,8 @@ int MPI_Ireduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
     int rc = ireduce(sbuf, rbuf, count, dt, op, root, comm, req, 0);
     return rc != MCM_NOT_TAKEN
                ? rc
-               : PMPI_Ireduce(sbuf, rbuf, count, dt, op, root, comm, req);
+               : PMPI_Ireduce(sbuf, rbuf, count, dt, mcm_right_op(dt, op),
+                              root, comm, req);
 }
 
 #if MPI_VERSION >= 4
@@ -148,7 +151,8 @@ int MPI_Allreduce_init(const void *sbuf, void *rbuf, int count,
                         MC_COLL_ALLREDUCE);
     return rc != MCM_NOT_TAKEN ? rc
                                : PMPI_Allreduce_init(sbuf, rbuf, count, dt,
-                                                     op, comm, info, req);
+                                                     mcm_right_op(dt, op),
+                                                     comm, info, req);
 }
 
 int MPI_Reduce_scatter_block_init(const void *sbuf, void *rbuf, int count,
@@ -162,7 +166,8 @@ int MPI_Reduce_scatter_block_init(const void *sbuf, void *rbuf, int count,
                         MC_COLL_REDUCE_SCATTER_BLOCK);
     return rc != MCM_NOT_TAKEN
                ? rc
-               : PMPI_Reduce_scatter_block_init(sbuf, rbuf, count, dt, op,
+               : PMPI_Reduce_scatter_block_init(sbuf, rbuf, count, dt,
+                                                mcm_right_op(dt, op),
                                                 comm, info, req);
 }
 
@@ -175,7 +180,8 @@ int MPI_Reduce_init(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
                    .sbuf = sbuf, .rbuf = rbuf, .count = count, .sdt = dt, .op = op, .root = root);
     int rc = ireduce(sbuf, rbuf, count, dt, op, root, comm, req, 1);
     return rc != MCM_NOT_TAKEN ? rc
-                               : PMPI_Reduce_init(sbuf, rbuf, count, dt, op,
+                               : PMPI_Reduce_init(sbuf, rbuf, count, dt,
+                                                  mcm_right_op(dt, op),
                                                   root, comm, info, req);
 }
 #endif

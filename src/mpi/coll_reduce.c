@@ -10,6 +10,8 @@
  * A manycoll failure becomes the communicator's error handler call
  * (report.c).
  */
+#include <stdlib.h>
+
 #include "mpi/mcmpi.h"
 #include "mpi/trace_hot.h"
 
@@ -46,7 +48,8 @@ allreduce_slow(const void *sbuf, void *rbuf, int count,
     if (mcm_red_routed(s, MC_COLL_ALLREDUCE, count, dt, op))
         return PMPI_Allreduce(sbuf, rbuf, count, dt, op, comm);
     if (plan(s, MC_COLL_ALLREDUCE, sbuf, count, dt, op, 0, &p) == MCM_PMPI)
-        return mcm_picked(&p, PMPI_Allreduce(sbuf, rbuf, count, dt, op, comm));
+        return mcm_picked(&p, PMPI_Allreduce(sbuf, rbuf, count, dt,
+                                             mcm_right_op(dt, op), comm));
     int rc = p.path == MCM_FLAT
                  ? mc_allreduce(s->node, mcin(sbuf), rbuf, (size_t)count,
                                 p.red.dt, p.red.op)
@@ -90,6 +93,44 @@ int MPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
     return blk_allreduce(sbuf, rbuf, count, dt, op, comm);
 }
 
+#ifdef MPICH_VERSION
+/* MPICH 4.0.2's MPI_Reduce crashes with MPI_IN_PLACE at a root other than
+ * 0 above 2 KiB (as the hierarchy's phase between nodes finds:
+ * provider.c): such a root hands it a copy of its data to send from, the
+ * span of count elements of dt */
+static int reduce_from_copy(void *rbuf, int count, MPI_Datatype dt,
+                            MPI_Op op, int root, MPI_Comm comm)
+{
+    MPI_Aint lb, ext, tlb, text;
+    char *copy = NULL;
+    size_t span = 0;
+    if (PMPI_Type_get_extent(dt, &lb, &ext) == MPI_SUCCESS &&
+        PMPI_Type_get_true_extent(dt, &tlb, &text) == MPI_SUCCESS &&
+        ext >= 0 && text >= 0) {
+        span = (size_t)(count - 1) * (size_t)ext + (size_t)text;
+        copy = malloc(span ? span : 1);
+    }
+    if (!copy) /* as the MPI alone */
+        return PMPI_Reduce(MPI_IN_PLACE, rbuf, count, dt, op, root, comm);
+    memcpy(copy, (char *)rbuf + tlb, span);
+    int rc = PMPI_Reduce(copy - tlb, rbuf, count, dt, op, root, comm);
+    free(copy);
+    return rc;
+}
+#endif
+
+/* MPI_Reduce as the MPI's own, with the op it gets right */
+static int pmpi_reduce(const void *sbuf, void *rbuf, int count,
+                       MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm)
+{
+    op = mcm_right_op(dt, op);
+#ifdef MPICH_VERSION
+    if (sbuf == MPI_IN_PLACE && root != 0 && count > 0)
+        return reduce_from_copy(rbuf, count, dt, op, root, comm);
+#endif
+    return PMPI_Reduce(sbuf, rbuf, count, dt, op, root, comm);
+}
+
 /* out of line: the fast path's registers stay its own */
 __attribute__((noinline)) static int
 reduce_slow(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
@@ -98,10 +139,10 @@ reduce_slow(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
     mcm_plan_t p;
     if (root >= 0 && s && root < s->topo->size &&
         mcm_red_routed(s, MC_COLL_REDUCE, count, dt, op))
-        return PMPI_Reduce(sbuf, rbuf, count, dt, op, root, comm);
+        return pmpi_reduce(sbuf, rbuf, count, dt, op, root, comm);
     if (plan(s, MC_COLL_REDUCE, sbuf, count, dt, op, root, &p) == MCM_PMPI)
         return mcm_picked(&p,
-                          PMPI_Reduce(sbuf, rbuf, count, dt, op, root, comm));
+                          pmpi_reduce(sbuf, rbuf, count, dt, op, root, comm));
     int rc = p.path == MCM_FLAT
                  ? mc_reduce(s->node, mcin(sbuf), rbuf, (size_t)count,
                              p.red.dt, p.red.op, root)
@@ -160,7 +201,8 @@ static inline __attribute__((always_inline)) int blk_reduce_scatter_block(const 
     if (plan(s, MC_COLL_REDUCE_SCATTER_BLOCK, sbuf, count, dt, op, 0, &p) ==
         MCM_PMPI)
         return mcm_picked(&p, PMPI_Reduce_scatter_block(sbuf, rbuf, count, dt,
-                                                        op, comm));
+                                                        mcm_right_op(dt, op),
+                                                        comm));
     int rc = p.path == MCM_FLAT
                  ? mc_reduce_scatter_block(s->node, mcin(sbuf), rbuf,
                                            (size_t)count, p.red.dt, p.red.op)

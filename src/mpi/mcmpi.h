@@ -419,6 +419,12 @@ static inline int mcm_routed(mcm_comm_t *s, int coll, long long bytes)
 /* 1 if an MPI library is known to get this reduction wrong (provider.c:
  * between nodes it then runs manycoll's kernel as a user op) */
 int mcm_mpi_op_wrong(mc_dtype_t dt, mc_op_t op);
+/* The op to hand the MPI with a reduction it runs whole (every call the
+ * plan sends to MPI: deferred, no hierarchical form, the pick's, ...): op,
+ * or, where the MPI gets (dt, op) wrong, manycoll's kernel as the same
+ * user op the hierarchy's phase between nodes uses, so that a call left
+ * to MPI gives what a call manycoll takes gives. */
+MPI_Op mcm_right_op(MPI_Datatype dt, MPI_Op op);
 
 /* The plan's steps 5 and 6 inline for a reduction of a predefined type:
  * 1 if count is valid, dt predefined (*t: its entry) and op a builtin op

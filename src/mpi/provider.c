@@ -126,6 +126,17 @@ int mcm_mpi_op_wrong(mc_dtype_t dt, mc_op_t op)
     return (narrow && arith) || (u && (op == MC_MIN || op == MC_MAX));
 }
 
+MPI_Op mcm_right_op(MPI_Datatype dt, MPI_Op op)
+{
+    const mcm_type_t *t;
+    int o;
+    if (!mcm_builtin_red(0, dt, op, &t, &o) ||
+        !mcm_mpi_op_wrong((mc_dtype_t)t->mc, (mc_op_t)o))
+        return op;
+    pthread_once(&fixed_once, make_fixed);
+    return fixed[o];
+}
+
 /* the MPI op for a reduction between nodes */
 static MPI_Op rop(mc_dtype_t dt, mc_op_t op)
 {

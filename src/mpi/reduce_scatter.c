@@ -37,7 +37,8 @@ int MPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[],
                  &(mcm_call_t){.sbuf = sbuf, .rcounts = rcounts, .dt = dt,
                                .op = op},
                  &p) == MCM_PMPI)
-        return PMPI_Reduce_scatter(sbuf, rbuf, rcounts, dt, op, comm);
+        return PMPI_Reduce_scatter(sbuf, rbuf, rcounts, dt, mcm_right_op(dt,
+                                   op), comm);
     /* no memory is this rank's error, not a way to MPI its peers miss */
     if (!counts(mcm_varrays(s), rcounts, s->topo->size))
         return mcm_fail(s, fn, MC_ERR_NOMEM, "no memory for the counts");
@@ -86,7 +87,8 @@ int MPI_Ireduce_scatter(const void *sbuf, void *rbuf, const int rcounts[],
     int rc = ireduce_scatter(sbuf, rbuf, rcounts, dt, op, comm, req, 0);
     return rc != MCM_NOT_TAKEN
                ? rc
-               : PMPI_Ireduce_scatter(sbuf, rbuf, rcounts, dt, op, comm, req);
+               : PMPI_Ireduce_scatter(sbuf, rbuf, rcounts, dt, mcm_right_op(dt,
+                                      op), comm, req);
 }
 
 #if MPI_VERSION >= 4
@@ -100,7 +102,8 @@ int MPI_Reduce_scatter_init(const void *sbuf, void *rbuf,
     int rc = ireduce_scatter(sbuf, rbuf, rcounts, dt, op, comm, req, 1);
     return rc != MCM_NOT_TAKEN ? rc
                                : PMPI_Reduce_scatter_init(sbuf, rbuf, rcounts,
-                                                          dt, op, comm, info,
+                                                          dt, mcm_right_op(dt,
+                                                          op), comm, info,
                                                           req);
 }
 #endif

@@ -68,7 +68,8 @@ static inline __attribute__((always_inline)) int blk_scan(const void *sbuf, void
 {
     int rc = scan(sbuf, rbuf, count, dt, op, comm, 0);
     return rc != MCM_NOT_TAKEN ? rc
-                               : PMPI_Scan(sbuf, rbuf, count, dt, op, comm);
+                               : PMPI_Scan(sbuf, rbuf, count, dt,
+                                           mcm_right_op(dt, op), comm);
 }
 
 static MCM_TRACED int tr_scan(const void *sbuf, void *rbuf, int count,
@@ -95,7 +96,7 @@ static inline __attribute__((always_inline)) int blk_exscan(const void *sbuf, vo
     int rc = scan(sbuf, rbuf, count, dt, op, comm, 1);
     return rc != MCM_NOT_TAKEN
                ? rc
-               : PMPI_Exscan(sbuf, rbuf, count, dt, op, comm);
+               : PMPI_Exscan(sbuf, rbuf, count, dt, mcm_right_op(dt, op), comm);
 }
 
 static MCM_TRACED int tr_exscan(const void *sbuf, void *rbuf, int count,
@@ -125,7 +126,8 @@ int MPI_Iscan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
     int rc = iscan(sbuf, rbuf, count, dt, op, comm, req, 0, 0);
     return rc != MCM_NOT_TAKEN
                ? rc
-               : PMPI_Iscan(sbuf, rbuf, count, dt, op, comm, req);
+               : PMPI_Iscan(sbuf, rbuf, count, dt, mcm_right_op(dt, op), comm,
+                            req);
 }
 
 int MPI_Iexscan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
@@ -137,7 +139,8 @@ int MPI_Iexscan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
     int rc = iscan(sbuf, rbuf, count, dt, op, comm, req, 1, 0);
     return rc != MCM_NOT_TAKEN
                ? rc
-               : PMPI_Iexscan(sbuf, rbuf, count, dt, op, comm, req);
+               : PMPI_Iexscan(sbuf, rbuf, count, dt, mcm_right_op(dt, op),
+                              comm, req);
 }
 
 #if MPI_VERSION >= 4
@@ -149,7 +152,8 @@ int MPI_Scan_init(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
                    .sbuf = sbuf, .rbuf = rbuf, .count = count, .sdt = dt, .op = op);
     int rc = iscan(sbuf, rbuf, count, dt, op, comm, req, 0, 1);
     return rc != MCM_NOT_TAKEN ? rc
-                               : PMPI_Scan_init(sbuf, rbuf, count, dt, op,
+                               : PMPI_Scan_init(sbuf, rbuf, count, dt,
+                                                mcm_right_op(dt, op),
                                                 comm, info, req);
 }
 
@@ -162,7 +166,8 @@ int MPI_Exscan_init(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
                    .sbuf = sbuf, .rbuf = rbuf, .count = count, .sdt = dt, .op = op);
     int rc = iscan(sbuf, rbuf, count, dt, op, comm, req, 1, 1);
     return rc != MCM_NOT_TAKEN ? rc
-                               : PMPI_Exscan_init(sbuf, rbuf, count, dt, op,
+                               : PMPI_Exscan_init(sbuf, rbuf, count, dt,
+                                                  mcm_right_op(dt, op),
                                                   comm, info, req);
 }
 #endif
