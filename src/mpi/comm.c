@@ -263,9 +263,9 @@ static int deferred(void)
 
 /* Builds what the path needs; on failure every rank falls back to PMPI
  * for this communicator and the error handler is called. Across nodes,
- * by default, not yet: the first MC_MPI_HIER_AFTER - 1 collective calls
- * go to MPI (plan.c counts them down in s->defer), and the call after
- * them builds it (mcm_build_deferred). Every rank makes the same
+ * by default, not yet: the first MC_MPI_HIER_AFTER - 1 calls of each
+ * collective go to MPI (plan.c counts them in s->defer_n), and the next
+ * call of one builds it (mcm_build_deferred). Every rank makes the same
  * collective calls on a communicator in the same order, so all build at
  * the same call. */
 static void build(mcm_comm_t *s)
@@ -276,7 +276,7 @@ static void build(mcm_comm_t *s)
     if (s->topo->path == MCM_PMPI)
         return;
     if (s->topo->path == MCM_HIER && !s->defer && deferred()) {
-        s->defer = mcm_cfg.hier_after; /* the plan of this call takes 1 */
+        s->defer = mcm_cfg.hier_after; /* the plan counts this call */
         return;
     }
     s->defer = 0;

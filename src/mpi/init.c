@@ -13,9 +13,9 @@
  *                        how a call the hierarchy can take across nodes
  *                        chooses between it and MPI's own (pick.c)
  *   MC_MPI_HIER_AFTER=K  a communicator across nodes builds its
- *                        hierarchy at its K-th collective call (default
- *                        128; 1: at the first), its earlier calls MPI's
- *                        own (comm.c)
+ *                        hierarchy at the K-th call of one collective
+ *                        (default 128; 1: at the first), its earlier
+ *                        calls MPI's own (comm.c)
  *   MC_MPI_EAGER=1       set up communicators when they are made, not at
  *                        their first collective
  *   MC_MPI_TRACE=DIR     record the run as an OTF2 archive at DIR

@@ -133,8 +133,8 @@ typedef struct mcm_comm {
                                predefined type (and builtin op); set by
                                mcm_plan_setup, read by the fast paths */
     int ready;              /* node communicator and slices built */
-    int defer;              /* across nodes, not built yet: collective
-                               calls left to MPI before it is built
+    int defer;              /* across nodes, not built yet: the call of
+                               one collective that builds it
                                (MC_MPI_HIER_AFTER; plan.c, comm.c) */
     mc_comm_t *node;        /* flat: the whole comm; hier: my node */
     uint8_t to_mpi[MC_COLL_COUNT]; /* across nodes, per mc_coll_t: bit k,
@@ -157,6 +157,7 @@ typedef struct mcm_comm {
     size_t scratch_len[2];
     size_t *v;              /* the v-variants' counts and displacements
                                in bytes: 4 x size entries (stage_v.c) */
+    int defer_n[MC_COLL_COUNT]; /* calls per collective while deferred */
     mcm_stat_t stat[MC_COLL_COUNT][MCM_FORMS];
     mcm_pick_slot_t pick[MCM_PICK_COLLS][MCM_PICK_CLASSES]; /* hier only */
     struct mcm_comm *next;  /* live list or free list */

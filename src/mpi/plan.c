@@ -21,10 +21,10 @@
  *
  *  step  looks at           goes to MPI when                     reason
  *  ----  -----------------  -----------------------------------  --------
- *   0    the communicator   across nodes, one of its first       deferred
- *                           MC_MPI_HIER_AFTER - 1 collective
- *                           calls (comm.c: the next builds the
- *                           hierarchy)
+ *   0    the communicator   across nodes, one of the first       deferred
+ *                           MC_MPI_HIER_AFTER - 1 calls of each
+ *                           collective (comm.c: the next call of
+ *                           one builds the hierarchy)
  *   1    the communicator   its path is MPI (topo.c, comm.c:     topo's
  *                           intercomm, one rank, settings that   or
  *                           differ, MC_MPI_HIER=0, failed setup) no_comm
@@ -237,15 +237,25 @@ static const char *steps(mcm_comm_t *s, mc_coll_t coll, mcm_form_t f,
     return hier ? mcm_pick(s, coll, a, p) : NULL; /* step 9 (pick.c) */
 }
 
+/* step 0: 1 while a communicator across nodes leaves its calls to MPI;
+ * the MC_MPI_HIER_AFTER-th call of one collective (any form) builds its
+ * hierarchy (comm.c), so that a communicator that makes few calls of each
+ * collective, as a test suite's do, never pays for one */
+static int still_deferred(mcm_comm_t *s, mc_coll_t coll)
+{
+    if (++s->defer_n[coll] < s->defer)
+        return 1;
+    mcm_build_deferred(s); /* this call builds the hierarchy */
+    return 0;
+}
+
 int mcm_plan(mcm_comm_t *s, mc_coll_t coll, mcm_form_t f,
              const mcm_call_t *a, mcm_plan_t *p)
 {
     *p = (mcm_plan_t){.path = MCM_PMPI, .why = no_comm};
     if (!s)
         return MCM_PMPI; /* interposition off, MPI_COMM_NULL: no state */
-    if (__builtin_expect(s->defer > 0, 0) && !--s->defer)
-        mcm_build_deferred(s); /* this call builds the hierarchy */
-    if (s->defer > 0)
+    if (__builtin_expect(s->defer > 0, 0) && still_deferred(s, coll))
         p->why = deferred;
     else if (s->path == MCM_PMPI)
         p->why = s->topo && s->topo->why ? s->topo->why : no_comm;

@@ -24,11 +24,12 @@
  *     mc_mpi_query's counts are exactly the trial's (8 each side per
  *     size) plus the calls after it on the side chosen.
  * --after K: the run has MC_MPI_HIER_AFTER at K (the library's default
- * if unset), so the communicator's first K - 1 calls go to MPI before its
- * hierarchy is built (src/mpi/comm.c): they are K - 1 barriers on the
- * fresh communicator, checked to be MPI's (the communicator's path still
- * MPI after them) and counted in the barrier's MPI side; the matrix's
- * first call builds it. Without --after the run must set
+ * if unset), so the communicator's first K - 1 calls of each collective
+ * go to MPI before its hierarchy is built (src/mpi/comm.c): they are
+ * K - 1 bcasts and then K - 1 barriers on the fresh communicator, checked
+ * to be MPI's (the communicator's path still MPI after all of them) and
+ * counted in the MPI sides of bcast and barrier; the matrix's first call,
+ * the K-th barrier, builds it. Without --after the run must set
  * MC_MPI_HIER_AFTER=1 (built at the first call).
  */
 #include <dlfcn.h>
@@ -219,10 +220,10 @@ static void check(MPI_Comm comm, const char *spec, int skew)
     for (int c = 0; c < NCOLL; c++) {
         int mode = spec_mode(spec, c), nsize = c ? nsizes : 1, path;
         long want[3] = {0}, mc = 0, pm = 0;
+        if (c <= 1) /* the deferred bcasts and barriers */
+            want[MPI_SIDE] += after - 1;
         for (int k = 0; k < nsize; k++) {
             int choice = decided(pick, comm, c, sizes[k], mode, skew);
-            if (!c)
-                want[MPI_SIDE] += after - 1; /* the deferred barriers */
             if (!mode) {
                 want[HIER] += TRIAL_EACH;
                 want[MPI_SIDE] += TRIAL_EACH;
@@ -268,6 +269,12 @@ int main(int argc, char **argv)
     }
     MPI_Comm comm;
     MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    for (int i = 0; i < after - 1; i++) {
+        int x = rank ? -1 : i;
+        MPI_Bcast(&x, 1, MPI_INT, 0, comm);
+        if (x != i)
+            FAIL("deferred bcast %d gave %d", i, x);
+    }
     for (int i = 0; i < after - 1; i++)
         MPI_Barrier(comm);
     if (after > 1) { /* all of them MPI's, the hierarchy not built yet */
@@ -275,11 +282,11 @@ int main(int argc, char **argv)
             (query_fn)(uintptr_t)dlsym(RTLD_DEFAULT, "mc_mpi_query");
         long mc = -1, pm = -1;
         int path = -1;
-        if (!q || q(comm, "barrier", &mc, &pm, &path) || mc || path ||
-            pm != after - 1)
-            FAIL("after %d barriers: %ld to manycoll, %ld to MPI, path %d; "
-                 "expected 0, %d and 0 (deferred)", after - 1, mc, pm, path,
-                 after - 1);
+        if (!q || q(comm, NULL, &mc, &pm, &path) || mc || path ||
+            pm != 2 * (after - 1))
+            FAIL("after %d bcasts and barriers: %ld to manycoll, %ld to "
+                 "MPI, path %d; expected 0, %d and 0 (deferred)",
+                 after - 1, mc, pm, path, 2 * (after - 1));
     }
     size_t most = (size_t)sizes[nsizes - 1] / sizeof(int) * (size_t)size;
     int *a = malloc(sizeof(int) * most), *b = malloc(sizeof(int) * most);
