@@ -424,7 +424,7 @@ int mcm_mpi_op_wrong(mc_dtype_t dt, mc_op_t op);
  * plan sends to MPI: deferred, no hierarchical form, the pick's, ...): op,
  * or, where the MPI gets (dt, op) wrong, manycoll's kernel as the same
  * user op the hierarchy's phase between nodes uses, so that a call left
- * to MPI gives what a call manycoll takes gives. */
+ * to MPI gives what a call manycoll takes gives. MC_MPI=0: op. */
 MPI_Op mcm_right_op(MPI_Datatype dt, MPI_Op op);
 
 /* The plan's steps 5 and 6 inline for a reduction of a predefined type:

@@ -130,7 +130,7 @@ MPI_Op mcm_right_op(MPI_Datatype dt, MPI_Op op)
 {
     const mcm_type_t *t;
     int o;
-    if (!mcm_builtin_red(0, dt, op, &t, &o) ||
+    if (!mcm_cfg.on || !mcm_builtin_red(0, dt, op, &t, &o) ||
         !mcm_mpi_op_wrong((mc_dtype_t)t->mc, (mc_op_t)o))
         return op;
     pthread_once(&fixed_once, make_fixed);
