@@ -33,7 +33,7 @@
 
 #include "test_mpi.h"
 
-int rank, failures, cases, quick, small;
+int rank, failures, cases, quick, small, lib_off;
 tinfo_t types[32];
 int ntypes;
 opinfo_t ops[16];
@@ -338,6 +338,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--expect") && i + 1 < argc)
             expect = argv[++i];
     }
+    lib_off = !strcmp(expect, "off");
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     init_types();
     init_ops();

@@ -8,6 +8,9 @@
 #include <mpi.h>
 
 extern int rank, failures, cases, quick, small;
+/* --expect off: the library is loaded but turned off (its MPI_X are the
+ * MPI's own, wrong where the MPI is) */
+extern int lib_off;
 
 #define FAIL(...)                                                            \
     do {                                                                     \
