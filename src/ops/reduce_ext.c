@@ -132,16 +132,21 @@ static int cpu_has_f16c(void) { return 0; }
 /* 0 unknown, 1 portable, 2 F16C */
 static _Atomic int f16_impl;
 
-static int use_native(int native)
+/* the CPU's answer, asked once: CPUID traps to the hypervisor in a VM
+ * (microseconds), and tests ask for the native form on every call */
+static int has_f16c(void)
 {
-    if (native >= 0)
-        return native && cpu_has_f16c();
     int v = atomic_load_explicit(&f16_impl, memory_order_relaxed);
     if (!v) {
         v = cpu_has_f16c() ? 2 : 1;
         atomic_store_explicit(&f16_impl, v, memory_order_relaxed);
     }
     return v == 2;
+}
+
+static int use_native(int native)
+{
+    return native >= 0 ? native && has_f16c() : has_f16c();
 }
 
 int mc_f16_block(const uint16_t *h, float *f, size_t n, int native)
