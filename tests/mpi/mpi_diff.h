@@ -1,10 +1,10 @@
 /*
  * mpi_diff: random differential test of collective results through
  * libmanycoll_mpi (MPI_X) and through the MPI alone (PMPI_X), each
- * checked against a reference every rank computes on its own (issue 44:
- * "zero wrong results through the library, also across nodes"). Shared
- * between mpi_diff.c (the cases, the calls, the report) and
- * mpi_diff_ref.c (the types, the ops, the inputs, the reference).
+ * checked against a reference every rank computes on its own. Shared
+ * between mpi_diff.c (the cases and the report), mpi_diff_run.c (the
+ * calls and the checks) and mpi_diff_ref.c (the types, the ops, the
+ * inputs, the reference).
  */
 #ifndef MPI_DIFF_H
 #define MPI_DIFF_H
