@@ -119,11 +119,11 @@ static int reduce_from_copy(void *rbuf, int count, MPI_Datatype dt,
 }
 #endif
 
-/* MPI_Reduce as the MPI's own, with the op it gets right */
+/* MPI_Reduce as the MPI's own; op is one it gets right (a routed call's
+ * own, which mcm_red_routed checked, or mcm_right_op's) */
 static int pmpi_reduce(const void *sbuf, void *rbuf, int count,
                        MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm)
 {
-    op = mcm_right_op(dt, op);
 #ifdef MPICH_VERSION
     if (sbuf == MPI_IN_PLACE && root != 0 && count > 0)
         return reduce_from_copy(rbuf, count, dt, op, root, comm);
@@ -141,8 +141,8 @@ reduce_slow(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
         mcm_red_routed(s, MC_COLL_REDUCE, count, dt, op))
         return pmpi_reduce(sbuf, rbuf, count, dt, op, root, comm);
     if (plan(s, MC_COLL_REDUCE, sbuf, count, dt, op, root, &p) == MCM_PMPI)
-        return mcm_picked(&p,
-                          pmpi_reduce(sbuf, rbuf, count, dt, op, root, comm));
+        return mcm_picked(&p, pmpi_reduce(sbuf, rbuf, count, dt,
+                                          mcm_right_op(dt, op), root, comm));
     int rc = p.path == MCM_FLAT
                  ? mc_reduce(s->node, mcin(sbuf), rbuf, (size_t)count,
                              p.red.dt, p.red.op, root)
