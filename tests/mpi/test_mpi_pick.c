@@ -26,9 +26,11 @@
  * --after K: the run has MC_MPI_HIER_AFTER at K (the library's default
  * if unset), so the communicator's first K - 1 calls of each collective
  * go to MPI before its hierarchy is built (src/mpi/comm.c): they are
- * K - 1 bcasts and then K - 1 barriers on the fresh communicator, checked
- * to be MPI's (the communicator's path still MPI after all of them) and
- * counted in the MPI sides of bcast and barrier; the matrix's first call,
+ * K - 1 bcasts, an int16 sum that must wrap (Open MPI's own saturates:
+ * the library hands it manycoll's kernel as the op) and then K - 1
+ * barriers on the fresh communicator, checked to be MPI's (the
+ * communicator's path still MPI after all of them) and counted in the MPI
+ * sides of bcast, reduce and barrier; the matrix's first call,
  * the K-th barrier, builds it. Without --after the run must set
  * MC_MPI_HIER_AFTER=1 (built at the first call).
  */
@@ -222,6 +224,8 @@ static void check(MPI_Comm comm, const char *spec, int skew)
         long want[3] = {0}, mc = 0, pm = 0;
         if (c <= 1) /* the deferred bcasts and barriers */
             want[MPI_SIDE] += after - 1;
+        if (c == 2 && after > 1) /* the deferred int16 reduce */
+            want[MPI_SIDE] += 1;
         for (int k = 0; k < nsize; k++) {
             int choice = decided(pick, comm, c, sizes[k], mode, skew);
             if (!mode) {
@@ -275,6 +279,17 @@ int main(int argc, char **argv)
         if (x != i)
             FAIL("deferred bcast %d gave %d", i, x);
     }
+    if (after > 1) { /* a sum the MPI may get wrong, left to it whole */
+        short x[64], y[64];
+        unsigned short want = (unsigned short)(20000u * (unsigned)size);
+        for (int i = 0; i < 64; i++)
+            x[i] = 20000;
+        MPI_Reduce(x, y, 64, MPI_SHORT, MPI_SUM, 0, comm);
+        for (int i = 0; !rank && i < 64; i++)
+            if ((unsigned short)y[i] != want)
+                FAIL("deferred int16 sum [%d] = %d, want %d (wrapped)", i,
+                     y[i], (short)want);
+    }
     for (int i = 0; i < after - 1; i++)
         MPI_Barrier(comm);
     if (after > 1) { /* all of them MPI's, the hierarchy not built yet */
@@ -283,10 +298,10 @@ int main(int argc, char **argv)
         long mc = -1, pm = -1;
         int path = -1;
         if (!q || q(comm, NULL, &mc, &pm, &path) || mc || path ||
-            pm != 2 * (after - 1))
-            FAIL("after %d bcasts and barriers: %ld to manycoll, %ld to "
-                 "MPI, path %d; expected 0, %d and 0 (deferred)",
-                 after - 1, mc, pm, path, 2 * (after - 1));
+            pm != 2 * (after - 1) + 1)
+            FAIL("after %d bcasts and barriers and a reduce: %ld to "
+                 "manycoll, %ld to MPI, path %d; expected 0, %d and 0 "
+                 "(deferred)", after - 1, mc, pm, path, 2 * (after - 1) + 1);
     }
     size_t most = (size_t)sizes[nsizes - 1] / sizeof(int) * (size_t)size;
     int *a = malloc(sizeof(int) * most), *b = malloc(sizeof(int) * most);
