@@ -95,9 +95,12 @@ static const struct default_rule {
     {MC_COLL_REDUCE, ON_COHERENT, SMALL, 4096, "flat"},
     {MC_COLL_REDUCE, ON_COHERENT, SMALL, SIZE_MAX, "direct-root"},
     /* Above 16 ranks, small messages: the optimal trees of Ramos & Hoefler
-     * (automatic fan-outs). On the simulated xeonphi60 at 32 and 60 ranks
-     * they take half OC-Bcast's time at 8 bytes and 10-20% less at 1 KiB,
-     * and 35% less than binomial reduce at 8 bytes (docs/selection.md). */
+     * (automatic fan-outs). On the simulated xeonphi60 they take 0.47x
+     * OC-Bcast's time at 8 bytes at 32 and 60 ranks, 0.83x at 1 KiB at
+     * 32 ranks but 1.07-1.17x from 256 bytes to 1 KiB at 60 (OC-Bcast
+     * with a coherent chip's automatic k = 8 and leaves reading
+     * directly), and 0.65x binomial reduce's at 8 bytes
+     * (docs/selection.md). */
     {MC_COLL_BCAST, ON_COHERENT, ANY, 1024, "cc-tree"},
     {MC_COLL_REDUCE, ON_COHERENT, ANY, 56, "cc-tree"},
     /* Larger messages (and bcast above 16K): single copy (coll/direct.h)
@@ -109,13 +112,23 @@ static const struct default_rule {
      * time of rsag or direct at 16-32 KiB, 0.8x direct's at 64 KiB, 1.06x
      * at 256 KiB; measured at 2 ranks only) */
     {MC_COLL_ALLREDUCE, ON_COHERENT, PAIR, 65536, "direct-all"},
+    /* above 16 ranks, up to 256 bytes: log2 P exchanges, not rsag's
+     * pipeline through every rank's MPB (on the simulated xeonphi60,
+     * `manycoll sim --platform xeonphi60 --ranks N --coll allreduce
+     * --algo rsag --algo recursive-doubling`: 0.27-0.39x rsag's time at
+     * 8 bytes on 17-24 ranks, 0.15x at 48-60, 0.6x at 256 bytes on 17;
+     * even at 512 bytes on 17 ranks, rsag ahead from 1 KiB there). A
+     * model's answer: not measured on a machine with that many cores */
+    {MC_COLL_ALLREDUCE, ON_COHERENT, ANY, 256, "recursive-doubling"},
     {MC_COLL_ALLREDUCE, ON_COHERENT, ANY, 32768, "rsag"},
     {MC_COLL_ALLREDUCE, ON_COHERENT, ANY, SIZE_MAX, "direct"},
     {MC_COLL_ALLGATHER, ON_COHERENT, SMALL, 16384, "flat"},
     /* Above 16 ranks, small blocks: not P - 1 process_vm_readv calls
-     * (1.2-1.5 us each at 2 ranks) but the fast path, 4-8x faster than
-     * ring on the simulated xeonphi60 up to 1 KiB; reduce-scatter: ring,
-     * which beats flat there from 64 bytes. Extrapolations: neither is
+     * (1.2-1.5 us each at 2 ranks) but the fast path, 4.7x faster than
+     * ring on the simulated xeonphi60 at 8 bytes (32 and 60 ranks), 2x
+     * at 128, even at 1 KiB (ring 0.92-0.96x its time); reduce-scatter: ring,
+     * which beats flat there from 64 bytes at 60 ranks, 128 at 24 (flat
+     * 0.5x ring's time at 8 bytes). Extrapolations: neither is
      * measured on a machine with that many cores (docs/selection.md). */
     {MC_COLL_ALLGATHER, ON_COHERENT, ANY, 1024, "flat"},
     {MC_COLL_ALLGATHER, ON_COHERENT, ANY, SIZE_MAX, "direct"},
@@ -130,6 +143,12 @@ static const struct default_rule {
      * flat 0.50-0.82x reduce-scatterv's time up to 32 KiB, direct 0.24x
      * from 16 KiB; docs/selection.md) */
     {MC_COLL_REDUCE_SCATTER, ON_COHERENT, SMALL, 4096, "flat"},
+    /* above 16 ranks, mean blocks up to 256 bytes: the fast path too
+     * (simulated xeonphi60, `--coll reduce_scatter --algo flat --algo
+     * reduce-scatterv --sizes 8,64,256,1K`: 0.33-0.47x reduce-scatterv's
+     * time up to 256 bytes at 16 ranks, 0.49-0.61x at 60; at 1 KiB 0.71x
+     * at 16 ranks, 1.57x at 60). A model's answer, as above */
+    {MC_COLL_REDUCE_SCATTER, ON_COHERENT, ANY, 256, "flat"},
     {MC_COLL_REDUCE_SCATTER, ON_COHERENT, SMALL, SIZE_MAX, "direct"},
     /* gather: small blocks up to 16 ranks, the root reads every rank's
      * published block (at 2 ranks 0.41-0.43x linear's time up to 512

@@ -381,7 +381,9 @@ static int make(mc_sim_t *sim, mc_sim_domain_t *dom, int rank, mc_tp_t **out)
     t->base.mpb_size = p->mpb_bytes;
     t->base.line = (size_t)p->line;
     t->base.nflags = dom->nflags;
-    t->base.cache_coherent = 0;
+    /* a coherent chip (xeonphi60, a calibrated machine) selects as a
+     * real coherent machine does: the coherent rules, fast-path slots */
+    t->base.cache_coherent = p->cc;
     t->base.p2p_chunk_hint = p->p2p_chunk;
     if (!dom->span_state) /* once per communicator: several chips? */
         dom->span_state = spans_chips(p, dom) ? 1 : -1;
