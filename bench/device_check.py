@@ -186,11 +186,19 @@ class Check:
         for x in p.get("contention", []):
             if x.get("states") == "E-E" and x.get("c") is not None:
                 slope = x["c"]
+        # lines a core keeps in flight: R_R over the E-E multi-line fit's
+        # cost per line (the simulator's coherent model overlaps a copy's
+        # lines so, where contention is off)
+        mlo = [m["o"] for m in p.get("multiline", [])
+               if m.get("states") == "E-E" and m.get("o")]
+        flight = (max(1, min(64, round(c["R_R"] / mlo[0])))
+                  if mlo and c.get("R_R") else 1)
         self.profile = prof
         self.r["calibration"] = {
             "command": shlex.join(cmd), "profile": prof,
             "R_L_ns": c.get("R_L"), "R_R_ns": c.get("R_R"),
             "R_I_ns": c.get("R_I"), "contention_c_ns": slope,
+            "lines_in_flight": flight,
             "cores": p.get("cores"),
             "skipped": [f"{s.get('measurement')}: {s.get('reason')}"
                         for s in p.get("skipped", [])]}
@@ -425,7 +433,8 @@ class Check:
                            "contention slope of the calibrated profile",
             "source": f"bench/device_check.sh, from {self.profile}",
             "topology": {"kind": "ring", "stops": n, "cores_per_stop": 1},
-            "line_bytes": 64, "mpb_bytes": 65536, "outstanding": 1,
+            "line_bytes": 64, "mpb_bytes": 65536,
+            "outstanding": cal["lines_in_flight"],
             "flags": "line", "costs_us": {"o_reduce_elem": 0.001},
             # a profile without a fitted slope (too few cores to fit it)
             # names no contention fit: the simulator then has none

@@ -5,7 +5,8 @@ on (docs/replay.md, "Accuracy").
 
 1. `manycoll calibrate -o DIR/profile.json` (about a minute), unless
    --profile gives one; DIR/platform-2.json: this machine as a cache-
-   coherent ring of 2 cores with the profile's line costs, as
+   coherent ring of 2 cores with the profile's line costs, and as many
+   lines in flight as R_R over the E-E multi-line cost per line, as
    bench/device_check.py makes its platform (no contention slope on 2
    CPUs).
 2. RUNS recordings of examples/cg.c at 2 ranks under Open MPI through the
@@ -52,6 +53,11 @@ strip(pj)
 prof = os.path.join(a.out, "profile-nosamples.json")
 with open(prof, "w") as f:
     json.dump(pj, f, indent=1)
+# lines a core keeps in flight: R_R over the E-E multi-line fit's cost
+# per line (the simulator's coherent model overlaps a copy's lines so)
+mlo = [m["o"] for m in pj.get("multiline", []) if m.get("states") == "E-E"]
+rr = pj["clustered"]["R_R"]
+outstanding = max(1, min(64, round(rr / mlo[0]))) if mlo and mlo[0] else 1
 plat = os.path.join(a.out, "platform-2.json")
 with open(plat, "w") as f:
     json.dump({
@@ -60,7 +66,7 @@ with open(plat, "w") as f:
                        "the calibrated profile's line costs R_L, R_R, R_I",
         "source": "bench/replay_accuracy.py, from " + os.path.abspath(prof),
         "topology": {"kind": "ring", "stops": 2, "cores_per_stop": 1},
-        "line_bytes": 64, "mpb_bytes": 65536, "outstanding": 1,
+        "line_bytes": 64, "mpb_bytes": 65536, "outstanding": outstanding,
         "flags": "line", "costs_us": {"o_reduce_elem": 0.001},
         "coherence": {"profile": os.path.abspath(prof),
                       "contention": "none"},
@@ -109,7 +115,7 @@ print("| all communication | %s | %s | %.3g |" % (cell(rec), cell(sim),
                                                 sum(rec) / sum(sim)))
 print("\n%d runs; mean (min-max) over them; simulated run %s us; load "
       "average %.1f before, %.1f after (%d CPUs); profile R_L %.1f, R_R "
-      "%.1f, R_I %.1f ns" % (
+      "%.1f, R_I %.1f ns; %d lines in flight" % (
           len(totals), cell([t[2] for t in totals]), load0[0],
           os.getloadavg()[0], os.cpu_count(), pj["clustered"]["R_L"],
-          pj["clustered"]["R_R"], pj["clustered"]["R_I"]))
+          pj["clustered"]["R_R"], pj["clustered"]["R_I"], outstanding))

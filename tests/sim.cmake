@@ -166,3 +166,8 @@ mc_include_view(test_sim_job util ops plat sim job)
 add_test(NAME sim_job_api COMMAND test_sim_job api)
 add_test(NAME sim_job_oom COMMAND test_sim_job oom)
 add_test(NAME sim_job_oom_full COMMAND test_sim_job oom --full)
+
+# a coherent chip's lines in flight (outstanding): one line as before, a
+# long copy k times as fast (src/sim/cost_cc.c)
+add_test(NAME sim_inflight COMMAND python3
+         ${CMAKE_CURRENT_SOURCE_DIR}/sim_inflight.py $<TARGET_FILE:manycoll_cmd>)

@@ -22,7 +22,10 @@
  * writing it waits until the previous write (ownership transfer) is done
  * (several children acknowledging on one shared line pay R_R each, one
  * after the other, as the report's notification-backward model has it);
- * a read waits for a write in flight too. Platforms with more than 64
+ * a read waits for a write in flight too. A core with more than one
+ * transaction in flight (`outstanding`) overlaps a copy's lines in the
+ * closed form (closed_form); line-stepped runs keep one in flight.
+ * Platforms with more than 64
  * cores are not supported here (sharer sets are 64-bit masks).
  */
 #include <stdlib.h>
@@ -81,13 +84,29 @@ static mc_ps_t line(mc_cost_t *c, int core, const mc_sim_op_t *op, int64_t j,
  * 0, a line's end of write was compared with times that never advanced:
  * every op on a line waited for all earlier ones, and a loop of 8-byte
  * allreduces cost 2.6 us a call over 10 calls, 157 us over 1,000.) */
+/*
+ * A core with k > 1 transactions in flight (the platform's `outstanding`)
+ * issues line j+1 a k-th of line j's cost after line j, so m lines of
+ * cost R end at R + (m - 1) R / k, not m R: the multi-line copy's
+ * asymptotic cost per line (a profile's multi-line fit `o`) where k is
+ * R_R / o. k = 1: one line after the other, the report's model.
+ *
+ *   k = 1   |--line 0--|--line 1--|--line 2--|
+ *   k = 4   |--line 0--|
+ *              |--line 1--|
+ *                 |--line 2--|         ends at R + 2 R / 4
+ */
 static mc_ps_t closed_form(mc_cost_t *c, int core, const mc_sim_op_t *op,
                            mc_ps_t now)
 {
-    mc_ps_t t = mc_ps_cap((__int128)now + op->fixed);
-    for (int64_t j = 0; j < op->lines; j++)
-        t = mc_ps_cap(line(c, core, op, j, t, 0));
-    return mc_ps_cap((__int128)(t - now) +
+    mc_ps_t t = mc_ps_cap((__int128)now + op->fixed), end = t;
+    int64_t k = c->p->outstanding;
+    for (int64_t j = 0; j < op->lines; j++) {
+        mc_ps_t e = mc_ps_cap(line(c, core, op, j, t, 0));
+        end = e > end ? e : end;
+        t = k > 1 ? t + (e - t) / k : e;
+    }
+    return mc_ps_cap((__int128)(end - now) +
                      (__int128)op->elems * c->p->c.o_reduce);
 }
 
