@@ -2,7 +2,8 @@
 """A coherent chip whose cores keep k lines in flight (the platform's
 `outstanding`) overlaps a multi-line copy's lines: m lines of cost R end
 at R + (m - 1) R / k, not m R (src/sim/cost_cc.c). The same 2-core
-xeonphi60 (no contention) with k = 1 and k = 4, a ping-pong:
+xeonphi60 with k = 1 and k = 4, a ping-pong, with contention off (the
+closed form) and on (line by line):
 
   - one line (64 bytes): nothing to overlap, the same time (an op that
     ended at its last line's issue, not at its end, would be faster);
@@ -25,17 +26,15 @@ def platform(k, d):
     p["name"] = "cc2-inflight-%d" % k
     p["topology"]["stops"] = 2
     p["outstanding"] = k
-    p["coherence"]["contention"] = "none"
-    p["contention"] = {"mpb": False, "link": False, "mc": False}
     path = os.path.join(d, "cc2-%d.json" % k)
     with open(path, "w") as f:
         json.dump(p, f)
     return path
 
 
-def half_rtt(mc, plat):
+def half_rtt(mc, plat, cont):
     cmd = [mc, "sim", "--platform", plat, "--coll", "pingpong", "--sizes",
-           "64,64K", "--json"]
+           "64,64K", "--contention", cont, "--json"]
     out = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     if out.returncode != 0:
         sys.exit(f"sim_inflight: {' '.join(cmd)} failed:\n{out.stderr}")
@@ -43,10 +42,8 @@ def half_rtt(mc, plat):
     return {r["bytes"]: r["half_rtt_us"] for r in rows}
 
 
-def main():
-    mc = sys.argv[1]
-    with tempfile.TemporaryDirectory() as d:
-        one, four = (half_rtt(mc, platform(k, d)) for k in (1, 4))
+def check(mc, d, cont):
+    one, four = (half_rtt(mc, platform(k, d), cont) for k in (1, 4))
     bad = []
     if one[64] != four[64]:
         bad.append(f"64 bytes: k = 1 {one[64]} us, k = 4 {four[64]} us "
@@ -56,9 +53,17 @@ def main():
         bad.append(f"64 KiB: k = 1 {one[65536]} us, k = 4 {four[65536]} "
                    f"us, ratio {ratio:.3f} (want 3.8 to 4.0)")
     for b in bad:
-        print("sim_inflight:", b)
-    print(f"sim_inflight: 64 B {one[64]} / {four[64]} us, 64 KiB "
-          f"{one[65536]} / {four[65536]} us (k = 1 / 4), ratio {ratio:.3f}")
+        print(f"sim_inflight: contention {cont}: {b}")
+    print(f"sim_inflight: contention {cont}: 64 B {one[64]} / {four[64]} "
+          f"us, 64 KiB {one[65536]} / {four[65536]} us (k = 1 / 4), "
+          f"ratio {ratio:.3f}")
+    return len(bad)
+
+
+def main():
+    mc = sys.argv[1]
+    with tempfile.TemporaryDirectory() as d:
+        bad = sum(check(mc, d, cont) for cont in ("none", "all"))
     sys.exit(1 if bad else 0)
 
 

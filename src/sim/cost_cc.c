@@ -23,8 +23,8 @@
  * (several children acknowledging on one shared line pay R_R each, one
  * after the other, as the report's notification-backward model has it);
  * a read waits for a write in flight too. A core with more than one
- * transaction in flight (`outstanding`) overlaps a copy's lines in the
- * closed form (closed_form); line-stepped runs keep one in flight.
+ * transaction in flight (`outstanding`) overlaps a copy's lines, in the
+ * closed form (closed_form) and line by line (cc_line) alike.
  * Platforms with more than 64
  * cores are not supported here (sharer sets are 64-bit masks).
  */
@@ -122,10 +122,47 @@ static mc_ps_t cc_op(mc_cost_t *c, int core, const mc_sim_op_t *op,
     return op->fixed;
 }
 
+/* line-stepped with k > 1 in flight: each core's latest line end of
+ * its operation (one operation at a time per core) */
+struct mc_cc {
+    mc_ps_t *end;
+};
+
+static int cc_init(mc_cost_t *c)
+{
+    if (c->p->outstanding < 2)
+        return MC_OK;
+    c->cc = calloc(1, sizeof *c->cc);
+    if (c->cc)
+        c->cc->end = calloc((size_t)c->ncores, sizeof *c->cc->end);
+    if (c->cc && c->cc->end)
+        return MC_OK;
+    free(c->cc);
+    c->cc = NULL;
+    return mc_cost_nomem(c, "the cores' lines in flight",
+                         (size_t)c->ncores * sizeof(mc_ps_t));
+}
+
+static void cc_fini(mc_cost_t *c)
+{
+    if (c->cc)
+        free(c->cc->end);
+    free(c->cc);
+    c->cc = NULL;
+}
+
+/* line j from t: with k > 1 in flight (c->cc) the next line issues a
+ * k-th of this one's cost later, as in closed_form, and the last returns
+ * the latest end of all of them */
 static mc_ps_t cc_line(mc_cost_t *c, int core, const mc_sim_op_t *op,
                        int64_t j, mc_ps_t t)
 {
-    return line(c, core, op, j, t, 1);
+    mc_ps_t e = line(c, core, op, j, t, 1);
+    if (!c->cc)
+        return e;
+    mc_ps_t *end = &c->cc->end[core];
+    *end = j == 0 || e > *end ? e : *end;
+    return j + 1 < op->lines ? t + (e - t) / c->p->outstanding : *end;
 }
 
 /* the state of the flag line holding *addr, from the domain it is in */
@@ -216,7 +253,8 @@ static int cc_wanted(const mc_cost_t *c)
 
 const mc_sim_model_t mc_model_cc = {
     .name = "coherence",
-    .wanted = cc_wanted, .op = cc_op, .line = cc_line, .flag = cc_flag,
+    .wanted = cc_wanted, .init = cc_init, .fini = cc_fini,
+    .op = cc_op, .line = cc_line, .flag = cc_flag,
     .poll = cc_poll, .domain_init = cc_domain_init,
     .domain_fini = cc_domain_fini,
 };
