@@ -76,6 +76,14 @@ static const struct default_rule {
     {MC_COLL_ALLREDUCE, ON_OVERSUB, PAIR, SIZE_MAX, "direct"},
     {MC_COLL_ALLREDUCE, ON_OVERSUB, SMALL, 131072, "rsag"},
     {MC_COLL_ALLREDUCE, ON_OVERSUB, SMALL, SIZE_MAX, "direct"},
+    /* above 16 ranks, more than CPUs: rsag, not the coherent rules'
+     * recursive doubling, whose log2 P dependent exchanges each wait for
+     * the scheduler (`manycoll bench -n N --coll allreduce --algo rsag
+     * --algo recursive-doubling --sizes 8,256` on 2 CPUs, p50: at 17
+     * ranks rsag 0.78-0.86x its time at 8 bytes, 0.84-0.88x at 256; at
+     * 24 ranks 0.65x and 0.76x); then direct, as the coherent rules */
+    {MC_COLL_ALLREDUCE, ON_OVERSUB, ANY, 32768, "rsag"},
+    {MC_COLL_ALLREDUCE, ON_OVERSUB, ANY, SIZE_MAX, "direct"},
     {MC_COLL_SCATTER, ON_OVERSUB, FEW, 1024, "flat"},
     {MC_COLL_SCATTER, ON_OVERSUB, SMALL, 512, "flat"},
     {MC_COLL_SCATTER, ON_OVERSUB, SMALL, SIZE_MAX, "direct"},
@@ -147,7 +155,9 @@ static const struct default_rule {
      * (simulated xeonphi60, `--coll reduce_scatter --algo flat --algo
      * reduce-scatterv --sizes 8,64,256,1K`: 0.33-0.47x reduce-scatterv's
      * time up to 256 bytes at 16 ranks, 0.49-0.61x at 60; at 1 KiB 0.71x
-     * at 16 ranks, 1.57x at 60). A model's answer, as above */
+     * at 16 ranks, 1.57x at 60). A model's answer, as above; 17 ranks
+     * on 2 CPUs agree (`manycoll bench -n 17 --coll reduce_scatter`,
+     * p50: 0.29x at 8 bytes, 0.34x at 256) */
     {MC_COLL_REDUCE_SCATTER, ON_COHERENT, ANY, 256, "flat"},
     {MC_COLL_REDUCE_SCATTER, ON_COHERENT, SMALL, SIZE_MAX, "direct"},
     /* gather: small blocks up to 16 ranks, the root reads every rank's

@@ -23,7 +23,7 @@
  * that do not commute (an algorithm needs a commutative op), `noncomm`
  * is that chain's end. The selections are kept ones (mc_sel_keep), so a
  * rule is four words and a call's scan of the rules is short. */
-#define MC_MAX_RULES 8
+#define MC_MAX_RULES 12
 typedef struct mc_rule {
     size_t max_bytes;
     const mc_sel_t *sel;     /* as parsed until settled */
