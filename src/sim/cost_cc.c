@@ -83,8 +83,8 @@ static mc_ps_t line(mc_cost_t *c, int core, const mc_sim_op_t *op, int64_t j,
  * clock, not from 0, and the op's cost is where it ends less now. (From
  * 0, a line's end of write was compared with times that never advanced:
  * every op on a line waited for all earlier ones, and a loop of 8-byte
- * allreduces cost 2.6 us a call over 10 calls, 157 us over 1,000.) */
-/*
+ * allreduces cost 2.6 us a call over 10 calls, 157 us over 1,000.)
+ *
  * A core with k > 1 transactions in flight (the platform's `outstanding`)
  * issues line j+1 a k-th of line j's cost after line j, so m lines of
  * cost R end at R + (m - 1) R / k, not m R: the multi-line copy's
