@@ -20,6 +20,9 @@ one file of actions and once as a file naming a file per rank, and checks:
   neighbouring ranks do not both make) on 16 ranks;
 - a bad line, an unknown action and a missing rank file are errors that
   name the file and line;
+- the same program as SimGrid wrote traces before tags (3.1x: "send
+  PEER SIZE", a bare "wait", "Isend", "allReduce", "waitAll") replays
+  alike;
 - a trace SimGrid 3.32 wrote (tests/data/simgrid_ti: `smpirun -np 4
   -platform platform.xml -hostfile H -trace-ti
   --cfg=tracing/filename:ti.txt ./program`, program.c built with
@@ -54,6 +57,24 @@ def actions(r, pair=True):
               "0 wait 5 6 7"]                # waits for nothing
     if pair and r == 1:
         a += ["1 irecv 0 3 1000", "1 wait 0 1 3"]
+    return a + [f"{r} finalize"]
+
+
+def old_actions(r):
+    """rank r's lines as SimGrid wrote them before tags (3.1x): PEER SIZE
+    [DT], a bare wait (the request posted last), camel-case names; the
+    program of actions() without the isend never waited and the wait of
+    nothing, which a bare wait cannot say"""
+    right, left = (r + 1) % P, (r - 1) % P
+    a = [f"{r} init", f"{r} compute {FLOPS}",
+         f"{r} Isend {right} 128 0", f"{r} Irecv {left} 128 0",
+         f"{r} waitAll", f"{r} allReduce 4 100 1", f"{r} bcast 256 2",
+         f"{r} allToAll 8 8 0 0", f"{r} gatherV {r + 1} 1 2 3 4 0 1 1",
+         f"{r} barrier"]
+    if r == 0:
+        a += ["0 send 1 1000", "0 sleep %g" % SLEEP]
+    if r == 1:
+        a += ["1 Irecv 0 1000", "1 wait"]
     return a + [f"{r} finalize"]
 
 
@@ -167,6 +188,17 @@ def main():
                 "bad.txt" not in p.stderr:
             fails.append(f"{text!r}: status {p.returncode}, {p.stderr!r} "
                          f"(want an error with {needle!r})")
+
+    # SimGrid before tags: the same program replays alike
+    old = os.path.join(tmp, "old.txt")
+    with open(old, "w") as f:
+        for line in zip(*[old_actions(r) + [""] * 4 for r in range(P)]):
+            f.write("\n".join(x for x in line if x) + "\n")
+    # (events left out: the other trace's isend never waited makes one)
+    o, n = ([{k: v for k, v in r.items() if k not in ("wall_s", "events")}
+             for r in rows] for rows in (run(mc, old), a))
+    if o != n:
+        fails.append(f"the trace before tags replays otherwise: {o}")
 
     fails += simgrid_trace(mc)
     for f in fails:

@@ -14,6 +14,10 @@
  *   send|recv|isend|irecv PEER TAG SIZE [DT]
  *   wait SRC DST TAG      completes the request of this rank with that
  *   test SRC DST TAG      source, destination and tag (a test as a wait)
+ *                         SimGrid before tags (3.1x; old_format): PEER
+ *                         SIZE [DT] with tag 0, and a bare wait or test
+ *                         completes the request posted last; its names
+ *                         in camel case (Isend, allReduce, waitAll)
  *   waitall               completes every pending request
  *   barrier
  *   bcast SIZE [ROOT [DT]]
@@ -54,6 +58,7 @@ typedef struct ti {
     const char *file;   /* for errors */
     long line;
     int dflt;           /* default element bytes: 1, or 8 after "init x" */
+    int old;            /* SimGrid before tags (old_format) */
     char *tok[TI_ARGS];
     int n;              /* tokens of the line, the rank and action first */
     uint32_t *waits;    /* per rank: waits so far */
@@ -127,16 +132,18 @@ static int compute(ti_t *x, int rank, double ns)
     return MC_OK;
 }
 
-/* send, recv, isend, irecv: PEER TAG SIZE [DT] */
+/* send, recv, isend, irecv: PEER TAG SIZE [DT]; before tags PEER SIZE
+ * [DT], tag 0 */
 static int p2p(ti_t *x, int rank, int kind)
 {
-    int peer, tag;
+    int peer, tag = 0, o = x->old;
     double size;
     uint64_t b;
     MC_CHECK(inum(x, 2, &peer));
-    MC_CHECK(inum(x, 3, &tag));
-    MC_CHECK(num(x, 4, &size));
-    MC_CHECK(dsize(x, 5, &b));
+    if (!o)
+        MC_CHECK(inum(x, 3, &tag));
+    MC_CHECK(num(x, 4 - o, &size));
+    MC_CHECK(dsize(x, 5 - o, &b));
     mc_rp_rec_t *r;
     PUSH(r, x, rank, kind);
     r->peer = peer;
@@ -149,11 +156,12 @@ static int p2p(ti_t *x, int rank, int kind)
     return MC_OK;
 }
 
-/* wait, test SRC DST TAG; waitall (all = 1) */
+/* wait, test SRC DST TAG (before tags: the request posted last); waitall
+ * (all = 1) */
 static int wait(ti_t *x, int rank, int all)
 {
-    int src = 0, dst = 0, tag = 0, hit = 0;
-    if (!all) {
+    int src = 0, dst = 0, tag = 0, hit = 0, last = x->old && !all;
+    if (!all && !last) {
         MC_CHECK(inum(x, 2, &src));
         MC_CHECK(inum(x, 3, &dst));
         MC_CHECK(inum(x, 4, &tag));
@@ -167,7 +175,7 @@ static int wait(ti_t *x, int rank, int all)
             continue;
         int qs = q->kind == MC_RP_ISEND ? rank : q->peer;
         int qd = q->kind == MC_RP_ISEND ? q->peer : rank;
-        if (all || (qs == src && qd == dst && q->tag == tag)) {
+        if (all || last || (qs == src && qd == dst && q->tag == tag)) {
             q->wait = w;
             hit = 1;
             if (!all)
@@ -317,8 +325,10 @@ static int action(ti_t *x, int rank)
                                         "scatter", NULL};
     static const char *const vec[] = {"gatherv", "allgatherv", "scatterv",
                                       "reducescatter", "alltoallv", NULL};
-    const char *a = x->tok[1];
+    char *a = x->tok[1];
     double v;
+    for (char *p = a; *p; p++) /* SimGrid before tags: camel case */
+        *p = (char)tolower((unsigned char)*p);
     for (int i = 0; none[i]; i++)
         if (!strcmp(a, none[i])) {
             if (i == 0 && x->n > 2)
@@ -361,6 +371,40 @@ static int split(ti_t *x, char *line)
          p = strtok(NULL, " \t\r\n"))
         x->tok[x->n++] = p;
     return x->n > 0 && x->tok[0][0] != '#';
+}
+
+/* "RANK ACTION": the rank, or -1 */
+static int rank_of(ti_t *x);
+
+/* 1 if f is written by SimGrid before tags (3.1x): its first line that
+ * tells says so (a name in camel case, a bare wait or test, a send or
+ * receive of two arguments); 0 at one of today's (a wait of three, a
+ * send of four) or if none tells in the first 100,000 lines */
+static int old_format(ti_t *x, FILE *f)
+{
+    char *buf = NULL;
+    size_t cap = 0;
+    int old = 0;
+    for (long k = 0; k < 100000 && getline(&buf, &cap, f) >= 0; k++) {
+        if (!split(x, buf) || rank_of(x) < 0)
+            continue;
+        const char *a = x->tok[1];
+        int camel = 0;
+        for (const char *p = a; *p; p++)
+            camel |= isupper((unsigned char)*p) != 0;
+        int wt = !strcmp(a, "wait") || !strcmp(a, "test");
+        int pp = !strcmp(a, "send") || !strcmp(a, "recv") ||
+                 !strcmp(a, "isend") || !strcmp(a, "irecv");
+        if (camel || (wt && x->n == 2) || (pp && x->n == 4)) {
+            old = 1;
+            break;
+        }
+        if ((wt && x->n == 5) || (pp && x->n == 6))
+            break;
+    }
+    free(buf);
+    rewind(f);
+    return old;
 }
 
 /* "RANK ACTION": the rank, or -1 */
@@ -482,6 +526,7 @@ static int read_all(ti_t *x, FILE *f)
 {
     int ranks = 0;
     if (is_actions(x, f)) {
+        x->old = old_format(x, f);
         MC_CHECK(lines(x, f, -1, 0, &ranks));
         if (!ranks)
             return bad(x, "no action");
@@ -495,6 +540,8 @@ static int read_all(ti_t *x, FILE *f)
     char name[1100];
     if (rc == MC_OK)
         rc = make(x, n);
+    if (rc == MC_OK)
+        x->old = old_format(x, v[0]);
     for (int k = 0; k < n; k++) {
         snprintf(name, sizeof name, "%s, rank %d's file", main_file, k);
         x->file = name;
