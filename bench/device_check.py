@@ -186,19 +186,12 @@ class Check:
         for x in p.get("contention", []):
             if x.get("states") == "E-E" and x.get("c") is not None:
                 slope = x["c"]
-        # lines a core keeps in flight: R_R over the E-E multi-line fit's
-        # cost per line (the simulator's coherent model overlaps a copy's
-        # lines so, where contention is off)
-        mlo = [m["o"] for m in p.get("multiline", [])
-               if m.get("states") == "E-E" and m.get("o")]
-        flight = (max(1, min(64, round(c["R_R"] / mlo[0])))
-                  if mlo and c.get("R_R") else 1)
         self.profile = prof
         self.r["calibration"] = {
             "command": shlex.join(cmd), "profile": prof,
             "R_L_ns": c.get("R_L"), "R_R_ns": c.get("R_R"),
             "R_I_ns": c.get("R_I"), "contention_c_ns": slope,
-            "lines_in_flight": flight,
+            "lines_in_flight": device_check_machine.lines_in_flight(p),
             "cores": p.get("cores"),
             "skipped": [f"{s.get('measurement')}: {s.get('reason')}"
                         for s in p.get("skipped", [])]}

@@ -68,3 +68,13 @@ def describe(run):
             f"{n}: CPUs {_read(f'/sys/devices/system/node/{n}/cpulist')}"
             for n in nodes) or "no NUMA information in /sys"
     return m
+
+
+def lines_in_flight(profile):
+    """the lines a core of a calibrated machine keeps in flight (a
+    platform's `outstanding`): R_R over the E-E multi-line fit's cost per
+    line, 1 to 64; 1 where the profile has neither"""
+    o = [m.get("o") for m in profile.get("multiline", [])
+         if m.get("states") == "E-E"]
+    rr = profile.get("clustered", {}).get("R_R")
+    return max(1, min(64, round(rr / o[0]))) if o and o[0] and rr else 1

@@ -53,11 +53,10 @@ strip(pj)
 prof = os.path.join(a.out, "profile-nosamples.json")
 with open(prof, "w") as f:
     json.dump(pj, f, indent=1)
-# lines a core keeps in flight: R_R over the E-E multi-line fit's cost
-# per line (the simulator's coherent model overlaps a copy's lines so)
-mlo = [m["o"] for m in pj.get("multiline", []) if m.get("states") == "E-E"]
-rr = pj["clustered"]["R_R"]
-outstanding = max(1, min(64, round(rr / mlo[0]))) if mlo and mlo[0] else 1
+# lines a core keeps in flight, as bench/device_check.py takes them
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from device_check_machine import lines_in_flight  # noqa: E402
+outstanding = lines_in_flight(pj)
 plat = os.path.join(a.out, "platform-2.json")
 with open(plat, "w") as f:
     json.dump({

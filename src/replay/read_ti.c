@@ -374,7 +374,15 @@ static int split(ti_t *x, char *line)
 }
 
 /* "RANK ACTION": the rank, or -1 */
-static int rank_of(ti_t *x);
+static int rank_of(ti_t *x)
+{
+    char *end;
+    long r = strtol(x->tok[0], &end, 10);
+    if (x->n < 2 || end == x->tok[0] || *end || r < 0 || r >= 1 << 20 ||
+        !isalpha((unsigned char)x->tok[1][0]))
+        return -1;
+    return (int)r;
+}
 
 /* 1 if f is written by SimGrid before tags (3.1x): its first line that
  * tells says so (a name in camel case, a bare wait or test, a send or
@@ -405,17 +413,6 @@ static int old_format(ti_t *x, FILE *f)
     free(buf);
     rewind(f);
     return old;
-}
-
-/* "RANK ACTION": the rank, or -1 */
-static int rank_of(ti_t *x)
-{
-    char *end;
-    long r = strtol(x->tok[0], &end, 10);
-    if (x->n < 2 || end == x->tok[0] || *end || r < 0 || r >= 1 << 20 ||
-        !isalpha((unsigned char)x->tok[1][0]))
-        return -1;
-    return (int)r;
 }
 
 /* every action line of f; want >= 0: the file of that rank only; pass 0
